@@ -1,0 +1,40 @@
+package accounts
+
+import (
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// User is a row of users.
+type User struct {
+	bun.BaseModel `bun:"table:users"`
+
+	ID           int64     `bun:"id,pk,autoincrement"`
+	Email        string    `bun:"email,notnull"`
+	Name         string    `bun:"name,notnull"`
+	Phone        *string   `bun:"phone"`
+	PasswordHash string    `bun:"password_hash,notnull"`
+	Locale       string    `bun:"locale,notnull"`
+	CountryCode  string    `bun:"country_code,notnull"`
+	Roles        Roles     `bun:"roles,notnull"`
+	IsActive     bool      `bun:"is_active,notnull"`
+	TokenVersion int       `bun:"token_version,notnull"`
+	CreatedAt    time.Time `bun:"created_at,notnull"`
+	UpdatedAt    time.Time `bun:"updated_at,notnull"`
+}
+
+// Roles is a set of role names kept in one comma-separated column.
+type Roles string
+
+// List returns the role names.
+func (r Roles) List() []string {
+	if r == "" {
+		return []string{}
+	}
+	return strings.Split(string(r), ",")
+}
+
+// RolesOf joins role names for storage.
+func RolesOf(names ...string) Roles { return Roles(strings.Join(names, ",")) }

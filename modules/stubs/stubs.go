@@ -1,0 +1,38 @@
+// Package stubs lists the areas the specification names without describing
+// their behaviour. Each is a module of its own that answers 501
+// not_implemented under its prefixes until a team builds it; building one
+// means replacing its entry here with a real module package.
+package stubs
+
+import "github.com/propman/propman/platform/module"
+
+func stub(name, summary string, prefixes ...string) module.Entry {
+	return module.Entry{Name: name, Summary: summary, Status: module.Stub, Prefixes: prefixes}
+}
+
+// Entries are the stub modules, in catalogue order.
+func Entries() []module.Entry {
+	return []module.Entry{
+		stub("documents", "Property documents", "/properties/:propertyId/documents"),
+		stub("counters", "Meters and counter readings", "/properties/:propertyId/counters"),
+		stub("payments", "Payments of charges", "/properties/:propertyId/payments"),
+		stub("receipts", "Payment receipts", "/properties/:propertyId/receipts"),
+		stub("rentalcharges", "Rental charges", "/properties/:propertyId/rental-charges"),
+		stub("penalties", "Penalties", "/properties/:propertyId/penalties"),
+		stub("violations", "Violations of contract terms", "/properties/:propertyId/violations"),
+		stub("compensations", "Compensations", "/properties/:propertyId/compensations"),
+		stub("assets", "Property assets and inventory", "/properties/:propertyId/assets"),
+		stub("negotiations", "Negotiations with tenants", "/properties/:propertyId/negotiations"),
+		stub("proposals", "Proposals", "/properties/:propertyId/proposals"),
+		stub("messages", "Property messages", "/properties/:propertyId/messages"),
+		stub("contracts", "Rental contracts", "/contracts"),
+		stub("printforms", "PDF print forms of contracts", "/print-forms"),
+		stub("providers", "Service providers", "/service-providers"),
+		stub("contragents", "Custom contragents", "/contragents"),
+		stub("tools", "Tools: postal-carrier lookup, geolocation, help links", "/tools"),
+		stub("calendar", "Calendar events", "/calendar-events"),
+		stub("billing", "Billing: subscriptions, invoices, payment methods", "/billing"),
+		stub("partners", "Partner invitations (referral program)", "/partner-invitations"),
+		stub("analytics", "Analytics events", "/analytics"),
+	}
+}

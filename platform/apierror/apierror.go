@@ -1,0 +1,81 @@
+// Package apierror holds the typed errors that handlers and services return.
+// The HTTP server turns them into the JSON bodies of API-DECISIONS.md.
+package apierror
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Error is an error with a status and a machine code, shown to the client.
+type Error struct {
+	Status  int
+	Code    string
+	Message string
+	Details []string
+	// Wait is the number of seconds to wait, for 429; it also sets Retry-After.
+	Wait int
+	// Body, when set, is sent as it is instead of the standard shape: the
+	// specification fixes some bodies ({success:false,...}, {code,message}).
+	Body any
+}
+
+func (e *Error) Error() string {
+	if len(e.Details) > 0 {
+		return fmt.Sprintf("%s: %s %v", e.Code, e.Message, e.Details)
+	}
+	return e.Code + ": " + e.Message
+}
+
+// New returns an error with the standard body.
+func New(status int, code, message string) *Error {
+	return &Error{Status: status, Code: code, Message: message}
+}
+
+// Validation is a 400 validation_failed with one detail per broken rule.
+func Validation(details ...string) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: "validation_failed", Message: "The request is not valid.", Details: details}
+}
+
+// NotFound is a 404 not_found.
+func NotFound(message string) *Error {
+	return New(http.StatusNotFound, "not_found", message)
+}
+
+// Forbidden is a 403 forbidden.
+func Forbidden(message string) *Error {
+	return New(http.StatusForbidden, "forbidden", message)
+}
+
+// Conflict is a 409 with its own code, such as has_charges.
+func Conflict(code, message string) *Error {
+	return New(http.StatusConflict, code, message)
+}
+
+// Unavailable is a 503 unavailable.
+func Unavailable(message string) *Error {
+	return New(http.StatusServiceUnavailable, "unavailable", message)
+}
+
+// RateLimited is a 429 rate_limit with the seconds to wait.
+func RateLimited(wait int) *Error {
+	if wait < 1 {
+		wait = 1
+	}
+	return &Error{Status: http.StatusTooManyRequests, Code: "rate_limit", Message: "Too many requests; try again later.", Wait: wait}
+}
+
+// WithBody returns an error sent with exactly the given body.
+func WithBody(status int, body any) *Error {
+	return &Error{Status: status, Code: http.StatusText(status), Body: body}
+}
+
+// As finds an *Error in err's chain.
+func As(err error) (*Error, bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e, true
+	}
+	return nil, false
+}

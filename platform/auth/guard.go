@@ -1,0 +1,116 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/platform/apierror"
+)
+
+// Role names.
+const (
+	RoleUser  = "ROLE_USER"
+	RoleAdmin = "ROLE_ADMIN"
+)
+
+// Principal is the signed-in user of a request.
+type Principal struct {
+	UserID   int64
+	Roles    []string
+	Version  int
+	AuthTime time.Time
+}
+
+// HasRole reports whether the user has role.
+func (p Principal) HasRole(role string) bool { return slices.Contains(p.Roles, role) }
+
+// IsAdmin reports whether the user has ROLE_ADMIN.
+func (p Principal) IsAdmin() bool { return p.HasRole(RoleAdmin) }
+
+// ErrNoUser is returned by Accounts when the user is gone or inactive.
+var ErrNoUser = errors.New("no active user")
+
+// Accounts looks up the current state of a token's user. The accounts module
+// provides it; the guard needs it to honour token versions and deactivation.
+type Accounts interface {
+	Principal(ctx context.Context, userID int64) (Principal, error)
+}
+
+// Guard protects routes with a bearer token.
+type Guard struct {
+	tokens   *Tokens
+	accounts Accounts
+}
+
+// NewGuard returns a guard.
+func NewGuard(tokens *Tokens, accounts Accounts) *Guard {
+	return &Guard{tokens: tokens, accounts: accounts}
+}
+
+const principalKey = "propman.principal"
+
+// Unauthorized is the 401 of every protected route: {code: 401, message}.
+func Unauthorized(message string) *apierror.Error {
+	return apierror.WithBody(http.StatusUnauthorized, fiber.Map{"code": http.StatusUnauthorized, "message": message})
+}
+
+// Require admits requests with a valid token of an active user whose token
+// version is current.
+func (g *Guard) Require() fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		p, err := g.Authenticate(c.UserContext(), c.Get(fiber.HeaderAuthorization))
+		if err != nil {
+			return err
+		}
+		c.Locals(principalKey, p)
+		return c.Next()
+	}
+}
+
+// Authenticate checks an Authorization header value and returns the user.
+func (g *Guard) Authenticate(ctx context.Context, header string) (Principal, error) {
+	const prefix = "bearer "
+	if len(header) < len(prefix) || !strings.EqualFold(header[:len(prefix)], prefix) {
+		return Principal{}, Unauthorized("JWT Token not found")
+	}
+	raw := strings.TrimSpace(header[len(prefix):])
+	if raw == "" {
+		return Principal{}, Unauthorized("JWT Token not found")
+	}
+	claims, err := g.tokens.Parse(raw)
+	if errors.Is(err, ErrExpired) {
+		return Principal{}, Unauthorized("Expired JWT Token")
+	}
+	if err != nil {
+		return Principal{}, Unauthorized("Invalid JWT Token")
+	}
+	id, _ := claims.UserID()
+	p, err := g.accounts.Principal(ctx, id)
+	if errors.Is(err, ErrNoUser) {
+		return Principal{}, Unauthorized("Invalid JWT Token")
+	}
+	if err != nil {
+		return Principal{}, err
+	}
+	if p.Version != claims.Version {
+		return Principal{}, Unauthorized("Invalid JWT Token")
+	}
+	p.AuthTime = time.Unix(claims.AuthTime, 0).UTC()
+	return p, nil
+}
+
+// Current returns the user admitted by Require. It panics on a route without
+// the guard, which is a programming error the tests catch.
+func Current(c *fiber.Ctx) Principal {
+	p, ok := c.Locals(principalKey).(Principal)
+	if !ok {
+		panic("auth.Current on a route without auth.Guard.Require")
+	}
+	return p
+}

@@ -1,0 +1,329 @@
+// Package boot assembles propman from its configuration and its module
+// catalogue: it checks the modules, opens and migrates the database, and
+// builds the fx application that serves HTTP.
+package boot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/uptrace/bun"
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxevent"
+
+	"github.com/propman/propman/migrations"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/config"
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/mail"
+	"github.com/propman/propman/platform/module"
+	"github.com/propman/propman/platform/openapi"
+)
+
+// Version is the interface version of the API.
+const Version = "1.0.0"
+
+// Options are the inputs of New. Tests replace the clock and the mailer.
+type Options struct {
+	Config  *config.Config
+	Entries []module.Entry
+	Logger  *slog.Logger
+	Clock   clock.Clock
+	Mailer  mail.Mailer
+	// Listen makes the app listen on http.addr when started.
+	Listen bool
+	// Extra options, e.g. fx.Populate in tests.
+	Extra []fx.Option
+}
+
+// ModuleState is a compiled-in module and whether this instance runs it.
+type ModuleState struct {
+	Name    string
+	Summary string
+	Enabled bool
+	Status  module.Status
+}
+
+// Logger makes the slog logger that cfg asks for.
+func Logger(cfg config.Log, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// Plan checks the catalogue against the configuration and returns which
+// modules run. A module that needs a disabled or unknown one is an error.
+func Plan(cfg *config.Config, entries []module.Entry) ([]ModuleState, error) {
+	known := map[string]module.Entry{}
+	states := make([]ModuleState, 0, len(entries))
+	for _, e := range entries {
+		if err := e.Check(); err != nil {
+			return nil, err
+		}
+		if _, dup := known[e.Name]; dup {
+			return nil, fmt.Errorf("module %s is listed twice in the catalogue", e.Name)
+		}
+		known[e.Name] = e
+		enabled, err := cfg.ModuleEnabled(e.Name)
+		if err != nil {
+			return nil, err
+		}
+		states = append(states, ModuleState{Name: e.Name, Summary: e.Summary, Enabled: enabled, Status: e.Status})
+	}
+	for _, name := range cfg.ModuleNames() {
+		if _, ok := known[name]; !ok {
+			return nil, &config.Error{Key: "modules." + name, Reason: "there is no such module (known: " + strings.Join(names(entries), ", ") + ")"}
+		}
+	}
+	enabled := map[string]bool{}
+	for _, s := range states {
+		enabled[s.Name] = s.Enabled
+	}
+	var errs []error
+	for _, e := range entries {
+		if !enabled[e.Name] {
+			continue
+		}
+		for _, dep := range e.Depends {
+			on, ok := enabled[dep]
+			switch {
+			case !ok:
+				errs = append(errs, fmt.Errorf("module %s depends on %s, which is not in the catalogue", e.Name, dep))
+			case !on:
+				errs = append(errs, fmt.Errorf("module %s needs module %s, which is disabled: enable %s (modules.%s.enabled=true) or disable %s (modules.%s.enabled=false)",
+					e.Name, dep, dep, dep, e.Name, e.Name))
+			}
+		}
+	}
+	return states, errors.Join(errs...)
+}
+
+func names(entries []module.Entry) []string {
+	out := make([]string, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+// MigrationSets are the platform's and every compiled-in module's migrations.
+func MigrationSets(entries []module.Entry) []database.MigrationSet {
+	sets := []database.MigrationSet{{Owner: "platform", FS: migrations.FS}}
+	for _, e := range entries {
+		if e.Migrations != nil {
+			sets = append(sets, database.MigrationSet{Owner: e.Name, FS: e.Migrations})
+		}
+	}
+	return sets
+}
+
+// Prepare migrates db and seeds the reference data of every compiled-in module.
+func Prepare(ctx context.Context, db *bun.DB, entries []module.Entry, log *slog.Logger) error {
+	mg, err := database.NewMigrator(db, MigrationSets(entries))
+	if err != nil {
+		return err
+	}
+	applied, err := mg.Up(ctx)
+	if err != nil {
+		return err
+	}
+	if len(applied) > 0 {
+		log.Info("migrations applied", "count", len(applied), "names", applied)
+	}
+	for _, e := range entries {
+		if e.Seed == nil {
+			continue
+		}
+		if err := e.Seed(ctx, db); err != nil {
+			return fmt.Errorf("seed %s: %w", e.Name, err)
+		}
+	}
+	return nil
+}
+
+// New builds the application. It opens the database and, unless
+// database.automigrate is false, migrates and seeds it before any module
+// starts, so every module may read its tables from its constructor.
+func New(ctx context.Context, o Options) (*fx.App, error) {
+	cfg := o.Config
+	log := o.Logger
+	if log == nil {
+		log = Logger(cfg.Log, os.Stderr)
+	}
+	clk := o.Clock
+	if clk == nil {
+		clk = clock.Real{}
+	}
+	states, err := Plan(cfg, o.Entries)
+	if err != nil {
+		return nil, err
+	}
+	secret, generated, err := auth.ResolveSecret(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if generated != "" {
+		log.Warn("auth.secret is not set: generated one and kept it for the next starts; set PROPMAN_AUTH_SECRET in production", "file", generated)
+	}
+	mailer := o.Mailer
+	if mailer == nil {
+		if mailer, err = mail.New(cfg.Mail, log); err != nil {
+			return nil, err
+		}
+	}
+	db, err := database.Open(ctx, cfg.Database)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Database.AutoMigrate {
+		if err := Prepare(ctx, db, o.Entries, log); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	enabled := map[string]bool{}
+	var fragments []openapi.Fragment
+	var moduleOpts []fx.Option
+	for i, e := range o.Entries {
+		if !states[i].Enabled {
+			continue
+		}
+		enabled[e.Name] = true
+		switch e.Status {
+		case module.Stub:
+			fragments = append(fragments, openapi.Fragment{Module: e.Name, YAML: openapi.StubFragment(e.Name, e.Summary, e.Prefixes)})
+		default:
+			fragments = append(fragments, openapi.Fragment{Module: e.Name, YAML: e.OpenAPI})
+		}
+		if e.Options != nil {
+			moduleOpts = append(moduleOpts, e.Options)
+		}
+	}
+	doc, err := openapi.Build(fragments)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	tokens, err := auth.NewTokens(cfg.Auth, secret, clk)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	app, err := httpserver.New(cfg.HTTP, cfg.Database.Timeout, log)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	opts := []fx.Option{
+		fx.WithLogger(func() fxevent.Logger {
+			if cfg.Log.Level == "debug" {
+				return &fxevent.SlogLogger{Logger: log}
+			}
+			return fxevent.NopLogger
+		}),
+		fx.Supply(cfg, log, db, doc, tokens, app, states),
+		fx.Supply(fx.Annotate(clk, fx.As(new(clock.Clock)))),
+		fx.Supply(fx.Annotate(mailer, fx.As(new(mail.Mailer)))),
+		fx.Provide(auth.NewGuard),
+		fx.Invoke(func(lc fx.Lifecycle) {
+			lc.Append(fx.StopHook(func() error { return db.Close() }))
+		}),
+	}
+	opts = append(opts, moduleOpts...)
+	opts = append(opts, fx.Invoke(fx.Annotate(func(routes []module.Routes, checks []module.HealthCheck) error {
+		return mount(app, log, o.Entries, states, routes, checks, db, doc)
+	}, fx.ParamTags(`group:"routes"`, `group:"health"`))))
+	if o.Listen {
+		opts = append(opts, fx.Invoke(func(lc fx.Lifecycle, sd fx.Shutdowner) {
+			listen(lc, sd, app, cfg.HTTP, log)
+		}))
+	}
+	opts = append(opts, o.Extra...)
+	fxApp := fx.New(opts...)
+	if err := fxApp.Err(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return fxApp, nil
+}
+
+func listen(lc fx.Lifecycle, sd fx.Shutdowner, app *fiber.App, cfg config.HTTP, log *slog.Logger) {
+	lc.Append(fx.Hook{
+		OnStart: func(ctx context.Context) error {
+			ln, err := net.Listen("tcp", cfg.Addr)
+			if err != nil {
+				return fmt.Errorf("http.addr: %w", err)
+			}
+			log.Info("listening", "addr", ln.Addr().String())
+			go func() {
+				if err := app.Listener(ln); err != nil {
+					log.Error("server stopped", "error", err)
+					_ = sd.Shutdown(fx.ExitCode(1))
+				}
+			}()
+			return nil
+		},
+		OnStop: func(ctx context.Context) error {
+			log.Info("shutting down: finishing requests in flight", "timeout", cfg.ShutdownTimeout)
+			return app.ShutdownWithTimeout(cfg.ShutdownTimeout)
+		},
+	})
+}
+
+// mount registers the platform's routes, then each enabled module's, in
+// catalogue order, then the stubs, and rejects a route declared twice.
+func mount(app *fiber.App, log *slog.Logger, entries []module.Entry, states []ModuleState,
+	routes []module.Routes, checks []module.HealthCheck, db *bun.DB, doc *openapi.Document) error {
+	api := app.Group(httpserver.APIPrefix)
+	mountService(api, states, checks, db, doc)
+	order := map[string]int{}
+	for i, e := range entries {
+		order[e.Name] = i
+	}
+	sort.SliceStable(routes, func(i, j int) bool { return order[routes[i].Module] < order[routes[j].Module] })
+	for _, r := range routes {
+		if _, ok := order[r.Module]; !ok {
+			return fmt.Errorf("routes of unknown module %q", r.Module)
+		}
+		r.Register(api)
+	}
+	for i, e := range entries {
+		if e.Status == module.Stub && states[i].Enabled {
+			for _, p := range e.Prefixes {
+				api.All(p, notImplemented(e.Name))
+				api.All(p+"/*", notImplemented(e.Name))
+			}
+		}
+	}
+	seen := map[string]bool{}
+	var table []string
+	for _, r := range app.GetRoutes(true) {
+		key := r.Method + " " + r.Path
+		if seen[key] && r.Method != fiber.MethodHead {
+			return fmt.Errorf("route %s is registered twice", key)
+		}
+		seen[key] = true
+		if r.Method != fiber.MethodHead && !slices.Contains([]string{"CONNECT", "TRACE", "OPTIONS"}, r.Method) {
+			table = append(table, key)
+		}
+	}
+	sort.Strings(table)
+	log.Debug("routes", "count", len(table), "table", table)
+	log.Info("routes mounted", "count", len(table))
+	return nil
+}

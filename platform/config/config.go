@@ -1,0 +1,257 @@
+// Package config loads propman's configuration: the embedded defaults, then an
+// optional file, then PROPMAN_* environment variables. It is the only package
+// that reads the environment.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/confmap"
+	"github.com/knadh/koanf/providers/env/v2"
+	"github.com/knadh/koanf/providers/file"
+	"github.com/knadh/koanf/providers/rawbytes"
+	"github.com/knadh/koanf/v2"
+
+	"github.com/propman/propman/configs"
+)
+
+// EnvPrefix starts every environment variable propman reads.
+const EnvPrefix = "PROPMAN_"
+
+// Config is the typed configuration of the platform. Modules read their own
+// section (modules.<name>) with Module.
+type Config struct {
+	HTTP      HTTP      `koanf:"http"`
+	Log       Log       `koanf:"log"`
+	Database  Database  `koanf:"database"`
+	Auth      Auth      `koanf:"auth"`
+	Mail      Mail      `koanf:"mail"`
+	RateLimit RateLimit `koanf:"ratelimit"`
+	Metrics   Metrics   `koanf:"metrics"`
+
+	k *koanf.Koanf
+}
+
+// HTTP configures the server.
+type HTTP struct {
+	Addr            string        `koanf:"addr"`
+	Origins         []string      `koanf:"origins"`
+	Proxies         []string      `koanf:"proxies"`
+	BodyLimit       int           `koanf:"bodylimit"`
+	ReadTimeout     time.Duration `koanf:"readtimeout"`
+	WriteTimeout    time.Duration `koanf:"writetimeout"`
+	IdleTimeout     time.Duration `koanf:"idletimeout"`
+	ShutdownTimeout time.Duration `koanf:"shutdowntimeout"`
+}
+
+// Log configures the structured logger.
+type Log struct {
+	Level  string `koanf:"level"`
+	Format string `koanf:"format"`
+}
+
+// Database configures the connection pool and migrations.
+type Database struct {
+	URL         string        `koanf:"url"`
+	AutoMigrate bool          `koanf:"automigrate"`
+	MaxOpen     int           `koanf:"maxopen"`
+	MaxIdle     int           `koanf:"maxidle"`
+	Lifetime    time.Duration `koanf:"lifetime"`
+	Timeout     time.Duration `koanf:"timeout"`
+}
+
+// Auth configures token signing.
+type Auth struct {
+	Secret string        `koanf:"secret"`
+	TTL    time.Duration `koanf:"ttl"`
+	MaxAge time.Duration `koanf:"maxage"`
+	Issuer string        `koanf:"issuer"`
+}
+
+// Mail configures outgoing email.
+type Mail struct {
+	URL  string `koanf:"url"`
+	From string `koanf:"from"`
+}
+
+// RateLimit switches the per-IP limits (per-account limits always hold).
+type RateLimit struct {
+	Enabled bool `koanf:"enabled"`
+}
+
+// Metrics switches the Prometheus endpoint.
+type Metrics struct {
+	Enabled bool `koanf:"enabled"`
+}
+
+// Options says where configuration comes from besides the embedded defaults.
+type Options struct {
+	// File is an optional YAML file layered over the defaults.
+	File string
+	// Environ is the environment (KEY=VALUE); nil reads none.
+	Environ []string
+	// Overrides are applied last, by dotted key; tests use them.
+	Overrides map[string]any
+}
+
+// Environ returns the process environment, for Options.Environ.
+func Environ() []string { return os.Environ() }
+
+// TestDatabaseURL is the PostgreSQL URL tests run against, or "" for SQLite only.
+func TestDatabaseURL() string { return os.Getenv("PROPMAN_TEST_DATABASE_URL") }
+
+// Load builds the configuration and validates it. An error names the key.
+func Load(opts Options) (*Config, error) {
+	k := koanf.New(".")
+	if err := k.Load(rawbytes.Provider(configs.Default), yaml.Parser()); err != nil {
+		return nil, fmt.Errorf("config: embedded defaults: %w", err)
+	}
+	if opts.File != "" {
+		if err := k.Load(file.Provider(opts.File), yaml.Parser()); err != nil {
+			return nil, fmt.Errorf("config: file %s: %w", opts.File, err)
+		}
+	}
+	if opts.Environ != nil {
+		environ := opts.Environ
+		if err := k.Load(env.Provider(".", env.Opt{
+			Prefix:        EnvPrefix,
+			TransformFunc: envKey,
+			EnvironFunc:   func() []string { return environ },
+		}), nil); err != nil {
+			return nil, fmt.Errorf("config: environment: %w", err)
+		}
+	}
+	if len(opts.Overrides) > 0 {
+		if err := k.Load(confmap.Provider(opts.Overrides, "."), nil); err != nil {
+			return nil, fmt.Errorf("config: overrides: %w", err)
+		}
+	}
+	cfg := &Config{k: k}
+	for _, section := range []struct {
+		key string
+		out any
+	}{
+		{"http", &cfg.HTTP}, {"log", &cfg.Log}, {"database", &cfg.Database},
+		{"auth", &cfg.Auth}, {"mail", &cfg.Mail}, {"ratelimit", &cfg.RateLimit},
+		{"metrics", &cfg.Metrics},
+	} {
+		if err := k.Unmarshal(section.key, section.out); err != nil {
+			return nil, fmt.Errorf("config: %s: %w", section.key, err)
+		}
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// envKey maps PROPMAN_HTTP_ADDR to http.addr. Keys are single lower-case
+// words, so every underscore is a level.
+func envKey(k, v string) (string, any) {
+	key := strings.ToLower(strings.TrimPrefix(k, EnvPrefix))
+	key = strings.ReplaceAll(key, "_", ".")
+	if key == "test.database.url" {
+		return "", nil
+	}
+	return key, v
+}
+
+// Error is a configuration value that is not acceptable.
+type Error struct {
+	Key    string
+	Reason string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("config: %s: %s", e.Key, e.Reason) }
+
+func (c *Config) validate() error {
+	var errs []error
+	bad := func(key, reason string) { errs = append(errs, &Error{Key: key, Reason: reason}) }
+	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
+		bad("http.addr", fmt.Sprintf("%q is not host:port", c.HTTP.Addr))
+	}
+	if c.HTTP.BodyLimit < 1024 {
+		bad("http.bodylimit", "must be at least 1024 bytes")
+	}
+	for _, p := range c.HTTP.Proxies {
+		if _, err := netip.ParsePrefix(p); err != nil {
+			if _, err := netip.ParseAddr(p); err != nil {
+				bad("http.proxies", fmt.Sprintf("%q is neither an IP address nor a CIDR range", p))
+			}
+		}
+	}
+	for key, d := range map[string]time.Duration{
+		"http.readtimeout": c.HTTP.ReadTimeout, "http.writetimeout": c.HTTP.WriteTimeout,
+		"http.idletimeout": c.HTTP.IdleTimeout, "http.shutdowntimeout": c.HTTP.ShutdownTimeout,
+		"database.lifetime": c.Database.Lifetime, "database.timeout": c.Database.Timeout,
+		"auth.ttl": c.Auth.TTL, "auth.maxage": c.Auth.MaxAge,
+	} {
+		if d <= 0 {
+			bad(key, "must be a positive duration such as 30s or 1h")
+		}
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log.level", fmt.Sprintf("%q is not one of debug, info, warn, error", c.Log.Level))
+	}
+	switch c.Log.Format {
+	case "text", "json":
+	default:
+		bad("log.format", fmt.Sprintf("%q is not one of text, json", c.Log.Format))
+	}
+	if !strings.HasPrefix(c.Database.URL, "sqlite:") && !strings.HasPrefix(c.Database.URL, "postgres://") &&
+		!strings.HasPrefix(c.Database.URL, "postgresql://") {
+		bad("database.url", "must start with sqlite: or postgres://")
+	}
+	if c.Database.MaxOpen < 0 || c.Database.MaxIdle < 0 {
+		bad("database.maxopen", "must not be negative")
+	}
+	if c.Auth.Secret != "" && len(c.Auth.Secret) < 32 {
+		bad("auth.secret", "must be at least 32 bytes")
+	}
+	if c.Auth.Issuer == "" {
+		bad("auth.issuer", "must not be empty")
+	}
+	if !strings.HasPrefix(c.Mail.URL, "log:") && !strings.HasPrefix(c.Mail.URL, "smtp://") &&
+		!strings.HasPrefix(c.Mail.URL, "smtps://") {
+		bad("mail.url", "must be log: or smtp://user:pass@host:port")
+	}
+	return errors.Join(errs...)
+}
+
+// IsPostgres reports whether the database URL selects PostgreSQL.
+func (d Database) IsPostgres() bool { return !strings.HasPrefix(d.URL, "sqlite:") }
+
+// ModuleEnabled reports modules.<name>.enabled; a module is on unless switched off.
+func (c *Config) ModuleEnabled(name string) (bool, error) {
+	key := "modules." + name + ".enabled"
+	if !c.k.Exists(key) {
+		return true, nil
+	}
+	var v struct {
+		Enabled bool `koanf:"enabled"`
+	}
+	if err := c.k.Unmarshal("modules."+name, &v); err != nil {
+		return false, &Error{Key: key, Reason: err.Error()}
+	}
+	return v.Enabled, nil
+}
+
+// ModuleNames lists the module names that appear under modules.
+func (c *Config) ModuleNames() []string { return c.k.MapKeys("modules") }
+
+// Module decodes the section modules.<name> into out, which holds defaults.
+func (c *Config) Module(name string, out any) error {
+	if err := c.k.Unmarshal("modules."+name, out); err != nil {
+		return &Error{Key: "modules." + name, Reason: err.Error()}
+	}
+	return nil
+}

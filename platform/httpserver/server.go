@@ -1,0 +1,187 @@
+// Package httpserver builds the Fiber application: middleware, the JSON error
+// handler, client addresses, and the listener's life cycle.
+package httpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/cors"
+	"github.com/gofiber/fiber/v2/middleware/requestid"
+
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/config"
+	"github.com/propman/propman/platform/database"
+)
+
+// APIPrefix is where every API route lives.
+const APIPrefix = "/api/v1"
+
+// New returns the Fiber app with propman's middleware chain: request id,
+// panic recovery, access log, CORS, client address, request deadline.
+func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger) (*fiber.App, error) {
+	proxies, err := parseProxies(cfg.Proxies)
+	if err != nil {
+		return nil, err
+	}
+	app := fiber.New(fiber.Config{
+		AppName:               "propman",
+		BodyLimit:             cfg.BodyLimit,
+		ReadTimeout:           cfg.ReadTimeout,
+		WriteTimeout:          cfg.WriteTimeout,
+		IdleTimeout:           cfg.IdleTimeout,
+		DisableStartupMessage: true,
+		// Headers larger than this are refused with 431 before any handler runs.
+		ReadBufferSize: 16 * 1024,
+		ErrorHandler:   ErrorHandler(log),
+	})
+	app.Use(requestid.New(requestid.Config{Header: fiber.HeaderXRequestID}))
+	app.Use(accessLog(log))
+	app.Use(recoverer(log))
+	if len(cfg.Origins) > 0 {
+		app.Use(cors.New(cors.Config{
+			AllowOrigins:  strings.Join(cfg.Origins, ","),
+			AllowMethods:  "GET,POST,PUT,PATCH,DELETE,OPTIONS",
+			AllowHeaders:  "Authorization,Content-Type,If-None-Match,X-Request-ID",
+			ExposeHeaders: "ETag,Retry-After,X-Request-ID",
+			MaxAge:        3600,
+		}))
+	}
+	app.Use(clientAddress(proxies))
+	app.Use(requestDeadline(dbTimeout))
+	return app, nil
+}
+
+// recoverer turns a panic into a 500 through the error handler and logs the
+// stack; the connection and the server stay up.
+func recoverer(log *slog.Logger) fiber.Handler {
+	return func(c *fiber.Ctx) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				log.Error("panic in handler", "request_id", requestID(c), "method", c.Method(),
+					"path", c.Path(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				err = fmt.Errorf("panic: %v", r)
+			}
+		}()
+		return c.Next()
+	}
+}
+
+func accessLog(log *slog.Logger) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		start := time.Now()
+		err := c.Next()
+		if err != nil {
+			// Let the error handler write the body now so the status is logged.
+			if herr := c.App().ErrorHandler(c, err); herr != nil {
+				_ = c.SendStatus(fiber.StatusInternalServerError)
+			}
+		}
+		status := c.Response().StatusCode()
+		level := slog.LevelInfo
+		if status >= 500 && status != fiber.StatusNotImplemented {
+			level = slog.LevelError
+		}
+		log.LogAttrs(c.UserContext(), level, "request",
+			slog.String("request_id", requestID(c)),
+			slog.String("method", c.Method()),
+			slog.String("path", c.Path()),
+			slog.Int("status", status),
+			slog.Duration("duration", time.Since(start)),
+			slog.String("ip", ClientIP(c)),
+			slog.Int("bytes", len(c.Response().Body())),
+		)
+		return nil
+	}
+}
+
+func requestDeadline(d time.Duration) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		defer cancel()
+		c.SetUserContext(ctx)
+		return c.Next()
+	}
+}
+
+func requestID(c *fiber.Ctx) string {
+	if id, ok := c.Locals(requestid.ConfigDefault.ContextKey).(string); ok {
+		return id
+	}
+	return string(c.Response().Header.Peek(fiber.HeaderXRequestID))
+}
+
+// ErrorHandler writes every error as JSON in the shapes of API-DECISIONS.md.
+// Nothing internal reaches the client: a 500 says only internal_error and the
+// request id, and the log has the rest.
+func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
+	return func(c *fiber.Ctx, err error) error {
+		e := Classify(err)
+		if e.Status >= 500 && e.Status != http.StatusNotImplemented {
+			log.Error("request failed", "request_id", requestID(c), "method", c.Method(),
+				"path", c.Path(), "status", e.Status, "error", err.Error())
+		}
+		if e.Wait > 0 {
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.Wait))
+		}
+		c.Status(e.Status)
+		if e.Body != nil {
+			return c.JSON(e.Body)
+		}
+		return c.JSON(StandardBody(e))
+	}
+}
+
+// ErrorBody is the standard error shape.
+type ErrorBody struct {
+	Error   string   `json:"error"`
+	Message string   `json:"message"`
+	Details []string `json:"details,omitempty"`
+	Wait    int      `json:"wait,omitempty"`
+}
+
+// StandardBody is the body of e in the standard shape.
+func StandardBody(e *apierror.Error) ErrorBody {
+	return ErrorBody{Error: e.Code, Message: e.Message, Details: e.Details, Wait: e.Wait}
+}
+
+// Classify maps any error to the typed error the client sees.
+func Classify(err error) *apierror.Error {
+	if e, ok := apierror.As(err); ok {
+		return e
+	}
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		switch fe.Code {
+		case fiber.StatusNotFound:
+			return apierror.New(fe.Code, "not_found", "No such route.")
+		case fiber.StatusMethodNotAllowed:
+			return apierror.New(fe.Code, "method_not_allowed", "This method is not allowed on this route.")
+		case fiber.StatusRequestEntityTooLarge:
+			return apierror.New(fe.Code, "payload_too_large", "The request body is larger than the limit.")
+		case fiber.StatusRequestHeaderFieldsTooLarge:
+			return apierror.New(fe.Code, "headers_too_large", "The request headers are too large.")
+		case fiber.StatusRequestTimeout:
+			return apierror.New(fe.Code, "request_timeout", "The request was not received in time.")
+		case fiber.StatusBadRequest, fiber.StatusUnprocessableEntity:
+			return apierror.New(fiber.StatusBadRequest, "validation_failed", "The request is not valid.")
+		case fiber.StatusServiceUnavailable:
+			return apierror.Unavailable("The service is unavailable; try again shortly.")
+		}
+		if fe.Code >= 400 && fe.Code < 500 {
+			return apierror.New(fe.Code, strings.ToLower(strings.ReplaceAll(http.StatusText(fe.Code), " ", "_")), fe.Message)
+		}
+	}
+	if database.IsUnavailable(err) {
+		return apierror.Unavailable("The database is unavailable; try again shortly.")
+	}
+	return apierror.New(fiber.StatusInternalServerError, "internal_error", "An internal error occurred.")
+}

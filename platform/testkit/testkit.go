@@ -1,0 +1,376 @@
+// Package testkit starts the whole propman application inside a test, on a
+// fresh database (a SQLite file, or a new PostgreSQL database when
+// PROPMAN_TEST_DATABASE_URL is set), with a mail catcher and a fake clock,
+// and checks every response it sees against the served doc.json.
+//
+// Use it from external test packages (package foo_test): it imports the
+// module catalogue.
+package testkit
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/gofiber/fiber/v2"
+	"github.com/uptrace/bun"
+	"go.uber.org/fx"
+
+	"github.com/propman/propman/modules"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/boot"
+	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/config"
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/mail"
+	"github.com/propman/propman/platform/module"
+	"github.com/propman/propman/platform/openapi"
+)
+
+// Epoch is where the fake clock of every test starts unless told otherwise.
+var Epoch = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+// App is a running propman for one test.
+type App struct {
+	T      testing.TB
+	Fiber  *fiber.App
+	DB     *bun.DB
+	Mail   *mail.Catcher
+	Clock  *clock.Fake
+	Config *config.Config
+	Doc    *openapi.Document
+	Tokens *auth.Tokens
+	// Engine is "sqlite" or "postgres".
+	Engine string
+
+	router routers.Router
+}
+
+type settings struct {
+	overrides map[string]any
+	entries   []module.Entry
+	start     time.Time
+	noValid   bool
+}
+
+// Option changes how Start builds the app.
+type Option func(*settings)
+
+// WithConfig sets a configuration key (dotted, e.g. "ratelimit.enabled").
+func WithConfig(key string, value any) Option {
+	return func(s *settings) { s.overrides[key] = value }
+}
+
+// WithEntries replaces the module catalogue.
+func WithEntries(entries []module.Entry) Option {
+	return func(s *settings) { s.entries = entries }
+}
+
+// WithClock starts the fake clock at t.
+func WithClock(t time.Time) Option {
+	return func(s *settings) { s.start = t }
+}
+
+// Engine reports which database engine tests run on.
+func Engine() string {
+	if config.TestDatabaseURL() != "" {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
+// Config returns a test configuration on a fresh database, for tests that
+// build the app themselves (boot.New) or run commands.
+func Config(t testing.TB, overrides map[string]any) *config.Config {
+	t.Helper()
+	o := map[string]any{
+		"auth.secret": "test-secret-test-secret-test-secret-0123456789",
+		"log.level":   "error",
+	}
+	o["database.url"] = FreshDatabase(t)
+	for k, v := range overrides {
+		o[k] = v
+	}
+	cfg, err := config.Load(config.Options{Overrides: o})
+	if err != nil {
+		t.Fatalf("testkit: config: %v", err)
+	}
+	return cfg
+}
+
+var pgAdmin struct {
+	once sync.Once
+	db   *bun.DB
+	err  error
+}
+
+// FreshDatabase returns the URL of an empty database that is removed when
+// the test ends: a SQLite file in the test's temporary folder, or a new
+// PostgreSQL database when PROPMAN_TEST_DATABASE_URL is set.
+func FreshDatabase(t testing.TB) string {
+	t.Helper()
+	base := config.TestDatabaseURL()
+	if base == "" {
+		return "sqlite:" + filepath.Join(t.TempDir(), "propman.db")
+	}
+	pgAdmin.once.Do(func() {
+		cfg := config.Database{URL: base, MaxOpen: 4, MaxIdle: 2, Lifetime: time.Minute, Timeout: 10 * time.Second}
+		pgAdmin.db, pgAdmin.err = database.Open(context.Background(), cfg)
+	})
+	if pgAdmin.err != nil {
+		t.Fatalf("testkit: PostgreSQL at PROPMAN_TEST_DATABASE_URL: %v", pgAdmin.err)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "propman_test_" + hex.EncodeToString(b)
+	if _, err := pgAdmin.db.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatalf("testkit: create database: %v", err)
+	}
+	t.Cleanup(func() {
+		if _, err := pgAdmin.db.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
+			t.Logf("testkit: drop database %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("testkit: PROPMAN_TEST_DATABASE_URL: %v", err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// Start builds and starts the whole application for t and stops it when t ends.
+func Start(t testing.TB, opts ...Option) *App {
+	t.Helper()
+	s := &settings{overrides: map[string]any{}, start: Epoch}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.entries == nil {
+		s.entries = modules.Catalog()
+	}
+	cfg := Config(t, s.overrides)
+	a := &App{T: t, Mail: &mail.Catcher{}, Clock: clock.NewFake(s.start), Config: cfg, Engine: Engine()}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		log = boot.Logger(config.Log{Level: "warn", Format: "text"}, testWriter{t})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	fxApp, err := boot.New(ctx, boot.Options{
+		Config: cfg, Entries: s.entries, Logger: log, Clock: a.Clock, Mailer: a.Mail,
+		Extra: []fx.Option{fx.Populate(&a.Fiber, &a.DB, &a.Doc, &a.Tokens)},
+	})
+	if err != nil {
+		t.Fatalf("testkit: boot: %v", err)
+	}
+	if err := fxApp.Start(ctx); err != nil {
+		t.Fatalf("testkit: start: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := fxApp.Stop(ctx); err != nil {
+			t.Errorf("testkit: stop: %v", err)
+		}
+	})
+	a.router, err = gorillamux.NewRouter(a.Doc.Spec)
+	if err != nil {
+		t.Fatalf("testkit: OpenAPI router: %v", err)
+	}
+	return a
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// Request is one HTTP request to the app.
+type Request struct {
+	Method string
+	Path   string
+	// Body is sent as JSON; a []byte or string is sent as it is.
+	Body    any
+	Token   string
+	Headers map[string]string
+}
+
+// Response is what the app answered.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	t      testing.TB
+	req    Request
+}
+
+// Do sends req through Fiber and checks the response against doc.json.
+func (a *App) Do(req Request) *Response {
+	a.T.Helper()
+	var body io.Reader
+	var raw []byte
+	switch b := req.Body.(type) {
+	case nil:
+	case []byte:
+		raw = b
+	case string:
+		raw = []byte(b)
+	default:
+		var err error
+		if raw, err = json.Marshal(b); err != nil {
+			a.T.Fatalf("testkit: encode body: %v", err)
+		}
+	}
+	if raw != nil {
+		body = bytes.NewReader(raw)
+	}
+	hreq := httptest.NewRequest(req.Method, req.Path, body)
+	if raw != nil {
+		hreq.Header.Set("Content-Type", "application/json")
+	}
+	if req.Token != "" {
+		hreq.Header.Set("Authorization", "Bearer "+req.Token)
+	}
+	for k, v := range req.Headers {
+		hreq.Header.Set(k, v)
+	}
+	hres, err := a.Fiber.Test(hreq, -1)
+	if err != nil {
+		a.T.Fatalf("testkit: %s %s: %v", req.Method, req.Path, err)
+	}
+	defer hres.Body.Close()
+	out, err := io.ReadAll(hres.Body)
+	if err != nil {
+		a.T.Fatalf("testkit: read body: %v", err)
+	}
+	res := &Response{Status: hres.StatusCode, Header: hres.Header, Body: out, t: a.T, req: req}
+	if err := a.Check(req, raw, res); err != nil {
+		a.T.Errorf("testkit: %s %s answered %d, which doc.json does not allow: %v\nbody: %s",
+			req.Method, req.Path, res.Status, err, truncate(out))
+	}
+	return res
+}
+
+// Check validates res against doc.json: the status must be documented for
+// the operation and the body must match its schema. A response to a route
+// the document does not have (404, 405) must be the standard error body.
+func (a *App) Check(req Request, reqBody []byte, res *Response) error {
+	hreq := httptest.NewRequest(req.Method, req.Path, bytes.NewReader(reqBody))
+	hreq.Header.Set("Content-Type", "application/json")
+	route, params, err := a.router.FindRoute(hreq)
+	if err != nil {
+		if res.Status != http.StatusNotFound && res.Status != http.StatusMethodNotAllowed {
+			return fmt.Errorf("no operation in doc.json for this request, yet it answered %d", res.Status)
+		}
+		return checkStandardError(res.Body)
+	}
+	if res.Status == http.StatusNotModified {
+		return nil
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{
+			Request: hreq, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{ExcludeRequestBody: true, AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+		},
+		Status: res.Status,
+		Header: res.Header,
+		Body:   io.NopCloser(bytes.NewReader(res.Body)),
+		Options: &openapi3filter.Options{
+			IncludeResponseStatus: true,
+			MultiError:            true,
+		},
+	}
+	return openapi3filter.ValidateResponse(context.Background(), in)
+}
+
+func checkStandardError(body []byte) error {
+	var e struct {
+		Error   *string `json:"error"`
+		Message *string `json:"message"`
+	}
+	if err := json.Unmarshal(body, &e); err != nil {
+		return fmt.Errorf("error body is not JSON: %w", err)
+	}
+	if e.Error == nil || e.Message == nil {
+		return fmt.Errorf("error body lacks error or message")
+	}
+	return nil
+}
+
+func truncate(b []byte) string {
+	if len(b) > 2000 {
+		return string(b[:2000]) + "..."
+	}
+	return string(b)
+}
+
+// Get sends a GET with an optional token.
+func (a *App) Get(path, token string) *Response {
+	a.T.Helper()
+	return a.Do(Request{Method: http.MethodGet, Path: path, Token: token})
+}
+
+// Post sends a POST with a JSON body and an optional token.
+func (a *App) Post(path, token string, body any) *Response {
+	a.T.Helper()
+	return a.Do(Request{Method: http.MethodPost, Path: path, Token: token, Body: body})
+}
+
+// Put sends a PUT with a JSON body and an optional token.
+func (a *App) Put(path, token string, body any) *Response {
+	a.T.Helper()
+	return a.Do(Request{Method: http.MethodPut, Path: path, Token: token, Body: body})
+}
+
+// Delete sends a DELETE with an optional token.
+func (a *App) Delete(path, token string) *Response {
+	a.T.Helper()
+	return a.Do(Request{Method: http.MethodDelete, Path: path, Token: token})
+}
+
+// Expect fails the test unless the status is want; it returns r for chaining.
+func (r *Response) Expect(want int) *Response {
+	r.t.Helper()
+	if r.Status != want {
+		r.t.Fatalf("%s %s: status %d, want %d\nbody: %s", r.req.Method, r.req.Path, r.Status, want, truncate(r.Body))
+	}
+	return r
+}
+
+// JSON decodes the body into v.
+func (r *Response) JSON(v any) {
+	r.t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		r.t.Fatalf("%s %s: body is not the expected JSON: %v\nbody: %s", r.req.Method, r.req.Path, err, truncate(r.Body))
+	}
+}
+
+// Map decodes the body as a JSON object.
+func (r *Response) Map() map[string]any {
+	r.t.Helper()
+	var m map[string]any
+	r.JSON(&m)
+	return m
+}
+
+// String is the body as text.
+func (r *Response) String() string { return string(r.Body) }
