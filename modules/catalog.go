@@ -4,6 +4,7 @@ package modules
 
 import (
 	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/modules/stubs"
 	"github.com/propman/propman/platform/module"
 )
@@ -11,6 +12,7 @@ import (
 // Catalog returns every compiled-in module.
 func Catalog() []module.Entry {
 	entries := []module.Entry{
+		reference.Entry(),
 		accounts.Entry(),
 	}
 	return append(entries, stubs.Entries()...)

@@ -1,0 +1,3 @@
+DROP TABLE languages;
+--bun:split
+DROP TABLE countries;
