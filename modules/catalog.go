@@ -4,8 +4,13 @@ package modules
 
 import (
 	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/agreements"
+	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/profile"
+	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/modules/stubs"
+	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/module"
 )
 
@@ -14,6 +19,11 @@ func Catalog() []module.Entry {
 	entries := []module.Entry{
 		reference.Entry(),
 		accounts.Entry(),
+		profile.Entry(),
+		translations.Entry(),
+		agreements.Entry(),
+		properties.Entry(),
+		expenses.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }
