@@ -3,7 +3,9 @@
 package auth
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -77,6 +79,15 @@ func (t *Tokens) TTL() time.Duration { return t.ttl }
 
 // MaxAge is how long after a login its tokens may still be refreshed.
 func (t *Tokens) MaxAge() time.Duration { return t.maxAge }
+
+// DeriveKey returns a key for purpose (HMAC-SHA256 of purpose under the
+// signing secret), so other secrets, such as the verification-code key,
+// follow the one configured secret without reusing it directly.
+func (t *Tokens) DeriveKey(purpose string) []byte {
+	m := hmac.New(sha256.New, t.secret)
+	m.Write([]byte(purpose))
+	return m.Sum(nil)
+}
 
 // Issue signs a token for the user.
 func (t *Tokens) Issue(userID int64, version int, authTime time.Time) (string, error) {
