@@ -9,9 +9,12 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"reflect"
+	"sort"
 	"strings"
 	"time"
 
+	"github.com/go-viper/mapstructure/v2"
 	"github.com/knadh/koanf/parsers/yaml"
 	"github.com/knadh/koanf/providers/confmap"
 	"github.com/knadh/koanf/providers/env/v2"
@@ -134,22 +137,121 @@ func Load(opts Options) (*Config, error) {
 		}
 	}
 	cfg := &Config{k: k}
-	for _, section := range []struct {
+	sections := []struct {
 		key string
 		out any
 	}{
 		{"http", &cfg.HTTP}, {"log", &cfg.Log}, {"database", &cfg.Database},
 		{"auth", &cfg.Auth}, {"mail", &cfg.Mail}, {"ratelimit", &cfg.RateLimit},
 		{"metrics", &cfg.Metrics},
-	} {
-		if err := k.Unmarshal(section.key, section.out); err != nil {
-			return nil, fmt.Errorf("config: %s: %w", section.key, err)
+	}
+	var errs []error
+	known := map[string]bool{"modules": true}
+	for _, section := range sections {
+		known[section.key] = true
+		if err := decode(k, section.key, section.out); err != nil {
+			errs = append(errs, err)
 		}
+		errs = append(errs, unknownKeys(k, section.key, section.out)...)
+	}
+	for _, key := range k.MapKeys("") {
+		if !known[key] {
+			errs = append(errs, &Error{Key: key, Reason: "there is no such section"})
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	return cfg, nil
+}
+
+// decode unmarshals the section at path into out. Values from the
+// environment are strings, so lists are split at commas and numbers, booleans
+// and durations are parsed; an error names the full key of the bad value.
+func decode(k *koanf.Koanf, path string, out any) error {
+	err := k.UnmarshalWithConf(path, out, koanf.UnmarshalConf{DecoderConfig: &mapstructure.DecoderConfig{
+		DecodeHook: mapstructure.ComposeDecodeHookFunc(
+			splitList, mapstructure.StringToTimeDurationHookFunc(), mapstructure.TextUnmarshallerHookFunc()),
+		WeaklyTypedInput: true,
+	}})
+	if err == nil {
+		return nil
+	}
+	var errs []error
+	var walk func(error)
+	walk = func(e error) {
+		var de *mapstructure.DecodeError
+		switch x := e.(type) {
+		case interface{ Unwrap() []error }:
+			for _, sub := range x.Unwrap() {
+				walk(sub)
+			}
+		default:
+			if errors.As(e, &de) {
+				errs = append(errs, &Error{Key: path + "." + de.Name(), Reason: describe(de.Unwrap())})
+			}
+		}
+	}
+	walk(err)
+	if len(errs) == 0 {
+		return &Error{Key: path, Reason: err.Error()}
+	}
+	return errors.Join(errs...)
+}
+
+// describe words a decoding error for an operator.
+func describe(err error) string {
+	var pe *mapstructure.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("%q is not a valid %s", fmt.Sprint(pe.Value), pe.Expected.Type())
+	}
+	var ue *mapstructure.UnconvertibleTypeError
+	if errors.As(err, &ue) {
+		return fmt.Sprintf("a %s is needed here", ue.Expected.Type())
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "time: ") {
+		return msg + " (use a duration such as 30s, 5m or 1h)"
+	}
+	return msg
+}
+
+// splitList turns "a, b" into [a b] for list settings: the environment can
+// only give strings.
+func splitList(from, to reflect.Type, data any) (any, error) {
+	if from.Kind() != reflect.String || to.Kind() != reflect.Slice {
+		return data, nil
+	}
+	var out []string
+	for _, part := range strings.Split(data.(string), ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out, nil
+}
+
+// unknownKeys reports keys of a platform section that no field reads, so a
+// misspelt setting (PROPMAN_HTTP_ADRR) stops the start instead of being
+// silently ignored.
+func unknownKeys(k *koanf.Koanf, section string, out any) []error {
+	fields := map[string]bool{}
+	t := reflect.TypeOf(out).Elem()
+	for i := 0; i < t.NumField(); i++ {
+		fields[t.Field(i).Tag.Get("koanf")] = true
+	}
+	var errs []error
+	keys := k.MapKeys(section)
+	sort.Strings(keys)
+	for _, key := range keys {
+		if !fields[key] {
+			errs = append(errs, &Error{Key: section + "." + key, Reason: "there is no such setting"})
+		}
+	}
+	return errs
 }
 
 // envKey maps PROPMAN_HTTP_ADDR to http.addr. Keys are single lower-case
@@ -211,8 +313,11 @@ func (c *Config) validate() error {
 		!strings.HasPrefix(c.Database.URL, "postgresql://") {
 		bad("database.url", "must start with sqlite: or postgres://")
 	}
-	if c.Database.MaxOpen < 0 || c.Database.MaxIdle < 0 {
+	if c.Database.MaxOpen < 0 {
 		bad("database.maxopen", "must not be negative")
+	}
+	if c.Database.MaxIdle < 0 {
+		bad("database.maxidle", "must not be negative")
 	}
 	if c.Auth.Secret != "" && len(c.Auth.Secret) < 32 {
 		bad("auth.secret", "must be at least 32 bytes")
@@ -239,8 +344,8 @@ func (c *Config) ModuleEnabled(name string) (bool, error) {
 	var v struct {
 		Enabled bool `koanf:"enabled"`
 	}
-	if err := c.k.Unmarshal("modules."+name, &v); err != nil {
-		return false, &Error{Key: key, Reason: err.Error()}
+	if err := decode(c.k, "modules."+name, &v); err != nil {
+		return false, err
 	}
 	return v.Enabled, nil
 }
@@ -250,8 +355,5 @@ func (c *Config) ModuleNames() []string { return c.k.MapKeys("modules") }
 
 // Module decodes the section modules.<name> into out, which holds defaults.
 func (c *Config) Module(name string, out any) error {
-	if err := c.k.Unmarshal("modules."+name, out); err != nil {
-		return &Error{Key: "modules." + name, Reason: err.Error()}
-	}
-	return nil
+	return decode(c.k, "modules."+name, out)
 }
