@@ -161,5 +161,9 @@ func IsUnavailable(err error) bool {
 		code := sqliteErr.Code() & 0xff
 		return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
 	}
-	return strings.Contains(err.Error(), "unexpected EOF") || strings.Contains(err.Error(), "conn closed")
+	// database/sql does not export its "database is closed" error; a closed
+	// pool is what a request meets while the service shuts down.
+	msg := err.Error()
+	return strings.Contains(msg, "unexpected EOF") || strings.Contains(msg, "conn closed") ||
+		strings.Contains(msg, "sql: database is closed")
 }
