@@ -43,6 +43,9 @@ type Options struct {
 	Mailer  mail.Mailer
 	// Listen makes the app listen on http.addr when started.
 	Listen bool
+	// OnListen, when set, is told the bound address once the listener is
+	// open; with http.addr 127.0.0.1:0 that is how a test learns the port.
+	OnListen func(addr net.Addr)
 	// Extra options, e.g. fx.Populate in tests.
 	Extra []fx.Option
 }
@@ -250,7 +253,7 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 	}, fx.ParamTags(`group:"routes"`, `group:"health"`))))
 	if o.Listen {
 		opts = append(opts, fx.Invoke(func(lc fx.Lifecycle, sd fx.Shutdowner) {
-			listen(lc, sd, app, cfg.HTTP, log)
+			listen(lc, sd, app, cfg.HTTP, log, o.OnListen)
 		}))
 	}
 	opts = append(opts, o.Extra...)
@@ -262,7 +265,7 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 	return fxApp, nil
 }
 
-func listen(lc fx.Lifecycle, sd fx.Shutdowner, app *fiber.App, cfg config.HTTP, log *slog.Logger) {
+func listen(lc fx.Lifecycle, sd fx.Shutdowner, app *fiber.App, cfg config.HTTP, log *slog.Logger, onListen func(net.Addr)) {
 	lc.Append(fx.Hook{
 		OnStart: func(ctx context.Context) error {
 			ln, err := net.Listen("tcp", cfg.Addr)
@@ -270,6 +273,9 @@ func listen(lc fx.Lifecycle, sd fx.Shutdowner, app *fiber.App, cfg config.HTTP, 
 				return fmt.Errorf("http.addr: %w", err)
 			}
 			log.Info("listening", "addr", ln.Addr().String())
+			if onListen != nil {
+				onListen(ln.Addr())
+			}
 			go func() {
 				if err := app.Listener(ln); err != nil {
 					log.Error("server stopped", "error", err)
@@ -323,7 +329,6 @@ func mount(app *fiber.App, log *slog.Logger, entries []module.Entry, states []Mo
 		}
 	}
 	sort.Strings(table)
-	log.Debug("routes", "count", len(table), "table", table)
-	log.Info("routes mounted", "count", len(table))
+	log.Info("routes mounted", "count", len(table), "table", table)
 	return nil
 }

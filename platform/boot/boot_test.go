@@ -1,0 +1,419 @@
+package boot_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"go.uber.org/fx"
+
+	"github.com/propman/propman/modules"
+	"github.com/propman/propman/platform/boot"
+	"github.com/propman/propman/platform/config"
+	"github.com/propman/propman/platform/module"
+	"github.com/propman/propman/platform/testkit"
+)
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// slowEntry is a test module with one route that answers after it is told
+// to, so a test can hold a request in flight.
+func slowEntry(started chan<- struct{}, release <-chan struct{}) module.Entry {
+	return module.Entry{
+		Name: "slowtest", Summary: "test module", Status: module.Ready,
+		OpenAPI: []byte(`
+paths:
+  /api/v1/slowtest:
+    get:
+      operationId: slowTest
+      responses:
+        "200":
+          description: done
+          content:
+            application/json:
+              schema: {type: object}
+`),
+		Options: module.ProvideRoutes(func() module.Routes {
+			return module.Routes{Module: "slowtest", Register: func(api fiber.Router) {
+				api.Get("/slowtest", func(c *fiber.Ctx) error {
+					started <- struct{}{}
+					<-release
+					return c.JSON(fiber.Map{"done": true})
+				})
+			}}
+		}),
+	}
+}
+
+// Stop lets a request in flight finish with 200, then refuses new connections.
+func TestGracefulShutdown(t *testing.T) {
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	cfg := testkit.Config(t, map[string]any{"http.addr": "127.0.0.1:0", "http.shutdowntimeout": "10s"})
+	addrs := make(chan net.Addr, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	app, err := boot.New(ctx, boot.Options{
+		Config: cfg, Entries: append(modules.Catalog(), slowEntry(started, release)), Logger: quiet(),
+		Listen: true, OnListen: func(a net.Addr) { addrs <- a },
+	})
+	if err != nil {
+		t.Fatalf("boot.New: %v", err)
+	}
+	if err := app.Start(ctx); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	addr := (<-addrs).String()
+	base := "http://" + addr + "/api/v1"
+
+	res, err := http.Get(base + "/health")
+	if err != nil {
+		t.Fatalf("GET health before stop: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("health before stop: %d", res.StatusCode)
+	}
+
+	type result struct {
+		status int
+		body   string
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+		res, err := client.Get(base + "/slowtest")
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		done <- result{status: res.StatusCode, body: string(b), err: err}
+	}()
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the slow request never reached its handler")
+	}
+
+	stopped := make(chan error, 1)
+	go func() { stopped <- app.Stop(ctx) }()
+	// Stop must wait for the request; let the handler go only once the
+	// listener is closed, so the request is truly in flight during Stop.
+	waitRefused(t, addr)
+	select {
+	case err := <-stopped:
+		t.Fatalf("Stop returned (%v) while a request was in flight", err)
+	default:
+	}
+	close(release)
+	if err := <-stopped; err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	r := <-done
+	if r.err != nil || r.status != http.StatusOK || !strings.Contains(r.body, `"done":true`) {
+		t.Fatalf("request in flight: status %d body %q err %v; want 200 with its body", r.status, r.body, r.err)
+	}
+	if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		conn.Close()
+		t.Fatal("a new connection was accepted after Stop")
+	}
+}
+
+// waitRefused waits until addr refuses connections: Stop has closed the listener.
+func waitRefused(t *testing.T, addr string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		conn, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err != nil {
+			return
+		}
+		conn.Close()
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("the listener still accepts connections during Stop")
+}
+
+func loadConfig(t *testing.T, overrides map[string]any) *config.Config {
+	t.Helper()
+	cfg, err := config.Load(config.Options{Overrides: overrides})
+	if err != nil {
+		t.Fatalf("config: %v", err)
+	}
+	return cfg
+}
+
+func TestPlan(t *testing.T) {
+	entries := []module.Entry{
+		{Name: "base", Status: module.Ready},
+		{Name: "user", Status: module.Ready, Depends: []string{"base"}},
+		{Name: "later", Status: module.Stub, Prefixes: []string{"/later"}},
+	}
+	tests := []struct {
+		name      string
+		overrides map[string]any
+		entries   []module.Entry
+		want      string // part of the error; "" for none
+		enabled   map[string]bool
+	}{
+		{"all on", nil, entries, "", map[string]bool{"base": true, "user": true, "later": true}},
+		{"stub off", map[string]any{"modules.later.enabled": false}, entries, "",
+			map[string]bool{"base": true, "user": true, "later": false}},
+		{"dependant and dependency off", map[string]any{"modules.base.enabled": false, "modules.user.enabled": false}, entries, "",
+			map[string]bool{"base": false, "user": false, "later": true}},
+		{"dependency off", map[string]any{"modules.base.enabled": false}, entries,
+			"module user needs module base, which is disabled", nil},
+		{"unknown module in configuration", map[string]any{"modules.nosuch.enabled": false}, entries,
+			"modules.nosuch: there is no such module", nil},
+		{"dependency not in catalogue", nil, []module.Entry{{Name: "user", Status: module.Ready, Depends: []string{"base"}}},
+			"module user depends on base, which is not in the catalogue", nil},
+		{"listed twice", nil, []module.Entry{{Name: "base", Status: module.Ready}, {Name: "base", Status: module.Ready}},
+			"module base is listed twice", nil},
+		{"bad name", nil, []module.Entry{{Name: "Bad-Name", Status: module.Ready}}, "name must be one lower-case word", nil},
+		{"stub without prefix", nil, []module.Entry{{Name: "later", Status: module.Stub}}, "a stub needs at least one prefix", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			states, err := boot.Plan(loadConfig(t, tt.overrides), tt.entries)
+			if tt.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("Plan error %v, want one containing %q", err, tt.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Plan: %v", err)
+			}
+			for _, s := range states {
+				if s.Enabled != tt.enabled[s.Name] {
+					t.Errorf("%s enabled = %v, want %v", s.Name, s.Enabled, tt.enabled[s.Name])
+				}
+			}
+		})
+	}
+}
+
+// The real catalogue: switching off a module others need stops the start
+// with a message naming both and the key to change.
+func TestDependencyOnDisabledModuleStopsTheStart(t *testing.T) {
+	var dependant string
+	for _, e := range modules.Catalog() {
+		if len(e.Depends) > 0 {
+			dependant = e.Name + " needs module " + e.Depends[0]
+			break
+		}
+	}
+	if dependant == "" {
+		t.Skip("no module of the catalogue depends on another yet")
+	}
+	dep := dependant[strings.LastIndex(dependant, " ")+1:]
+	cfg := testkit.Config(t, map[string]any{"modules." + dep + ".enabled": false})
+	_, err := boot.New(context.Background(), boot.Options{Config: cfg, Entries: modules.Catalog(), Logger: quiet()})
+	if err == nil {
+		t.Fatalf("boot.New started with %s disabled", dep)
+	}
+	for _, want := range []string{dependant + ", which is disabled", "modules." + dep + ".enabled=true"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+}
+
+// A module's constructor error stops the start and closes the database.
+func TestModuleErrorStopsTheStart(t *testing.T) {
+	broken := module.Entry{Name: "broken", Status: module.Ready, Options: fx.Options(
+		fx.Provide(func() (*strings.Builder, error) { return nil, errors.New("cannot build") }),
+		fx.Invoke(func(*strings.Builder) {}),
+	)}
+	cfg := testkit.Config(t, nil)
+	_, err := boot.New(context.Background(), boot.Options{Config: cfg, Entries: append(modules.Catalog(), broken), Logger: quiet()})
+	if err == nil || !strings.Contains(err.Error(), "cannot build") {
+		t.Fatalf("boot.New error %v, want the module's error", err)
+	}
+}
+
+func TestServiceInfoListsModules(t *testing.T) {
+	app := testkit.Start(t, testkit.WithConfig("modules.contracts.enabled", false))
+	var info struct {
+		Name          string `json:"name"`
+		Version       string `json:"version"`
+		Documentation string `json:"documentation"`
+		Modules       []struct {
+			Name    string `json:"name"`
+			Enabled bool   `json:"enabled"`
+			Status  string `json:"status"`
+		} `json:"modules"`
+	}
+	app.Get("/api/v1", "").Expect(http.StatusOK).JSON(&info)
+	if info.Name != "propman" || info.Version != "1.0.0" || info.Documentation != "/api/v1/doc.json" {
+		t.Errorf("info %+v", info)
+	}
+	catalog := modules.Catalog()
+	if len(info.Modules) != len(catalog) {
+		t.Fatalf("%d modules listed, want the %d of the catalogue", len(info.Modules), len(catalog))
+	}
+	for i, m := range info.Modules {
+		e := catalog[i]
+		if m.Name != e.Name || m.Status != string(e.Status) || m.Enabled != (e.Name != "contracts") {
+			t.Errorf("module %d: %+v, want %s %s enabled=%v", i, m, e.Name, e.Status, e.Name != "contracts")
+		}
+	}
+}
+
+func TestHealth(t *testing.T) {
+	app := testkit.Start(t)
+	var h struct {
+		Status string            `json:"status"`
+		Checks map[string]string `json:"checks"`
+	}
+	res := app.Get("/api/v1/health", "").Expect(http.StatusOK)
+	res.JSON(&h)
+	if h.Status != "ok" || h.Checks["database"] != "ok" {
+		t.Errorf("healthy: %+v", h)
+	}
+	if cc := res.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("Cache-Control %q, want no-store", cc)
+	}
+	if err := app.DB.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h = struct {
+		Status string            `json:"status"`
+		Checks map[string]string `json:"checks"`
+	}{}
+	app.Get("/api/v1/health", "").Expect(http.StatusServiceUnavailable).JSON(&h)
+	if h.Status != "failing" || h.Checks["database"] != "unavailable" {
+		t.Errorf("database closed: %+v", h)
+	}
+}
+
+// probeEntry is a ready module with one route, for switching a real module
+// on and off while the catalogue's ready modules may still be empty.
+func probeEntry() module.Entry {
+	return module.Entry{
+		Name: "probe", Summary: "test module", Status: module.Ready,
+		OpenAPI: []byte(`
+paths:
+  /api/v1/probe:
+    get:
+      operationId: probe
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, required: [ok], properties: {ok: {type: boolean}}}
+`),
+		Options: module.ProvideRoutes(func() module.Routes {
+			return module.Routes{Module: "probe", Register: func(api fiber.Router) {
+				api.Get("/probe", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"ok": true}) })
+			}}
+		}),
+	}
+}
+
+func docPaths(t *testing.T, app *testkit.App) map[string]any {
+	t.Helper()
+	var doc struct {
+		Paths map[string]any `json:"paths"`
+	}
+	app.Get("/api/v1/doc.json", "").Expect(http.StatusOK).JSON(&doc)
+	return doc.Paths
+}
+
+func TestModuleSwitch(t *testing.T) {
+	entries := append(modules.Catalog(), probeEntry())
+	tests := []struct {
+		name     string
+		module   string
+		path     string
+		docPath  string
+		onStatus int
+	}{
+		{"ready module", "probe", "/api/v1/probe", "/api/v1/probe", http.StatusOK},
+		{"stub module", "contracts", "/api/v1/contracts", "/api/v1/contracts", http.StatusNotImplemented},
+		{"stub module under a property", "documents", "/api/v1/properties/p1/documents/d1",
+			"/api/v1/properties/{propertyId}/documents", http.StatusNotImplemented},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			on := testkit.Start(t, testkit.WithEntries(entries))
+			on.Get(tt.path, "").Expect(tt.onStatus)
+			if _, ok := docPaths(t, on)[tt.docPath]; !ok {
+				t.Errorf("enabled: doc.json lacks %s", tt.docPath)
+			}
+
+			off := testkit.Start(t, testkit.WithEntries(entries), testkit.WithConfig("modules."+tt.module+".enabled", false))
+			var e struct{ Error, Message string }
+			off.Get(tt.path, "").Expect(http.StatusNotFound).JSON(&e)
+			if e.Error != "not_found" || e.Message == "" {
+				t.Errorf("disabled: body %+v, want the not_found error", e)
+			}
+			if _, ok := docPaths(t, off)[tt.docPath]; ok {
+				t.Errorf("disabled: doc.json still has %s", tt.docPath)
+			}
+		})
+	}
+}
+
+func TestStubAnswersNotImplemented(t *testing.T) {
+	app := testkit.Start(t)
+	for _, req := range []testkit.Request{
+		{Method: http.MethodGet, Path: "/api/v1/contracts"},
+		{Method: http.MethodGet, Path: "/api/v1/contracts/42/print"},
+		{Method: http.MethodPost, Path: "/api/v1/contracts", Body: map[string]any{"x": 1}},
+		{Method: http.MethodDelete, Path: "/api/v1/billing/invoices/7"},
+		{Method: http.MethodPost, Path: "/api/v1/analytics/track", Body: map[string]any{"event": "x"}},
+		{Method: http.MethodPut, Path: "/api/v1/properties/abc/payments/1"},
+	} {
+		res := app.Do(req).Expect(http.StatusNotImplemented)
+		var e struct{ Error, Message string }
+		res.JSON(&e)
+		if e.Error != "not_implemented" || e.Message == "" {
+			t.Errorf("%s %s: body %s", req.Method, req.Path, res.Body)
+		}
+		if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+			t.Errorf("%s %s: Content-Type %q", req.Method, req.Path, ct)
+		}
+	}
+}
+
+func TestRouteTableIsLogged(t *testing.T) {
+	var logs strings.Builder
+	log := slog.New(slog.NewJSONHandler(&logs, nil))
+	cfg := testkit.Config(t, nil)
+	app, err := boot.New(context.Background(), boot.Options{Config: cfg, Entries: modules.Catalog(), Logger: log})
+	if err != nil {
+		t.Fatalf("boot.New: %v", err)
+	}
+	t.Cleanup(func() { _ = app.Stop(context.Background()) })
+	for _, line := range strings.Split(logs.String(), "\n") {
+		var rec struct {
+			Msg   string   `json:"msg"`
+			Table []string `json:"table"`
+		}
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "routes mounted" {
+			for _, want := range []string{"GET /api/v1/health", "GET /api/v1/doc.json"} {
+				found := false
+				for _, r := range rec.Table {
+					found = found || r == want
+				}
+				if !found {
+					t.Errorf("route table %v lacks %s", rec.Table, want)
+				}
+			}
+			return
+		}
+	}
+	t.Fatalf("no route table in the log:\n%s", logs.String())
+}
