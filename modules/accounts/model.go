@@ -38,3 +38,17 @@ func (r Roles) List() []string {
 
 // RolesOf joins role names for storage.
 func RolesOf(names ...string) Roles { return Roles(strings.Join(names, ",")) }
+
+// VerificationCode is a pending registration: the keyed hash of the code sent
+// to Email and what step 1 said about the user.
+type VerificationCode struct {
+	bun.BaseModel `bun:"table:verification_codes"`
+
+	Email     string  `bun:"email,pk"`
+	CodeHash  string  `bun:"code_hash,notnull"`
+	Name      string  `bun:"name,notnull"`
+	Locale    *string `bun:"locale"`
+	Attempts  int     `bun:"attempts,notnull"`
+	ExpiresMS int64   `bun:"expires_ms,notnull"`
+	CreatedMS int64   `bun:"created_ms,notnull"`
+}
