@@ -1,0 +1,63 @@
+package properties
+
+import (
+	"strings"
+	"time"
+)
+
+// propertyRequest is the body of POST and PUT. Fields a client may not set
+// (id, owner, timestamps) are absent, so they are ignored.
+type propertyRequest struct {
+	Name        *string `json:"name" validate:"omitnil,min=1,max=200"`
+	Address     *string `json:"address" validate:"omitnil,max=500"`
+	City        *string `json:"city" validate:"omitnil,max=100"`
+	PostalCode  *string `json:"postal_code" validate:"omitnil,max=20"`
+	CountryCode *string `json:"country_code" validate:"omitnil,len=2"`
+	Currency    *string `json:"currency" validate:"omitnil,len=3"`
+}
+
+// trim removes surrounding spaces from every given field.
+func (r *propertyRequest) trim() {
+	for _, f := range []*string{r.Name, r.Address, r.City, r.PostalCode, r.CountryCode, r.Currency} {
+		if f != nil {
+			*f = strings.TrimSpace(*f)
+		}
+	}
+}
+
+func (r *propertyRequest) input() Input {
+	return Input{Name: r.Name, Address: r.Address, City: r.City, PostalCode: r.PostalCode,
+		CountryCode: r.CountryCode, Currency: r.Currency}
+}
+
+// propertyJSON is a property as clients see it.
+type propertyJSON struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Address     string `json:"address"`
+	City        string `json:"city"`
+	PostalCode  string `json:"postal_code"`
+	CountryCode string `json:"country_code"`
+	Currency    string `json:"currency"`
+	CreatedAt   string `json:"created_at"`
+	UpdatedAt   string `json:"updated_at"`
+}
+
+func toJSON(p *Property) propertyJSON {
+	return propertyJSON{
+		ID: p.ID.String(), Name: p.Name, Address: p.Address, City: p.City, PostalCode: p.PostalCode,
+		CountryCode: p.CountryCode, Currency: p.Currency,
+		CreatedAt: Timestamp(p.CreatedAt), UpdatedAt: Timestamp(p.UpdatedAt),
+	}
+}
+
+type propertyList struct {
+	Properties []propertyJSON `json:"properties"`
+	Total      int            `json:"total"`
+	Page       int            `json:"page"`
+	PerPage    int            `json:"per_page"`
+}
+
+// Timestamp formats t as RFC 3339 in UTC, to the second, as every record
+// of the property area shows its times.
+func Timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -1,0 +1,91 @@
+package properties
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/validate"
+)
+
+// Handler turns HTTP requests into service calls.
+type Handler struct {
+	svc *Service
+}
+
+// NewHandler returns the handler.
+func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
+
+func (h *Handler) list(c *fiber.Ctx) error {
+	page, err := ParsePage(c)
+	if err != nil {
+		return err
+	}
+	list, total, err := h.svc.List(c.UserContext(), auth.Current(c), page.PerPage, page.Offset())
+	if err != nil {
+		return err
+	}
+	out := propertyList{Properties: make([]propertyJSON, 0, len(list)), Total: total, Page: page.Number, PerPage: page.PerPage}
+	for i := range list {
+		out.Properties = append(out.Properties, toJSON(&list[i]))
+	}
+	return c.JSON(out)
+}
+
+func (h *Handler) create(c *fiber.Ctx) error {
+	in, err := decode(c)
+	if err != nil {
+		return err
+	}
+	prop, err := h.svc.Create(c.UserContext(), auth.Current(c), in)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(toJSON(prop))
+}
+
+func (h *Handler) get(c *fiber.Ctx) error {
+	prop, err := h.svc.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(toJSON(prop))
+}
+
+func (h *Handler) update(c *fiber.Ctx) error {
+	// The access check comes before the body, so a stranger learns nothing
+	// from validation messages.
+	prop, err := h.svc.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	if err != nil {
+		return err
+	}
+	in, err := decode(c)
+	if err != nil {
+		return err
+	}
+	prop, err = h.svc.Update(c.UserContext(), prop, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(toJSON(prop))
+}
+
+func (h *Handler) delete(c *fiber.Ctx) error {
+	if err := h.svc.Delete(c.UserContext(), auth.Current(c), c.Params("propertyId")); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func decode(c *fiber.Ctx) (Input, error) {
+	var req propertyRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return Input{}, err
+	}
+	req.trim()
+	if details := validate.Struct(&req); details != nil {
+		return Input{}, apierror.Validation(details...)
+	}
+	return req.input(), nil
+}

@@ -1,0 +1,24 @@
+package properties
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+)
+
+// Property is a row of properties.
+type Property struct {
+	bun.BaseModel `bun:"table:properties"`
+
+	ID          uuid.UUID `bun:"id,pk"`
+	OwnerID     int64     `bun:"owner_id,notnull"`
+	Name        string    `bun:"name,notnull"`
+	Address     string    `bun:"address,notnull"`
+	City        string    `bun:"city,notnull"`
+	PostalCode  string    `bun:"postal_code,notnull"`
+	CountryCode string    `bun:"country_code,notnull"`
+	Currency    string    `bun:"currency,notnull"`
+	CreatedAt   time.Time `bun:"created_at,notnull"`
+	UpdatedAt   time.Time `bun:"updated_at,notnull"`
+}

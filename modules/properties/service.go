@@ -1,0 +1,229 @@
+package properties
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+	"go.uber.org/fx"
+	"golang.org/x/text/currency"
+
+	"github.com/propman/propman/modules/reference"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/clock"
+)
+
+// Dependent is a module that keeps records under a property. The properties
+// module does not know those records; it asks every Dependent, inside the
+// transaction that deletes the property, to refuse the deletion (return an
+// *apierror.Error such as 409 has_charges) or to delete its own rows.
+type Dependent interface {
+	PropertyDeleting(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error
+}
+
+// ProvideDependent registers a constructor of a Dependent with fx.
+func ProvideDependent(constructor any) fx.Option {
+	return fx.Provide(fx.Annotate(constructor, fx.As(new(Dependent)), fx.ResultTags(`group:"property_dependents"`)))
+}
+
+// Service holds the rules of properties and the access check every route
+// under /properties/{propertyId} goes through.
+type Service struct {
+	db         *bun.DB
+	store      *Store
+	countries  *reference.Directory
+	clock      clock.Clock
+	dependents []Dependent
+}
+
+// ServiceParams are the service's dependencies as fx provides them.
+type ServiceParams struct {
+	fx.In
+
+	DB         *bun.DB
+	Store      *Store
+	Countries  *reference.Directory
+	Clock      clock.Clock
+	Dependents []Dependent `group:"property_dependents"`
+}
+
+// NewService returns the service.
+func NewService(p ServiceParams) *Service {
+	return &Service{db: p.DB, store: p.Store, countries: p.Countries, clock: p.Clock, dependents: p.Dependents}
+}
+
+// Input carries a property's editable fields, already trimmed and checked
+// for length. A nil field is left as it is by Update; Create needs Name and
+// CountryCode.
+type Input struct {
+	Name        *string
+	Address     *string
+	City        *string
+	PostalCode  *string
+	CountryCode *string
+	Currency    *string
+}
+
+// Authorize returns the property with the raw id when p may see and change
+// it: 404 when the id is not a UUID or no property has it, 403 when it
+// belongs to someone else and p is not an admin.
+func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string) (*Property, error) {
+	id, err := uuid.Parse(rawID)
+	if err != nil || len(rawID) != 36 {
+		return nil, apierror.NotFound("Property not found.")
+	}
+	prop, err := s.store.ByID(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, apierror.NotFound("Property not found.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if prop.OwnerID != p.UserID && !p.IsAdmin() {
+		return nil, apierror.Forbidden("This property belongs to another user.")
+	}
+	return prop, nil
+}
+
+// List returns a page of p's own properties and how many there are. Admins
+// too see their own here; they reach other users' properties by id.
+func (s *Service) List(ctx context.Context, p auth.Principal, limit, offset int) ([]Property, int, error) {
+	return s.store.ListByOwner(ctx, p.UserID, limit, offset)
+}
+
+// Create adds a property owned by p.
+func (s *Service) Create(ctx context.Context, p auth.Principal, in Input) (*Property, error) {
+	var missing []string
+	if in.Name == nil {
+		missing = append(missing, "name: is required")
+	}
+	if in.CountryCode == nil {
+		missing = append(missing, "country_code: is required")
+	}
+	if len(missing) > 0 {
+		return nil, apierror.Validation(missing...)
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return nil, fmt.Errorf("property id: %w", err)
+	}
+	now := s.now()
+	prop := &Property{ID: id, OwnerID: p.UserID, CreatedAt: now, UpdatedAt: now}
+	if err := s.apply(prop, in); err != nil {
+		return nil, err
+	}
+	if err := s.store.Insert(ctx, prop); err != nil {
+		return nil, err
+	}
+	return prop, nil
+}
+
+// Update changes the given fields of prop, which the caller got from
+// Authorize.
+func (s *Service) Update(ctx context.Context, prop *Property, in Input) (*Property, error) {
+	before := *prop
+	if err := s.apply(prop, in); err != nil {
+		return nil, err
+	}
+	if *prop == before {
+		return prop, nil
+	}
+	prop.UpdatedAt = s.now()
+	if err := s.store.Update(ctx, prop); err != nil {
+		return nil, err
+	}
+	return prop, nil
+}
+
+// Delete removes the property with the raw id, after every Dependent has
+// agreed and removed its records, all in one transaction.
+func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) error {
+	prop, err := s.Authorize(ctx, p, rawID)
+	if err != nil {
+		return err
+	}
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.lockForDelete(ctx, tx, prop.ID); err != nil {
+			return err
+		}
+		for _, d := range s.dependents {
+			if err := d.PropertyDeleting(ctx, tx, prop.ID); err != nil {
+				return err
+			}
+		}
+		return s.store.delete(ctx, tx, prop.ID)
+	})
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return apierror.NotFound("Property not found.")
+	case isForeignKeyViolation(err):
+		// A record that no Dependent knows of (its module may be disabled)
+		// still refers to the property; the schema keeps it.
+		return apierror.Conflict("has_dependents", "Records under this property prevent its deletion.")
+	}
+	return err
+}
+
+// apply checks in against the reference data and copies it onto prop. A new
+// country without an explicit currency brings the country's currency.
+func (s *Service) apply(prop *Property, in Input) error {
+	var details []string
+	if in.Name != nil {
+		prop.Name = *in.Name
+	}
+	if in.Address != nil {
+		prop.Address = *in.Address
+	}
+	if in.City != nil {
+		prop.City = *in.City
+	}
+	if in.PostalCode != nil {
+		prop.PostalCode = *in.PostalCode
+	}
+	if in.CountryCode != nil {
+		c, ok := s.countries.Country(*in.CountryCode)
+		if !ok {
+			details = append(details, "country_code: must be the code of an active country (GET /api/v1/countries)")
+		} else {
+			if c.Code != prop.CountryCode && in.Currency == nil {
+				prop.Currency = c.Currency
+			}
+			prop.CountryCode = c.Code
+		}
+	}
+	if in.Currency != nil {
+		code, err := CurrencyCode(*in.Currency)
+		if err != nil {
+			details = append(details, "currency: "+err.Error())
+		} else {
+			prop.Currency = code
+		}
+	}
+	if len(details) > 0 {
+		return apierror.Validation(details...)
+	}
+	return nil
+}
+
+// CurrencyCode returns the ISO 4217 code s names (any case), or an error
+// worded for a client.
+func CurrencyCode(s string) (string, error) {
+	if len(s) != 3 {
+		return "", errors.New("must be an ISO 4217 currency code such as EUR")
+	}
+	u, err := currency.ParseISO(strings.ToUpper(s))
+	if err != nil {
+		return "", errors.New("must be an ISO 4217 currency code such as EUR")
+	}
+	return u.String(), nil
+}
+
+// now is the clock's time at the precision both databases keep.
+func (s *Service) now() time.Time {
+	return s.clock.Now().UTC().Truncate(time.Microsecond)
+}

@@ -1,0 +1,94 @@
+package properties
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/platform/database"
+)
+
+// Store reads and writes properties.
+type Store struct {
+	db *bun.DB
+}
+
+// NewStore returns a store on db.
+func NewStore(db *bun.DB) *Store { return &Store{db: db} }
+
+// ErrNotFound means no property matched.
+var ErrNotFound = errors.New("property not found")
+
+// Insert adds p.
+func (s *Store) Insert(ctx context.Context, p *Property) error {
+	if _, err := s.db.NewInsert().Model(p).Exec(ctx); err != nil {
+		return fmt.Errorf("insert property: %w", err)
+	}
+	return nil
+}
+
+// ByID returns the property with id.
+func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*Property, error) {
+	p := new(Property)
+	err := s.db.NewSelect().Model(p).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("property by id: %w", err)
+	}
+	return p, nil
+}
+
+// ListByOwner returns one page of the owner's properties in creation order
+// and how many the owner has.
+func (s *Store) ListByOwner(ctx context.Context, ownerID int64, limit, offset int) ([]Property, int, error) {
+	var list []Property
+	total, err := s.db.NewSelect().Model(&list).Where("owner_id = ?", ownerID).
+		Order("id").Limit(int64(limit)).Offset(int64(offset)).ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list properties: %w", err)
+	}
+	return list, int(total), nil
+}
+
+// Update writes every editable column of p.
+func (s *Store) Update(ctx context.Context, p *Property) error {
+	_, err := s.db.NewUpdate().Model(p).
+		Column("name", "address", "city", "postal_code", "country_code", "currency", "updated_at").
+		WherePK().Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("update property: %w", err)
+	}
+	return nil
+}
+
+// lockForDelete reads the property row inside tx, locking it on PostgreSQL
+// so that records being added under it wait for the deletion's outcome.
+func (s *Store) lockForDelete(ctx context.Context, tx bun.Tx, id uuid.UUID) error {
+	q := tx.NewSelect().Model((*Property)(nil)).Column("id").Where("id = ?", id)
+	if database.IsPostgres(tx) {
+		q = q.For("UPDATE")
+	}
+	var got uuid.UUID
+	err := q.Scan(ctx, &got)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("lock property: %w", err)
+	}
+	return nil
+}
+
+// delete removes the property row inside tx.
+func (s *Store) delete(ctx context.Context, tx bun.Tx, id uuid.UUID) error {
+	if _, err := tx.NewDelete().Model((*Property)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+		return fmt.Errorf("delete property: %w", err)
+	}
+	return nil
+}
