@@ -26,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
@@ -43,6 +44,15 @@ import (
 	"github.com/propman/propman/platform/module"
 	"github.com/propman/propman/platform/openapi"
 )
+
+func init() {
+	// The API reference page is HTML; the validator needs to know how to read it.
+	openapi3filter.RegisterBodyDecoder("text/html", func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef,
+		_ openapi3filter.EncodingFn) (any, error) {
+		b, err := io.ReadAll(body)
+		return string(b), err
+	})
+}
 
 // Epoch is where the fake clock of every test starts unless told otherwise.
 var Epoch = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)

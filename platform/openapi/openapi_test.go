@@ -1,0 +1,172 @@
+package openapi_test
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/propman/propman/platform/openapi"
+	"github.com/propman/propman/platform/testkit"
+)
+
+// The served document loads and validates with kin-openapi on its own, as a
+// client generator would read it.
+func TestServedDocumentIsValid(t *testing.T) {
+	app := testkit.Start(t)
+	res := app.Get("/api/v1/doc.json", "").Expect(http.StatusOK)
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("Content-Type %q", ct)
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(res.Body)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("validate: %v", err)
+	}
+	if doc.OpenAPI != "3.0.3" || doc.Info.Version != "1.0.0" {
+		t.Errorf("openapi %q info.version %q, want 3.0.3 and 1.0.0", doc.OpenAPI, doc.Info.Version)
+	}
+	if doc.Components.SecuritySchemes["bearerAuth"] == nil {
+		t.Error("no bearerAuth security scheme")
+	}
+	for _, p := range []string{"/api/v1", "/api/v1/health", "/api/v1/doc.json", "/api/v1/doc", "/api/v1/contracts"} {
+		if doc.Paths.Find(p) == nil {
+			t.Errorf("path %s missing", p)
+		}
+	}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			if op.Responses.Value("500") == nil {
+				t.Errorf("%s %s documents no 500", method, path)
+			}
+		}
+	}
+
+	// The ETag lets clients skip an unchanged document.
+	etag := res.Header.Get("ETag")
+	if etag == "" {
+		t.Fatal("no ETag")
+	}
+	again := app.Do(testkit.Request{Method: http.MethodGet, Path: "/api/v1/doc.json", Headers: map[string]string{"If-None-Match": etag}})
+	if again.Status != http.StatusNotModified || len(again.Body) != 0 {
+		t.Errorf("If-None-Match: status %d with %d bytes, want 304 and none", again.Status, len(again.Body))
+	}
+}
+
+// The reference page and its assets come from the binary: nothing is
+// loaded from another host.
+func TestReferencePageIsEmbedded(t *testing.T) {
+	app := testkit.Start(t)
+	res := app.Get("/api/v1/doc", "").Expect(http.StatusOK)
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+		t.Errorf("Content-Type %q, want text/html", ct)
+	}
+	page := res.String()
+	if !strings.Contains(page, "/api/v1/doc.json") {
+		t.Error("the page does not point at /api/v1/doc.json")
+	}
+	refs := regexp.MustCompile(`(?:src|href)="([^"]+)"`).FindAllStringSubmatch(page, -1)
+	if len(refs) == 0 {
+		t.Fatal("the page references no assets")
+	}
+	for _, m := range refs {
+		ref := m[1]
+		if strings.HasPrefix(ref, "http:") || strings.HasPrefix(ref, "https:") || strings.HasPrefix(ref, "//") {
+			t.Errorf("the page loads %s from the network", ref)
+			continue
+		}
+		if !strings.HasPrefix(ref, "/") {
+			ref = "/api/v1/doc/" + strings.TrimPrefix(ref, "./")
+		}
+		hres, err := app.Fiber.Test(mustRequest(t, ref), -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hres.Body.Close()
+		if hres.StatusCode != http.StatusOK {
+			t.Errorf("asset %s: status %d", ref, hres.StatusCode)
+		}
+	}
+}
+
+func mustRequest(t *testing.T, path string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req
+}
+
+func TestBuildRejectsConflicts(t *testing.T) {
+	op := func(id string) string {
+		return "paths:\n  /api/v1/x:\n    get:\n      operationId: " + id + "\n      responses:\n        \"200\": {description: ok}\n"
+	}
+	tests := []struct {
+		name      string
+		fragments []openapi.Fragment
+		want      string
+	}{
+		{"same operation twice", []openapi.Fragment{{Module: "a", YAML: []byte(op("a"))}, {Module: "b", YAML: []byte(op("b"))}},
+			"GET /api/v1/x of b is declared twice"},
+		{"differing component", []openapi.Fragment{
+			{Module: "a", YAML: []byte("components:\n  schemas:\n    Thing: {type: string}\n")},
+			{Module: "b", YAML: []byte("components:\n  schemas:\n    Thing: {type: integer}\n")},
+		}, "component schemas/Thing of b differs"},
+		{"unknown top-level key", []openapi.Fragment{{Module: "a", YAML: []byte("info: {title: x}\n")}}, `not "info"`},
+		{"invalid YAML", []openapi.Fragment{{Module: "a", YAML: []byte("paths: [")}}, "fragment of a"},
+		{"dangling reference", []openapi.Fragment{{Module: "a", YAML: []byte(
+			"paths:\n  /api/v1/x:\n    get:\n      operationId: x\n      responses:\n        \"200\": {$ref: \"#/components/responses/Nope\"}\n")}},
+			"openapi: load"},
+		{"invalid schema", []openapi.Fragment{{Module: "a", YAML: []byte(
+			"components:\n  schemas:\n    Bad: {type: strange}\n")}}, "openapi: invalid document"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := openapi.Build(tt.fragments)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Build error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// The platform documents the errors it can give on every operation.
+func TestStandardResponsesAdded(t *testing.T) {
+	doc, err := openapi.Build([]openapi.Fragment{{Module: "a", YAML: []byte(`
+paths:
+  /api/v1/things/{id}:
+    parameters:
+      - {name: id, in: path, required: true, schema: {type: string}}
+    put:
+      operationId: putThing
+      security: [{bearerAuth: []}]
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object}
+      responses:
+        "200": {description: ok}
+        "404": {description: my own 404}
+`)}})
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	op := doc.Spec.Paths.Find("/api/v1/things/{id}").Put
+	for _, status := range []string{"200", "400", "401", "404", "413", "500", "503"} {
+		if op.Responses.Value(status) == nil {
+			t.Errorf("response %s missing", status)
+		}
+	}
+	if d := op.Responses.Value("404").Value.Description; d == nil || *d != "my own 404" {
+		t.Errorf("the operation's own 404 was replaced")
+	}
+	if got := doc.Operations(); len(got) != 5 || !strings.Contains(strings.Join(got, ","), "PUT /api/v1/things/{id}") {
+		t.Errorf("Operations %v", got)
+	}
+}
