@@ -1,16 +1,36 @@
 // Package expenses is the expenses module: the expenses of a property and
-// the charges they generate.
+// the charges they generate (refresh-all), plus manual charges. It reaches
+// properties only through properties.Service and contributes a
+// properties.Dependent so that a property with charges is not deleted.
 package expenses
 
-import "github.com/propman/propman/platform/module"
+import (
+	_ "embed"
+
+	"go.uber.org/fx"
+
+	"github.com/propman/propman/modules/expenses/migrations"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/module"
+)
 
 // Name is the module's configuration key.
 const Name = "expenses"
+
+//go:embed openapi.yaml
+var openapiYAML []byte
 
 // Entry describes the module for the catalogue.
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Expenses and the charges they generate", Status: module.Ready,
-		Depends: []string{"accounts", "properties"},
+		Depends:    []string{"accounts", "properties"},
+		Migrations: migrations.FS,
+		OpenAPI:    openapiYAML,
+		Options: fx.Module(Name,
+			fx.Provide(fx.Private, NewStore, NewService, NewHandler),
+			properties.ProvideDependent(newPropertyCleanup),
+			module.ProvideRoutes(NewRoutes),
+		),
 	}
 }

@@ -85,9 +85,12 @@ func (d *Date) UnmarshalJSON(b []byte) error {
 func (d Date) Value() (driver.Value, error) { return d.String(), nil }
 
 // Scan reads a date as the drivers return it: a time (PostgreSQL DATE, or
-// modernc SQLite for a DATE column) or text.
+// modernc SQLite for a DATE column) or text; NULL is the zero date.
 func (d *Date) Scan(src any) error {
 	switch v := src.(type) {
+	case nil:
+		*d = Date{}
+		return nil
 	case time.Time:
 		*d = DateOf(v)
 		return nil

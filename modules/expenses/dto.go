@@ -1,0 +1,183 @@
+package expenses
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/validate"
+)
+
+// expenseRequest is the body of POST and PUT of an expense. Money and dates
+// arrive as raw JSON so they are read exactly and reported by field; fields
+// a client may not set (id, property_id, timestamps) are absent, so ignored.
+type expenseRequest struct {
+	Name      *string         `json:"name" validate:"omitnil,min=1,max=200"`
+	Type      *string         `json:"type" validate:"omitnil,oneof=MANUAL MONTHLY QUARTERLY YEARLY"`
+	Amount    json.RawMessage `json:"amount"`
+	Currency  *string         `json:"currency" validate:"omitnil,len=3"`
+	IsActive  *bool           `json:"is_active"`
+	StartDate json.RawMessage `json:"start_date"`
+	EndDate   json.RawMessage `json:"end_date"`
+	DueDay    *int            `json:"due_day" validate:"omitnil,min=1,max=28"`
+}
+
+// input checks r and returns the service input, or one message per broken
+// rule.
+func (r *expenseRequest) input() (ExpenseInput, []string) {
+	trim(r.Name, r.Currency, r.Type)
+	if r.Type != nil {
+		*r.Type = strings.ToUpper(*r.Type)
+	}
+	details := validate.Struct(r)
+	in := ExpenseInput{Name: r.Name, Type: r.Type, Currency: r.Currency, IsActive: r.IsActive, DueDay: r.DueDay}
+	var msg string
+	if in.Amount, msg = positiveAmount("amount", r.Amount); msg != "" {
+		details = append(details, msg)
+	}
+	if r.StartDate != nil {
+		d, err := calendar.ParseJSON(r.StartDate)
+		if err != nil {
+			details = append(details, "start_date: "+err.Error())
+		}
+		in.StartDate = &d
+	}
+	if r.EndDate != nil {
+		in.SetEndDate = true
+		if string(r.EndDate) != "null" {
+			d, err := calendar.ParseJSON(r.EndDate)
+			if err != nil {
+				details = append(details, "end_date: "+err.Error()+", or null")
+			}
+			in.EndDate = d
+		}
+	}
+	return in, details
+}
+
+// chargeRequest is the body of POST of a manual charge.
+type chargeRequest struct {
+	Name     *string         `json:"name" validate:"omitnil,min=1,max=200"`
+	Amount   json.RawMessage `json:"amount"`
+	Currency *string         `json:"currency" validate:"omitnil,len=3"`
+	Period   *string         `json:"period" validate:"omitnil,max=7"`
+	DueDate  json.RawMessage `json:"due_date"`
+	Status   *string         `json:"status" validate:"omitnil,oneof=unpaid paid cancelled"`
+}
+
+func (r *chargeRequest) input() (ChargeInput, []string) {
+	trim(r.Name, r.Currency, r.Period, r.Status)
+	details := validate.Struct(r)
+	in := ChargeInput{Name: r.Name, Currency: r.Currency, Period: r.Period, Status: r.Status}
+	var msg string
+	if in.Amount, msg = positiveAmount("amount", r.Amount); msg != "" {
+		details = append(details, msg)
+	}
+	if r.Period != nil && len(*r.Period) <= 7 && !calendar.ValidLabel(*r.Period) {
+		details = append(details, "period: must be a month (2026-11), a quarter (2026-Q4) or a year (2026)")
+	}
+	if r.DueDate != nil {
+		d, err := calendar.ParseJSON(r.DueDate)
+		if err != nil {
+			details = append(details, "due_date: "+err.Error())
+		}
+		in.DueDate = &d
+	}
+	return in, details
+}
+
+// positiveAmount reads an optional amount that must be more than 0.
+func positiveAmount(field string, raw json.RawMessage) (*money.Amount, string) {
+	if raw == nil {
+		return nil, ""
+	}
+	a, err := money.Parse(raw)
+	if err != nil {
+		return nil, field + ": " + err.Error()
+	}
+	if a <= 0 {
+		return nil, field + ": must be more than 0"
+	}
+	return &a, ""
+}
+
+func trim(fields ...*string) {
+	for _, f := range fields {
+		if f != nil {
+			*f = strings.TrimSpace(*f)
+		}
+	}
+}
+
+// expenseJSON is an expense as clients see it. Amounts are JSON numbers
+// with exactly 2 decimals.
+type expenseJSON struct {
+	ID         string         `json:"id"`
+	PropertyID string         `json:"property_id"`
+	Name       string         `json:"name"`
+	Type       string         `json:"type"`
+	Amount     money.Amount   `json:"amount"`
+	Currency   string         `json:"currency"`
+	IsActive   bool           `json:"is_active"`
+	StartDate  calendar.Date  `json:"start_date"`
+	EndDate    *calendar.Date `json:"end_date"`
+	DueDay     int            `json:"due_day"`
+	CreatedAt  string         `json:"created_at"`
+	UpdatedAt  string         `json:"updated_at"`
+}
+
+func expenseOut(e *Expense) expenseJSON {
+	out := expenseJSON{
+		ID: e.ID.String(), PropertyID: e.PropertyID.String(), Name: e.Name, Type: e.Type,
+		Amount: e.Amount, Currency: e.Currency, IsActive: e.IsActive, StartDate: e.StartDate,
+		DueDay: e.DueDay, CreatedAt: properties.Timestamp(e.CreatedAt), UpdatedAt: properties.Timestamp(e.UpdatedAt),
+	}
+	if !e.EndDate.IsZero() {
+		end := e.EndDate
+		out.EndDate = &end
+	}
+	return out
+}
+
+type expenseList struct {
+	Expenses []expenseJSON `json:"expenses"`
+	Total    int           `json:"total"`
+	Page     int           `json:"page"`
+	PerPage  int           `json:"per_page"`
+}
+
+// chargeJSON is a charge as clients see it.
+type chargeJSON struct {
+	ID         string        `json:"id"`
+	PropertyID string        `json:"property_id"`
+	ExpenseID  *string       `json:"expense_id"`
+	Name       string        `json:"name"`
+	Amount     money.Amount  `json:"amount"`
+	Currency   string        `json:"currency"`
+	Period     string        `json:"period"`
+	DueDate    calendar.Date `json:"due_date"`
+	Status     string        `json:"status"`
+	CreatedAt  string        `json:"created_at"`
+}
+
+func chargeOut(c *Charge) chargeJSON {
+	out := chargeJSON{
+		ID: c.ID.String(), PropertyID: c.PropertyID.String(), Name: c.Name, Amount: c.Amount,
+		Currency: c.Currency, Period: c.Period, DueDate: c.DueDate, Status: c.Status,
+		CreatedAt: properties.Timestamp(c.CreatedAt),
+	}
+	if c.ExpenseID != nil {
+		id := c.ExpenseID.String()
+		out.ExpenseID = &id
+	}
+	return out
+}
+
+type chargeList struct {
+	Charges []chargeJSON `json:"charges"`
+	Total   int          `json:"total"`
+	Page    int          `json:"page"`
+	PerPage int          `json:"per_page"`
+}

@@ -1,0 +1,181 @@
+package expenses
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/httpserver"
+)
+
+// Handler turns HTTP requests into service calls. Every route first
+// checks, through the properties module, that the caller may use the
+// property; only then is the body read, so a stranger learns nothing from
+// validation messages.
+type Handler struct {
+	svc   *Service
+	props *properties.Service
+}
+
+// NewHandler returns the handler.
+func NewHandler(svc *Service, props *properties.Service) *Handler {
+	return &Handler{svc: svc, props: props}
+}
+
+func (h *Handler) property(c *fiber.Ctx) (*properties.Property, error) {
+	return h.props.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+}
+
+func (h *Handler) listExpenses(c *fiber.Ctx) error {
+	prop, err := h.property(c)
+	if err != nil {
+		return err
+	}
+	page, err := properties.ParsePage(c)
+	if err != nil {
+		return err
+	}
+	list, total, err := h.svc.Expenses(c.UserContext(), prop, page.PerPage, page.Offset())
+	if err != nil {
+		return err
+	}
+	out := expenseList{Expenses: make([]expenseJSON, 0, len(list)), Total: total, Page: page.Number, PerPage: page.PerPage}
+	for i := range list {
+		out.Expenses = append(out.Expenses, expenseOut(&list[i]))
+	}
+	return c.JSON(out)
+}
+
+func (h *Handler) createExpense(c *fiber.Ctx) error {
+	prop, err := h.property(c)
+	if err != nil {
+		return err
+	}
+	in, err := decodeExpense(c)
+	if err != nil {
+		return err
+	}
+	e, err := h.svc.CreateExpense(c.UserContext(), prop, in)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(expenseOut(e))
+}
+
+func (h *Handler) getExpense(c *fiber.Ctx) error {
+	prop, err := h.property(c)
+	if err != nil {
+		return err
+	}
+	e, err := h.svc.Expense(c.UserContext(), prop, c.Params("expenseId"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(expenseOut(e))
+}
+
+func (h *Handler) updateExpense(c *fiber.Ctx) error {
+	prop, err := h.property(c)
+	if err != nil {
+		return err
+	}
+	in, err := decodeExpense(c)
+	if err != nil {
+		return err
+	}
+	e, err := h.svc.UpdateExpense(c.UserContext(), prop, c.Params("expenseId"), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(expenseOut(e))
+}
+
+func (h *Handler) deleteExpense(c *fiber.Ctx) error {
+	prop, err := h.property(c)
+	if err != nil {
+		return err
+	}
+	if err := h.svc.DeleteExpense(c.UserContext(), prop, c.Params("expenseId")); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h *Handler) refreshAll(c *fiber.Ctx) error {
+	prop, err := h.property(c)
+	if err != nil {
+		return err
+	}
+	res, err := h.svc.RefreshAll(c.UserContext(), prop)
+	if err != nil {
+		return err
+	}
+	return c.JSON(res)
+}
+
+func (h *Handler) listCharges(c *fiber.Ctx) error {
+	prop, err := h.property(c)
+	if err != nil {
+		return err
+	}
+	page, err := properties.ParsePage(c)
+	if err != nil {
+		return err
+	}
+	f := ChargeFilter{Period: c.Query("period"), Status: c.Query("status")}
+	var details []string
+	if f.Period != "" && !calendar.ValidLabel(f.Period) {
+		details = append(details, "period: must be a month (2026-11), a quarter (2026-Q4) or a year (2026)")
+	}
+	switch f.Status {
+	case "", Unpaid, Paid, Cancelled:
+	default:
+		details = append(details, "status: must be one of unpaid, paid, cancelled")
+	}
+	if len(details) > 0 {
+		return apierror.Validation(details...)
+	}
+	list, total, err := h.svc.Charges(c.UserContext(), prop, f, page.PerPage, page.Offset())
+	if err != nil {
+		return err
+	}
+	out := chargeList{Charges: make([]chargeJSON, 0, len(list)), Total: total, Page: page.Number, PerPage: page.PerPage}
+	for i := range list {
+		out.Charges = append(out.Charges, chargeOut(&list[i]))
+	}
+	return c.JSON(out)
+}
+
+func (h *Handler) createCharge(c *fiber.Ctx) error {
+	prop, err := h.property(c)
+	if err != nil {
+		return err
+	}
+	var req chargeRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
+	}
+	in, details := req.input()
+	if len(details) > 0 {
+		return apierror.Validation(details...)
+	}
+	ch, err := h.svc.CreateCharge(c.UserContext(), prop, in)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(chargeOut(ch))
+}
+
+func decodeExpense(c *fiber.Ctx) (ExpenseInput, error) {
+	var req expenseRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return ExpenseInput{}, err
+	}
+	in, details := req.input()
+	if len(details) > 0 {
+		return ExpenseInput{}, apierror.Validation(details...)
+	}
+	return in, nil
+}

@@ -1,0 +1,3 @@
+DROP TABLE charges;
+--bun:split
+DROP TABLE expenses;

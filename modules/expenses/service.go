@@ -1,0 +1,176 @@
+package expenses
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/clock"
+)
+
+// Service holds the rules of expenses and charges. Every method takes a
+// property the caller got from properties.Service.Authorize.
+type Service struct {
+	store *Store
+	clock clock.Clock
+	log   *slog.Logger
+}
+
+// NewService returns the service.
+func NewService(store *Store, clk clock.Clock, log *slog.Logger) *Service {
+	return &Service{store: store, clock: clk, log: log}
+}
+
+// ExpenseInput carries an expense's fields as the handler checked them. A
+// nil field is left as it is by Update; Create needs Name, Type, Amount and
+// StartDate.
+type ExpenseInput struct {
+	Name      *string
+	Type      *string
+	Amount    *money.Amount
+	Currency  *string
+	IsActive  *bool
+	StartDate *calendar.Date
+	// EndDate, when SetEndDate, replaces the end; a zero date clears it.
+	EndDate    calendar.Date
+	SetEndDate bool
+	DueDay     *int
+}
+
+func errNoExpense() error { return apierror.NotFound("Expense not found.") }
+
+// Expense returns the expense with the raw id under prop: 404 when the id
+// is not a UUID, unknown, deleted or under another property.
+func (s *Service) Expense(ctx context.Context, prop *properties.Property, rawID string) (*Expense, error) {
+	id, err := uuid.Parse(rawID)
+	if err != nil || len(rawID) != 36 {
+		return nil, errNoExpense()
+	}
+	e, err := s.store.Expense(ctx, prop.ID, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, errNoExpense()
+	}
+	return e, err
+}
+
+// Expenses returns a page of prop's expenses.
+func (s *Service) Expenses(ctx context.Context, prop *properties.Property, limit, offset int) ([]Expense, int, error) {
+	return s.store.Expenses(ctx, prop.ID, limit, offset)
+}
+
+// CreateExpense adds an expense to prop. The currency defaults to the
+// property's, due_day to 1, is_active to true.
+func (s *Service) CreateExpense(ctx context.Context, prop *properties.Property, in ExpenseInput) (*Expense, error) {
+	var missing []string
+	if in.Name == nil {
+		missing = append(missing, "name: is required")
+	}
+	if in.Type == nil {
+		missing = append(missing, "type: is required")
+	}
+	if in.Amount == nil {
+		missing = append(missing, "amount: is required")
+	}
+	if in.StartDate == nil {
+		missing = append(missing, "start_date: is required")
+	}
+	if len(missing) > 0 {
+		return nil, apierror.Validation(missing...)
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return nil, fmt.Errorf("expense id: %w", err)
+	}
+	now := s.now()
+	e := &Expense{ID: id, PropertyID: prop.ID, Currency: prop.Currency, IsActive: true, DueDay: 1, CreatedAt: now, UpdatedAt: now}
+	if err := apply(e, in); err != nil {
+		return nil, err
+	}
+	if err := s.store.InsertExpense(ctx, e); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// UpdateExpense changes the given fields of the expense with the raw id.
+// Charges it already generated keep their amounts.
+func (s *Service) UpdateExpense(ctx context.Context, prop *properties.Property, rawID string, in ExpenseInput) (*Expense, error) {
+	e, err := s.Expense(ctx, prop, rawID)
+	if err != nil {
+		return nil, err
+	}
+	before := *e
+	if err := apply(e, in); err != nil {
+		return nil, err
+	}
+	if *e == before {
+		return e, nil
+	}
+	e.UpdatedAt = s.now()
+	if err := s.store.UpdateExpense(ctx, e); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// DeleteExpense hides the expense with the raw id; its charges stay.
+func (s *Service) DeleteExpense(ctx context.Context, prop *properties.Property, rawID string) error {
+	e, err := s.Expense(ctx, prop, rawID)
+	if err != nil {
+		return err
+	}
+	return s.store.SoftDeleteExpense(ctx, e.ID, s.now())
+}
+
+// apply copies in onto e and checks the rules that span fields.
+func apply(e *Expense, in ExpenseInput) error {
+	var details []string
+	if in.Name != nil {
+		e.Name = *in.Name
+	}
+	if in.Type != nil {
+		e.Type = *in.Type
+	}
+	if in.Amount != nil {
+		e.Amount = *in.Amount
+	}
+	if in.Currency != nil {
+		code, err := properties.CurrencyCode(*in.Currency)
+		if err != nil {
+			details = append(details, "currency: "+err.Error())
+		}
+		e.Currency = code
+	}
+	if in.IsActive != nil {
+		e.IsActive = *in.IsActive
+	}
+	if in.StartDate != nil {
+		e.StartDate = *in.StartDate
+	}
+	if in.SetEndDate {
+		e.EndDate = in.EndDate
+	}
+	if in.DueDay != nil {
+		e.DueDay = *in.DueDay
+	}
+	if !e.EndDate.IsZero() && e.EndDate.Before(e.StartDate) {
+		details = append(details, fmt.Sprintf("end_date: must not be before start_date (%s)", e.StartDate))
+	}
+	if len(details) > 0 {
+		return apierror.Validation(details...)
+	}
+	return nil
+}
+
+// now is the clock's time at the precision both databases keep.
+func (s *Service) now() time.Time {
+	return s.clock.Now().UTC().Truncate(time.Microsecond)
+}

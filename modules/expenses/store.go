@@ -1,0 +1,177 @@
+package expenses
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/platform/database"
+)
+
+// Store reads and writes expenses and charges.
+type Store struct {
+	db *bun.DB
+}
+
+// NewStore returns a store on db.
+func NewStore(db *bun.DB) *Store { return &Store{db: db} }
+
+// ErrNotFound means no record matched.
+var ErrNotFound = errors.New("not found")
+
+// InsertExpense adds e.
+func (s *Store) InsertExpense(ctx context.Context, e *Expense) error {
+	if _, err := s.db.NewInsert().Model(e).Exec(ctx); err != nil {
+		return fmt.Errorf("insert expense: %w", err)
+	}
+	return nil
+}
+
+// Expense returns the expense id of the property, unless it was deleted.
+func (s *Store) Expense(ctx context.Context, propertyID, id uuid.UUID) (*Expense, error) {
+	e := new(Expense)
+	err := s.db.NewSelect().Model(e).
+		Where("id = ?", id).Where("property_id = ?", propertyID).Where("deleted_at IS NULL").
+		Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("expense by id: %w", err)
+	}
+	return e, nil
+}
+
+// Expenses returns a page of the property's expenses that are not deleted,
+// in creation order, and how many there are.
+func (s *Store) Expenses(ctx context.Context, propertyID uuid.UUID, limit, offset int) ([]Expense, int, error) {
+	var list []Expense
+	total, err := s.db.NewSelect().Model(&list).
+		Where("property_id = ?", propertyID).Where("deleted_at IS NULL").
+		Order("id").Limit(int64(limit)).Offset(int64(offset)).ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list expenses: %w", err)
+	}
+	return list, int(total), nil
+}
+
+// UpdateExpense writes every editable column of e.
+func (s *Store) UpdateExpense(ctx context.Context, e *Expense) error {
+	_, err := s.db.NewUpdate().Model(e).
+		Column("name", "type", "amount_minor", "currency", "is_active", "start_date", "end_date", "due_day", "updated_at").
+		WherePK().Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("update expense: %w", err)
+	}
+	return nil
+}
+
+// SoftDeleteExpense hides the expense; its charges keep referring to it.
+func (s *Store) SoftDeleteExpense(ctx context.Context, id uuid.UUID, at time.Time) error {
+	_, err := s.db.NewUpdate().Model((*Expense)(nil)).
+		Set("deleted_at = ?", at).Set("updated_at = ?", at).
+		Where("id = ?", id).Where("deleted_at IS NULL").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("delete expense: %w", err)
+	}
+	return nil
+}
+
+// ActiveAutomatic returns the property's active, undeleted expenses of
+// every type but MANUAL, in id order (so concurrent refreshes insert in the
+// same order and cannot deadlock each other on PostgreSQL).
+func (s *Store) ActiveAutomatic(ctx context.Context, propertyID uuid.UUID) ([]Expense, error) {
+	var list []Expense
+	err := s.db.NewSelect().Model(&list).
+		Where("property_id = ?", propertyID).Where("deleted_at IS NULL").
+		Where("is_active").Where("type <> ?", Manual).
+		Order("id").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("active automatic expenses: %w", err)
+	}
+	return list, nil
+}
+
+// insertBatch is how many charges one INSERT statement carries.
+const insertBatch = 500
+
+// InsertChargesOnce inserts the charges whose (origin, period) is not taken
+// yet and skips the others, in statements of up to insertBatch rows. When a
+// statement fails, its rows are tried one by one so that one bad row fails
+// alone. It returns how many rows were inserted and the rows that failed;
+// err is set only when the database itself is unavailable.
+func (s *Store) InsertChargesOnce(ctx context.Context, charges []Charge) (inserted int, failed []Charge, err error) {
+	for start := 0; start < len(charges); start += insertBatch {
+		batch := charges[start:min(start+insertBatch, len(charges))]
+		n, err := s.insertIgnoringConflicts(ctx, &batch)
+		if err == nil {
+			inserted += n
+			continue
+		}
+		if database.IsUnavailable(err) {
+			return inserted, nil, err
+		}
+		for i := range batch {
+			one := batch[i : i+1]
+			n, err := s.insertIgnoringConflicts(ctx, &one)
+			if database.IsUnavailable(err) {
+				return inserted, nil, err
+			}
+			if err != nil {
+				failed = append(failed, batch[i])
+				continue
+			}
+			inserted += n
+		}
+	}
+	return inserted, failed, nil
+}
+
+func (s *Store) insertIgnoringConflicts(ctx context.Context, charges *[]Charge) (int, error) {
+	res, err := s.db.NewInsert().Model(charges).On("CONFLICT (origin, period) DO NOTHING").Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("insert charges: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("insert charges: %w", err)
+	}
+	return int(n), nil
+}
+
+// InsertCharge adds c.
+func (s *Store) InsertCharge(ctx context.Context, c *Charge) error {
+	if _, err := s.db.NewInsert().Model(c).Exec(ctx); err != nil {
+		return fmt.Errorf("insert charge: %w", err)
+	}
+	return nil
+}
+
+// ChargeFilter narrows a charge list; empty fields do not filter.
+type ChargeFilter struct {
+	Period string
+	Status string
+}
+
+// Charges returns a page of the property's charges by due date, and how
+// many match.
+func (s *Store) Charges(ctx context.Context, propertyID uuid.UUID, f ChargeFilter, limit, offset int) ([]Charge, int, error) {
+	var list []Charge
+	q := s.db.NewSelect().Model(&list).Where("property_id = ?", propertyID)
+	if f.Period != "" {
+		q = q.Where("period = ?", f.Period)
+	}
+	if f.Status != "" {
+		q = q.Where("status = ?", f.Status)
+	}
+	total, err := q.Order("due_date", "id").Limit(int64(limit)).Offset(int64(offset)).ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list charges: %w", err)
+	}
+	return list, int(total), nil
+}
