@@ -108,3 +108,14 @@ func rows(t testing.TB, app *testkit.App, table string) int {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// renewToken signs a new token at the clock's time, for tests that move the
+// clock further than a token lives.
+func (f *fixture) renewToken(t testing.TB) {
+	t.Helper()
+	token, err := f.app.Tokens.Issue(f.user.ID, 0, f.app.Clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.user.Token = token
+}
