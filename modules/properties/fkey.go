@@ -2,6 +2,7 @@ package properties
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"modernc.org/sqlite"
@@ -17,7 +18,13 @@ func isForeignKeyViolation(err error) bool {
 	}
 	var sqliteErr *sqlite.Error
 	if errors.As(err, &sqliteErr) {
-		return sqliteErr.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+		switch sqliteErr.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+			return true
+		case sqlite3.SQLITE_CONSTRAINT_TRIGGER:
+			// SQLite reports an ON DELETE RESTRICT refusal with this code.
+			return strings.Contains(sqliteErr.Error(), "FOREIGN KEY")
+		}
 	}
 	return false
 }
