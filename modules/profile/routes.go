@@ -1,0 +1,18 @@
+package profile
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/module"
+)
+
+// NewRoutes lists every route of the module with its guard.
+func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
+	return module.Routes{Module: Name, Register: func(api fiber.Router) {
+		api.Get("/user/profile", guard.Require(), h.get)
+		api.Put("/user/profile", guard.Require(), h.update)
+		api.Put("/user/password", guard.Require(), h.changePassword)
+		api.Get("/user/roles", guard.Require(), h.roles)
+	}}
+}
