@@ -1,0 +1,63 @@
+package agreements
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// Handler answers the agreement-block endpoints from precomputed responses.
+type Handler struct {
+	responses *Responses
+}
+
+// NewHandler returns the module's handler.
+func NewHandler(r *Responses) *Handler { return &Handler{responses: r} }
+
+func (h *Handler) list(c *fiber.Ctx) error {
+	res, err := h.responses.List(c.Query("country"))
+	return send(c, res, err)
+}
+
+func (h *Handler) byCode(c *fiber.Ctx) error {
+	res, err := h.responses.ByCode(param(c, "code"))
+	return send(c, res, err)
+}
+
+func (h *Handler) byType(c *fiber.Ctx) error {
+	res, err := h.responses.ByType(param(c, "dataType"))
+	return send(c, res, err)
+}
+
+// send writes a precomputed response, or 304 when the client holds it
+// already (If-None-Match); clients revalidate every time (no-cache), so an
+// import is seen as soon as this instance has loaded it.
+func send(c *fiber.Ctx, res *Response, err error) error {
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderETag, res.ETag)
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	if c.Fresh() {
+		c.Status(fiber.StatusNotModified)
+		return nil
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	// The bytes are never changed after they are made, so Fiber may send
+	// them without a copy.
+	c.Response().SetBodyRaw(res.Body)
+	return nil
+}
+
+// param is a path parameter, percent-decoded (Fiber leaves it as sent).
+func param(c *fiber.Ctx, name string) string {
+	v := c.Params(name)
+	if !strings.Contains(v, "%") {
+		return v
+	}
+	if u, err := url.PathUnescape(v); err == nil {
+		return u
+	}
+	return v
+}

@@ -1,0 +1,3 @@
+DROP TABLE agreement_blocks_version;
+--bun:split
+DROP TABLE agreement_blocks;

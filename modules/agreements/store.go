@@ -1,0 +1,90 @@
+package agreements
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/uptrace/bun"
+)
+
+// Store reads and writes agreement blocks and the catalogue's version.
+type Store struct {
+	db *bun.DB
+}
+
+// NewStore returns a store on db.
+func NewStore(db *bun.DB) *Store { return &Store{db: db} }
+
+// DB is the database the store works on, for services that open transactions.
+func (s *Store) DB() *bun.DB { return s.db }
+
+// All returns every block. The order is left to the caller: collations of
+// the two engines sort codes differently.
+func (s *Store) All(ctx context.Context) ([]Block, error) {
+	var bs []Block
+	if err := s.db.NewSelect().Model(&bs).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list agreement blocks: %w", err)
+	}
+	return bs, nil
+}
+
+// Version returns the catalogue's change counter.
+func (s *Store) Version(ctx context.Context, db bun.IDB) (int64, error) {
+	var v int64
+	if err := db.NewSelect().Table("agreement_blocks_version").Column("version").Where("id = 1").Scan(ctx, &v); err != nil {
+		return 0, fmt.Errorf("agreement blocks version: %w", err)
+	}
+	return v, nil
+}
+
+// Bump raises the change counter; call it in the transaction that changed
+// the blocks, so a reader never sees new rows with the old version for long.
+func (s *Store) Bump(ctx context.Context, db bun.IDB) error {
+	if _, err := db.NewUpdate().Table("agreement_blocks_version").Set("version = version + 1").Where("id = 1").Exec(ctx); err != nil {
+		return fmt.Errorf("bump agreement blocks version: %w", err)
+	}
+	return nil
+}
+
+// ByCodes returns the stored blocks among codes.
+func (s *Store) ByCodes(ctx context.Context, db bun.IDB, codes []string) ([]Block, error) {
+	var bs []Block
+	if len(codes) == 0 {
+		return bs, nil
+	}
+	if err := db.NewSelect().Model(&bs).Where("code IN (?)", bun.In(codes)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("agreement blocks by code: %w", err)
+	}
+	return bs, nil
+}
+
+// upsertColumns are what a repeated upsert changes: everything but the
+// identity, the origin (is_system) and created_at.
+const upsertColumns = "data_type = EXCLUDED.data_type, country_code = EXCLUDED.country_code, " +
+	"name = EXCLUDED.name, description = EXCLUDED.description, image_url = EXCLUDED.image_url, " +
+	"sort_order = EXCLUDED.sort_order, updated_at = EXCLUDED.updated_at"
+
+// Upsert inserts bs, all of the same origin (is_system), and updates the
+// stored blocks of that origin with the same codes. A stored block of the
+// other origin is left as it is, and not counted: the result is the number
+// of rows inserted or updated.
+func (s *Store) Upsert(ctx context.Context, db bun.IDB, bs []Block, system bool) (int64, error) {
+	if len(bs) == 0 {
+		return 0, nil
+	}
+	res, err := db.NewInsert().Model(&bs).
+		On("CONFLICT (code) DO UPDATE").
+		Set(upsertColumns).
+		Where("?TableAlias.is_system = ?", system).
+		// Ids are not needed here, and a skipped row would return none.
+		Returning("NULL").
+		Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("upsert agreement blocks: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("upsert agreement blocks: %w", err)
+	}
+	return n, nil
+}
