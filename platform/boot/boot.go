@@ -27,6 +27,7 @@ import (
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/mail"
+	"github.com/propman/propman/platform/metrics"
 	"github.com/propman/propman/platform/module"
 	"github.com/propman/propman/platform/openapi"
 )
@@ -199,8 +200,20 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 			return nil, err
 		}
 	}
+	// Metrics are off unless configured: then no middleware, no route and a
+	// nil *metrics.Metrics, whose methods do nothing.
+	var met *metrics.Metrics
+	var outer []fiber.Handler
+	if cfg.Metrics.Enabled {
+		met = metrics.New(db.DB)
+		mailer = met.Mailer(mailer)
+		outer = append(outer, met.Middleware())
+	}
 	enabled := map[string]bool{}
 	var fragments []openapi.Fragment
+	if met != nil {
+		fragments = append(fragments, openapi.Fragment{Module: "metrics", YAML: metrics.OpenAPI})
+	}
 	var moduleOpts []fx.Option
 	for i, e := range o.Entries {
 		if !states[i].Enabled {
@@ -227,10 +240,13 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 		db.Close()
 		return nil, err
 	}
-	app, err := httpserver.New(cfg.HTTP, cfg.Database.Timeout, log)
+	app, err := httpserver.New(cfg.HTTP, cfg.Database.Timeout, log, outer...)
 	if err != nil {
 		db.Close()
 		return nil, err
+	}
+	if met != nil {
+		app.Get(metrics.Path, met.Handler())
 	}
 	opts := []fx.Option{
 		fx.WithLogger(func() fxevent.Logger {
@@ -239,7 +255,7 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 			}
 			return fxevent.NopLogger
 		}),
-		fx.Supply(cfg, log, db, doc, tokens, app, states),
+		fx.Supply(cfg, log, db, doc, tokens, app, states, met),
 		fx.Supply(fx.Annotate(clk, fx.As(new(clock.Clock)))),
 		fx.Supply(fx.Annotate(mailer, fx.As(new(mail.Mailer)))),
 		fx.Provide(auth.NewGuard),

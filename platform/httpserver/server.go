@@ -26,8 +26,10 @@ import (
 const APIPrefix = "/api/v1"
 
 // New returns the Fiber app with propman's middleware chain: request id,
-// panic recovery, access log, CORS, client address, request deadline.
-func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger) (*fiber.App, error) {
+// the outer handlers (metrics), access log, panic recovery, CORS, client
+// address, request deadline. Outer handlers run outside the access log,
+// whose error handling sets the final status they see.
+func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fiber.Handler) (*fiber.App, error) {
 	proxies, err := parseProxies(cfg.Proxies)
 	if err != nil {
 		return nil, err
@@ -44,6 +46,9 @@ func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger) (*fiber.App
 		ErrorHandler:   ErrorHandler(log),
 	})
 	app.Use(requestid.New(requestid.Config{Header: fiber.HeaderXRequestID}))
+	for _, h := range outer {
+		app.Use(h)
+	}
 	app.Use(accessLog(log))
 	app.Use(recoverer(log))
 	if len(cfg.Origins) > 0 {

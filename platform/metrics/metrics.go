@@ -1,0 +1,179 @@
+// Package metrics exposes propman's Prometheus metrics: HTTP requests per
+// route template, the database pool, emails and generated charges.
+//
+// Each Metrics has its own registry rather than the global one, so any
+// number of apps (one per test) can live in one process.
+package metrics
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/valyala/fasthttp/fasthttpadaptor"
+
+	"github.com/propman/propman/platform/mail"
+)
+
+// Path is where the metrics are served, outside the API prefix: scrapers
+// expect it there and it is not part of the client API.
+const Path = "/metrics"
+
+// Unmatched is the route label of requests no route answered (404, 405),
+// so that random paths cannot create new series.
+const Unmatched = "unmatched"
+
+// OpenAPI documents Path in doc.json: the document lists every route the
+// server answers.
+//
+//go:embed openapi.yaml
+var OpenAPI []byte
+
+// Metrics holds propman's collectors and the registry they live in.
+type Metrics struct {
+	Registry *prometheus.Registry
+
+	requests   *prometheus.CounterVec
+	duration   *prometheus.HistogramVec
+	inFlight   prometheus.Gauge
+	mailSent   prometheus.Counter
+	mailFailed prometheus.Counter
+	charges    prometheus.Counter
+
+	routesOnce sync.Once
+	routes     map[string]bool
+}
+
+// New registers the collectors. db, when not nil, is reported as the
+// connection pool (open, in use, idle, waits).
+func New(db *sql.DB) *Metrics {
+	reg := prometheus.NewRegistry()
+	m := &Metrics{
+		Registry: reg,
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "propman_http_requests_total",
+			Help: "HTTP requests answered, by route template, method and status.",
+		}, []string{"route", "method", "status"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "propman_http_request_duration_seconds",
+			Help:    "Time from receiving a request to having its response ready, by route template, method and status.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"route", "method", "status"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "propman_http_requests_in_flight",
+			Help: "Requests being handled now.",
+		}),
+		mailSent: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "propman_emails_sent_total",
+			Help: "Emails handed to the mail transport successfully.",
+		}),
+		mailFailed: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "propman_emails_failed_total",
+			Help: "Emails the mail transport refused or could not take.",
+		}),
+		charges: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "propman_charges_generated_total",
+			Help: "Charges created by the automatic refresh of expenses.",
+		}),
+	}
+	reg.MustRegister(m.requests, m.duration, m.inFlight, m.mailSent, m.mailFailed, m.charges,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{Namespace: "propman"}))
+	if db != nil {
+		reg.MustRegister(collectors.NewDBStatsCollector(db, "main"))
+	}
+	return m
+}
+
+// ChargesGenerated counts n charges created by an automatic refresh. It is
+// safe on a nil *Metrics, so callers need no check when metrics are off.
+func (m *Metrics) ChargesGenerated(n int) {
+	if m == nil || n <= 0 {
+		return
+	}
+	m.charges.Add(float64(n))
+}
+
+// Middleware measures every request. Put it outside the access log, whose
+// error handling sets the final status.
+func (m *Metrics) Middleware() fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		start := time.Now()
+		m.inFlight.Inc()
+		defer m.inFlight.Dec()
+		err := c.Next()
+		status := c.Response().StatusCode()
+		if err != nil {
+			// An error still unhandled here becomes a response later, through
+			// the error handler: classify it the way that handler will.
+			if fe, ok := err.(*fiber.Error); ok {
+				status = fe.Code
+			} else {
+				status = fiber.StatusInternalServerError
+			}
+		}
+		route := m.route(c)
+		code := strconv.Itoa(status)
+		method := c.Method()
+		m.requests.WithLabelValues(route, method, code).Inc()
+		m.duration.WithLabelValues(route, method, code).Observe(time.Since(start).Seconds())
+		return err
+	}
+}
+
+// route returns the template of the route that answered (/api/v1/countries/:code),
+// or Unmatched. After the chain, c.Route() is the last route that matched,
+// which for an unknown path is a middleware; GetRoutes(true) lists the real
+// routes only.
+func (m *Metrics) route(c *fiber.Ctx) string {
+	m.routesOnce.Do(func() {
+		m.routes = map[string]bool{}
+		for _, r := range c.App().GetRoutes(true) {
+			m.routes[r.Method+" "+r.Path] = true
+		}
+	})
+	r := c.Route()
+	if m.routes[r.Method+" "+r.Path] {
+		return r.Path
+	}
+	return Unmatched
+}
+
+// Handler serves the registry in the Prometheus text format.
+func (m *Metrics) Handler() fiber.Handler {
+	h := fasthttpadaptor.NewFastHTTPHandler(promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{
+		// Compression is for remote scrapers; loopback scrapes and tests read plain text.
+		DisableCompression: true,
+	}))
+	return func(c *fiber.Ctx) error {
+		h(c.Context())
+		return nil
+	}
+}
+
+// Mailer wraps next so that every send is counted as sent or failed.
+func (m *Metrics) Mailer(next mail.Mailer) mail.Mailer {
+	return &countingMailer{next: next, m: m}
+}
+
+type countingMailer struct {
+	next mail.Mailer
+	m    *Metrics
+}
+
+func (c *countingMailer) Send(ctx context.Context, msg mail.Message) error {
+	err := c.next.Send(ctx, msg)
+	if err != nil {
+		c.m.mailFailed.Inc()
+	} else {
+		c.m.mailSent.Inc()
+	}
+	return err
+}
