@@ -200,8 +200,8 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 			return nil, err
 		}
 	}
-	// Metrics are off unless configured: then no middleware, no route and a
-	// nil *metrics.Metrics, whose methods do nothing.
+	// With metrics.enabled false there is no middleware and no route, and
+	// modules get a nil *metrics.Metrics, whose methods do nothing.
 	var met *metrics.Metrics
 	var outer []fiber.Handler
 	if cfg.Metrics.Enabled {
