@@ -187,7 +187,8 @@ func describeJSONError(data []byte, err error) string {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		line, col := position(data, syn.Offset)
+		// Offset counts the offending byte.
+		line, col := position(data, syn.Offset-1)
 		return fmt.Sprintf("line %d, column %d: %s", line, col, syn.Error())
 	case errors.As(err, &typ):
 		field := typ.Field
@@ -213,10 +214,9 @@ func jsonKind(goKind string) string {
 	return goKind
 }
 
+// position gives the line and column (from 1) of the byte at offset.
 func position(data []byte, offset int64) (line, col int) {
-	if offset > int64(len(data)) {
-		offset = int64(len(data))
-	}
+	offset = max(0, min(offset, int64(len(data))))
 	before := data[:offset]
 	line = bytes.Count(before, []byte("\n")) + 1
 	col = int(offset) - bytes.LastIndexByte(before, '\n')
