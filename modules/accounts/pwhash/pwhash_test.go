@@ -49,3 +49,12 @@ func TestVerifyRejectsMalformed(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkVerify(b *testing.B) {
+	h, _ := Hash(context.Background(), "Correct-Horse-9")
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			_, _ = Verify(context.Background(), "Correct-Horse-9", h)
+		}
+	})
+}
