@@ -49,6 +49,7 @@ func main() {
 	target := flag.String("url", "", "URL to load (http://127.0.0.1:port/path)")
 	method := flag.String("method", "GET", "HTTP method")
 	body := flag.String("body", "", "request body (sent as application/json)")
+	bodiesFile := flag.String("bodies", "", "file of request bodies, one a line; connection i sends line i mod n")
 	conns := flag.Int("c", 32, "connections, each with one request in flight")
 	duration := flag.Duration("d", 10*time.Second, "how long to send requests")
 	warmup := flag.Duration("warmup", time.Second, "load sent first and not measured")
@@ -79,7 +80,17 @@ func main() {
 		WriteTimeout:        30 * time.Second,
 		MaxIdleConnDuration: time.Minute,
 	}
-	newRequest := func() *fasthttp.Request {
+	bodies := []string{*body}
+	if *bodiesFile != "" {
+		raw, err := os.ReadFile(*bodiesFile)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "loadgen: -bodies: %v\n", err)
+			os.Exit(2)
+		}
+		bodies = strings.Fields(string(raw))
+	}
+	newRequest := func(i int) *fasthttp.Request {
+		body := bodies[i%len(bodies)]
 		req := fasthttp.AcquireRequest()
 		req.SetRequestURI(*target)
 		req.Header.SetMethod(*method)
@@ -87,9 +98,9 @@ func main() {
 			k, v, _ := strings.Cut(h, ":")
 			req.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
 		}
-		if *body != "" {
+		if body != "" {
 			req.Header.SetContentType("application/json")
-			req.SetBodyString(*body)
+			req.SetBodyString(body)
 		}
 		return req
 	}
@@ -101,11 +112,11 @@ func main() {
 		var wg sync.WaitGroup
 		start := time.Now()
 		deadline := start.Add(d)
-		for range *conns {
+		for i := range *conns {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				req := newRequest()
+				req := newRequest(i)
 				resp := fasthttp.AcquireResponse()
 				lat := make([]time.Duration, 0, 4096)
 				var errs int
@@ -113,7 +124,12 @@ func main() {
 				for time.Now().Before(deadline) {
 					t0 := time.Now()
 					err := client.Do(req, resp)
-					lat = append(lat, time.Since(t0))
+					done := time.Now()
+					if done.After(deadline) {
+						// Answers after the window would stretch it: the rate is over d.
+						break
+					}
+					lat = append(lat, done.Sub(t0))
 					switch {
 					case err != nil:
 						errs++
@@ -140,7 +156,7 @@ func main() {
 		if !record {
 			return res
 		}
-		res.Seconds = time.Since(start).Seconds()
+		res.Seconds = deadline.Sub(start).Seconds()
 		res.Requests = len(all)
 		res.RPS = float64(len(all)) / res.Seconds
 		slices.Sort(all)
