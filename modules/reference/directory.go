@@ -3,16 +3,21 @@ package reference
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/platform/httpserver"
 )
 
 // Directory answers which countries and languages are active. Other modules
-// use it to validate codes; it is read from the database at start and kept
-// in memory, because this data changes only when an operator changes it.
+// use it to validate codes; the handlers serve its precomputed responses.
+// It is read from the database at start and re-read periodically, because
+// this data changes only when an operator changes it.
 type Directory struct {
 	db   *bun.DB
 	snap atomic.Pointer[snapshot]
@@ -23,6 +28,11 @@ type snapshot struct {
 	languages     []Language
 	countryByKey  map[string]Country
 	languageByKey map[string]Language
+
+	countriesPayload httpserver.Payload
+	languagesPayload httpserver.Payload
+	countryPayload   map[string]httpserver.Payload
+	languagePayload  map[string]httpserver.Payload
 }
 
 // NewDirectory loads the active countries and languages.
@@ -30,29 +40,78 @@ func NewDirectory(db *bun.DB) (*Directory, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	d := &Directory{db: db}
-	if err := d.Reload(ctx); err != nil {
+	if _, err := d.Reload(ctx); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
-// Reload reads the tables again.
-func (d *Directory) Reload(ctx context.Context) error {
-	s := &snapshot{countryByKey: map[string]Country{}, languageByKey: map[string]Language{}}
+// Reload reads the tables again and reports whether anything changed.
+func (d *Directory) Reload(ctx context.Context) (bool, error) {
+	s := &snapshot{
+		countryByKey: map[string]Country{}, languageByKey: map[string]Language{},
+		countryPayload: map[string]httpserver.Payload{}, languagePayload: map[string]httpserver.Payload{},
+	}
 	if err := d.db.NewSelect().Model(&s.countries).Where("is_active").Order("code").Scan(ctx); err != nil {
-		return fmt.Errorf("load countries: %w", err)
+		return false, fmt.Errorf("load countries: %w", err)
 	}
 	if err := d.db.NewSelect().Model(&s.languages).Where("is_active").Order("code").Scan(ctx); err != nil {
-		return fmt.Errorf("load languages: %w", err)
+		return false, fmt.Errorf("load languages: %w", err)
+	}
+	if old := d.snap.Load(); old != nil && reflect.DeepEqual(old.countries, s.countries) && reflect.DeepEqual(old.languages, s.languages) {
+		return false, nil
+	}
+	if s.countries == nil {
+		s.countries = []Country{}
+	}
+	if s.languages == nil {
+		s.languages = []Language{}
+	}
+	var err error
+	if s.countriesPayload, err = httpserver.NewPayload(countryList{Countries: s.countries, Total: len(s.countries)}); err != nil {
+		return false, err
+	}
+	if s.languagesPayload, err = httpserver.NewPayload(languageList{Languages: s.languages, Total: len(s.languages)}); err != nil {
+		return false, err
 	}
 	for _, c := range s.countries {
 		s.countryByKey[c.Code] = c
+		if s.countryPayload[c.Code], err = httpserver.NewPayload(c); err != nil {
+			return false, err
+		}
 	}
 	for _, l := range s.languages {
 		s.languageByKey[l.Code] = l
+		if s.languagePayload[l.Code], err = httpserver.NewPayload(l); err != nil {
+			return false, err
+		}
 	}
 	d.snap.Store(s)
-	return nil
+	return true, nil
+}
+
+// Watch re-reads the tables every interval until ctx ends, so an operator's
+// change (a country deactivated in the database) reaches a running instance
+// without a restart. A failed read keeps the data it has.
+func (d *Directory) Watch(ctx context.Context, interval time.Duration, log *slog.Logger) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			rctx, cancel := context.WithTimeout(ctx, interval)
+			changed, err := d.Reload(rctx)
+			cancel()
+			switch {
+			case err != nil && ctx.Err() == nil:
+				log.Warn("reference data: reload failed; serving what was loaded", "error", err)
+			case changed:
+				log.Info("reference data reloaded", "countries", len(d.Countries()), "languages", len(d.Languages()))
+			}
+		}
+	}
 }
 
 // Country returns the active country with the ISO code (any case).
@@ -72,3 +131,13 @@ func (d *Directory) Countries() []Country { return d.snap.Load().countries }
 
 // Languages returns the active languages sorted by code.
 func (d *Directory) Languages() []Language { return d.snap.Load().languages }
+
+type countryList struct {
+	Countries []Country `json:"countries"`
+	Total     int       `json:"total"`
+}
+
+type languageList struct {
+	Languages []Language `json:"languages"`
+	Total     int        `json:"total"`
+}
