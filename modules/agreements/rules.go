@@ -61,10 +61,16 @@ func (p *problems) err() error {
 	return &ImportError{Problems: p.list}
 }
 
+// directory is what the rules need of *reference.Directory.
+type directory interface {
+	Country(code string) (reference.Country, bool)
+	Languages() []reference.Language
+}
+
 // parseImport decodes and checks an operator's file: a JSON array of blocks
 // in the catalogue format (modules/agreements/catalog). Every problem is
 // reported with the block's position (from 1), its code and the field.
-func parseImport(data []byte, dir *reference.Directory) ([]catalog.Block, error) {
+func parseImport(data []byte, dir directory) ([]catalog.Block, error) {
 	var p problems
 	if len(data) > MaxImportBytes {
 		p.add("the file has more than %d bytes", MaxImportBytes)
@@ -120,7 +126,7 @@ func parseImport(data []byte, dir *reference.Directory) ([]catalog.Block, error)
 	return blocks, nil
 }
 
-func checkBlock(p *problems, at string, b *catalog.Block, dir *reference.Directory, allowedLocales []string) {
+func checkBlock(p *problems, at string, b *catalog.Block, dir directory, allowedLocales []string) {
 	if !codePattern.MatchString(b.Code) {
 		p.add("%s: code %q: use 2 to 64 upper-case letters, digits and _, starting with a letter", at, clip(b.Code, 64))
 	}
