@@ -235,7 +235,7 @@ func TestImportRefusesBadFiles(t *testing.T) {
 		{"bad data type", fileOf(t, with("data_type", "string")), []string{`block 1 (BAD_BLOCK): data_type "string": use one of int, float, bool, text, date`}},
 		{"malformed country", fileOf(t, with("country", "de")), []string{`block 1 (BAD_BLOCK): country "de": use an upper-case two-letter`}},
 		{"unknown country", fileOf(t, with("country", "ZZ")), []string{`block 1 (BAD_BLOCK): country "ZZ" is not an active country`}},
-		{"missing locale", fileOf(t, with("name", partial)), []string{`block 1 (BAD_BLOCK): name: the "uk" text is missing`}},
+		{"missing locale", fileOf(t, with("name", partial)), []string{`block 1 (BAD_BLOCK): name: no text for uk (every block needs en, de, fr, es, uk)`}},
 		{"unknown locale", fileOf(t, with("description", extra)), []string{`block 1 (BAD_BLOCK): description: "xx" is not an active language code`}},
 		{"blank text", fileOf(t, with("name", blank)), []string{"block 1 (BAD_BLOCK): name.en: empty"}},
 		{"overlong name", fileOf(t, with("name", long)), []string{"block 1 (BAD_BLOCK): name.en: 201 characters; at most 200"}},

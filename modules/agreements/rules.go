@@ -161,10 +161,14 @@ func checkBlock(p *problems, at string, b *catalog.Block, dir directory, allowed
 // checkText checks a localized text map: every catalogue locale present,
 // no unknown locale, no blank or overlong text. Texts are trimmed in place.
 func checkText(p *problems, at, field string, m map[string]string, max int, allowed []string) {
+	var missing []string
 	for _, l := range catalog.Locales {
 		if _, ok := m[l]; !ok {
-			p.add("%s: %s: the %q text is missing (needed: %s)", at, field, l, strings.Join(catalog.Locales, ", "))
+			missing = append(missing, l)
 		}
+	}
+	if len(missing) > 0 {
+		p.add("%s: %s: no text for %s (every block needs %s)", at, field, strings.Join(missing, ", "), strings.Join(catalog.Locales, ", "))
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
