@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/platform/httpserver"
 )
 
 // Handler answers the agreement-block endpoints from precomputed responses.
@@ -30,24 +32,12 @@ func (h *Handler) byType(c *fiber.Ctx) error {
 	return send(c, res, err)
 }
 
-// send writes a precomputed response, or 304 when the client holds it
-// already (If-None-Match); clients revalidate every time (no-cache), so an
-// import is seen as soon as this instance has loaded it.
+// send writes a precomputed response, or 304 when the client holds it.
 func send(c *fiber.Ctx, res *Response, err error) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderETag, res.ETag)
-	c.Set(fiber.HeaderCacheControl, "no-cache")
-	if c.Fresh() {
-		c.Status(fiber.StatusNotModified)
-		return nil
-	}
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
-	// The bytes are never changed after they are made, so Fiber may send
-	// them without a copy.
-	c.Response().SetBodyRaw(res.Body)
-	return nil
+	return httpserver.SendPayload(c, *res)
 }
 
 // param is a path parameter, percent-decoded (Fiber leaves it as sent).

@@ -3,9 +3,6 @@ package agreements
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -19,21 +16,18 @@ import (
 	"github.com/propman/propman/modules/agreements/catalog"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/httpserver"
 )
 
 // Response is a precomputed answer: its JSON body and strong ETag.
-type Response struct {
-	Body []byte
-	ETag string
-}
+type Response = httpserver.Payload
 
 func newResponse(v any) (*Response, error) {
-	body, err := json.Marshal(v)
+	p, err := httpserver.NewPayload(v)
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(body)
-	return &Response{Body: body, ETag: `"` + hex.EncodeToString(sum[:16]) + `"`}, nil
+	return &p, nil
 }
 
 // errNotFound is the specification's exact 404 body for an unknown code.
