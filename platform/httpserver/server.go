@@ -3,7 +3,6 @@
 package httpserver
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -105,15 +104,6 @@ func accessLog(log *slog.Logger) fiber.Handler {
 			slog.Int("bytes", len(c.Response().Body())),
 		)
 		return nil
-	}
-}
-
-func requestDeadline(d time.Duration) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		ctx, cancel := context.WithTimeout(context.Background(), d)
-		defer cancel()
-		c.SetUserContext(ctx)
-		return c.Next()
 	}
 }
 

@@ -1,0 +1,58 @@
+package httpserver
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// requestDeadline gives every request a context that ends after d, so a
+// query cannot hang a request when the database stops answering. The timer
+// behind it is made only when something waits on the context (a query does;
+// an answer served from memory does not), which keeps read-mostly routes as
+// cheap as a bare handler.
+func requestDeadline(d time.Duration) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		ctx := &lazyDeadline{deadline: time.Now().Add(d)}
+		defer ctx.release()
+		c.SetUserContext(ctx)
+		return c.Next()
+	}
+}
+
+// lazyDeadline is a context.Context with a deadline whose timer starts on
+// the first call to Done.
+type lazyDeadline struct {
+	deadline time.Time
+	once     sync.Once
+	inner    context.Context
+	cancel   context.CancelFunc
+}
+
+func (l *lazyDeadline) start() {
+	l.inner, l.cancel = context.WithDeadline(context.Background(), l.deadline)
+}
+
+func (l *lazyDeadline) Deadline() (time.Time, bool) { return l.deadline, true }
+
+func (l *lazyDeadline) Done() <-chan struct{} {
+	l.once.Do(l.start)
+	return l.inner.Done()
+}
+
+func (l *lazyDeadline) Err() error {
+	l.once.Do(l.start)
+	return l.inner.Err()
+}
+
+func (l *lazyDeadline) Value(any) any { return nil }
+
+// release ends the context when the request is done, as a cancel would.
+func (l *lazyDeadline) release() {
+	l.once.Do(func() {
+		l.inner, l.cancel = context.WithCancel(context.Background())
+	})
+	l.cancel()
+}
