@@ -49,10 +49,17 @@ func (l *lazyDeadline) Err() error {
 
 func (l *lazyDeadline) Value(any) any { return nil }
 
+// released stands in for the timer of a context nobody waited on.
+var released = func() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}()
+
 // release ends the context when the request is done, as a cancel would.
 func (l *lazyDeadline) release() {
-	l.once.Do(func() {
-		l.inner, l.cancel = context.WithCancel(context.Background())
-	})
-	l.cancel()
+	l.once.Do(func() { l.inner = released })
+	if l.cancel != nil {
+		l.cancel()
+	}
 }

@@ -191,7 +191,9 @@ func Start(t testing.TB, opts ...Option) *App {
 	}
 	cfg := Config(t, s.overrides)
 	a := &App{T: t, Mail: &mail.Catcher{}, Clock: clock.NewFake(s.start), Config: cfg, Engine: Engine()}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	// Request lines are Info: tests (and benchmarks) run as an operator with
+	// log.level=warn would, so formatting them costs nothing.
+	log := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	if testing.Verbose() {
 		log = boot.Logger(config.Log{Level: "warn", Format: "text"}, testWriter{t})
 	}
