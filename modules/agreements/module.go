@@ -5,7 +5,6 @@ package agreements
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"log/slog"
 	"time"
 
@@ -58,8 +57,8 @@ func Entry() module.Entry {
 	}
 }
 
-// provideResponses loads the catalogue and, when configured, watches its
-// version for the life of the app.
+// provideResponses loads the catalogue and, when configured, checks its
+// version every modules.agreements.refresh for the life of the app.
 func provideResponses(lc fx.Lifecycle, cfg Config, store *Store, dir *reference.Directory, log *slog.Logger) (*Responses, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -67,27 +66,6 @@ func provideResponses(lc fx.Lifecycle, cfg Config, store *Store, dir *reference.
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Refresh > 0 {
-		watchCtx, stop := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		lc.Append(fx.Hook{
-			OnStart: func(context.Context) error {
-				go func() {
-					defer close(done)
-					r.Watch(watchCtx, cfg.Refresh, log)
-				}()
-				return nil
-			},
-			OnStop: func(ctx context.Context) error {
-				stop()
-				select {
-				case <-done:
-					return nil
-				case <-ctx.Done():
-					return errors.New("agreements: the catalogue watcher did not stop")
-				}
-			},
-		})
-	}
+	module.Every(lc, "agreements", cfg.Refresh, func(ctx context.Context) { r.refreshLogged(ctx, log) })
 	return r, nil
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/propman/propman/modules/agreements/catalog"
 	"github.com/propman/propman/modules/reference"
@@ -96,25 +95,16 @@ func (r *Responses) Refresh(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-// Watch calls Refresh every interval until ctx ends, so an import reaches a
-// running instance within one interval. A failed check keeps the answers
-// being served and is retried at the next tick.
-func (r *Responses) Watch(ctx context.Context, every time.Duration, log *slog.Logger) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			changed, err := r.Refresh(ctx)
-			switch {
-			case err != nil && ctx.Err() == nil:
-				log.Warn("agreement blocks: refresh failed; serving the previous catalogue", "error", err)
-			case changed:
-				log.Info("agreement blocks: catalogue reloaded", "version", r.Version())
-			}
-		}
+// refreshLogged is one periodic check: an import reaches a running
+// instance within one interval. A failed check keeps the answers being
+// served and is retried at the next tick.
+func (r *Responses) refreshLogged(ctx context.Context, log *slog.Logger) {
+	changed, err := r.Refresh(ctx)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		log.Warn("agreement blocks: refresh failed; serving the previous catalogue", "error", err)
+	case changed:
+		log.Info("agreement blocks: catalogue reloaded", "version", r.Version())
 	}
 }
 

@@ -90,27 +90,16 @@ func (d *Directory) Reload(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-// Watch re-reads the tables every interval until ctx ends, so an operator's
-// change (a country deactivated in the database) reaches a running instance
-// without a restart. A failed read keeps the data it has.
-func (d *Directory) Watch(ctx context.Context, interval time.Duration, log *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			rctx, cancel := context.WithTimeout(ctx, interval)
-			changed, err := d.Reload(rctx)
-			cancel()
-			switch {
-			case err != nil && ctx.Err() == nil:
-				log.Warn("reference data: reload failed; serving what was loaded", "error", err)
-			case changed:
-				log.Info("reference data reloaded", "countries", len(d.Countries()), "languages", len(d.Languages()))
-			}
-		}
+// refreshLogged re-reads the tables once, so an operator's change (a
+// country deactivated in the database) reaches a running instance without a
+// restart. A failed read keeps the data it has.
+func (d *Directory) refreshLogged(ctx context.Context, log *slog.Logger) {
+	changed, err := d.Reload(ctx)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		log.Warn("reference data: reload failed; serving what was loaded", "error", err)
+	case changed:
+		log.Info("reference data reloaded", "countries", len(d.Countries()), "languages", len(d.Languages()))
 	}
 }
 

@@ -5,7 +5,6 @@ package reference
 import (
 	"context"
 	_ "embed"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -24,8 +23,8 @@ var openapiYAML []byte
 
 // Config is the module's section, modules.reference.
 type Config struct {
-	// Reload is how often the tables are re-read; 0 switches re-reading off.
-	Reload time.Duration `koanf:"reload"`
+	// Refresh is how often the tables are re-read; 0 reads them only at start.
+	Refresh time.Duration `koanf:"refresh"`
 }
 
 // Entry describes the module for the catalogue.
@@ -47,31 +46,13 @@ func Entry() module.Entry {
 }
 
 func watch(lc fx.Lifecycle, cfg *config.Config, dir *Directory, log *slog.Logger) error {
-	c := Config{Reload: time.Minute}
+	c := Config{Refresh: time.Minute}
 	if err := cfg.Module(Name, &c); err != nil {
 		return err
 	}
-	if c.Reload < 0 {
-		return fmt.Errorf("modules.reference.reload: must not be negative")
+	if c.Refresh < 0 {
+		return &config.Error{Key: "modules.reference.refresh", Reason: "must not be negative (0 reads the tables only at start)"}
 	}
-	if c.Reload == 0 {
-		return nil
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	lc.Append(fx.Hook{
-		OnStart: func(context.Context) error {
-			go func() {
-				defer close(done)
-				dir.Watch(ctx, c.Reload, log)
-			}()
-			return nil
-		},
-		OnStop: func(context.Context) error {
-			cancel()
-			<-done
-			return nil
-		},
-	})
+	module.Every(lc, Name, c.Refresh, func(ctx context.Context) { dir.refreshLogged(ctx, log) })
 	return nil
 }

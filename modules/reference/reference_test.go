@@ -117,7 +117,7 @@ func TestETagGivesNotModified(t *testing.T) {
 // An operator's deactivation survives the seed that runs at every start,
 // and reaches the running instance at its next reload.
 func TestDeactivationSurvivesSeedAndReachesRunningInstance(t *testing.T) {
-	app := testkit.Start(t, testkit.WithConfig("modules.reference.reload", "50ms"))
+	app := testkit.Start(t, testkit.WithConfig("modules.reference.refresh", "50ms"))
 	etag := app.Get("/api/v1/countries", "").Expect(http.StatusOK).Header.Get("ETag")
 	ctx := context.Background()
 	if _, err := app.DB.NewUpdate().Table("countries").Set("is_active = ?", false).Where("code = ?", "AQ").Exec(ctx); err != nil {
