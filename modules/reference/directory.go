@@ -94,9 +94,13 @@ func (d *Directory) Reload(ctx context.Context) (bool, error) {
 // country deactivated in the database) reaches a running instance without a
 // restart. A failed read keeps the data it has.
 func (d *Directory) refreshLogged(ctx context.Context, log *slog.Logger) {
-	changed, err := d.Reload(ctx)
+	// A database that stops answering must not hold the loop, and with it
+	// the shutdown, for ever.
+	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	changed, err := d.Reload(rctx)
 	switch {
-	case err != nil && ctx.Err() == nil:
+	case err != nil && ctx.Err() == nil: // not the app stopping
 		log.Warn("reference data: reload failed; serving what was loaded", "error", err)
 	case changed:
 		log.Info("reference data reloaded", "countries", len(d.Countries()), "languages", len(d.Languages()))

@@ -1,10 +1,12 @@
 package translations_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/modules/translations/locales"
@@ -139,4 +141,41 @@ func TestSelectKeysRejectsBadBodies(t *testing.T) {
 	}
 	app.Do(testkit.Request{Method: http.MethodPost, Path: "/api/v1/translations", Body: map[string]any{"locale": "en", "keys": []string{"a"}}}).
 		Expect(http.StatusUnauthorized)
+}
+
+// Whether a locale is served follows the reference data, which a running
+// instance re-reads: an operator's deactivation gives 404, and a language
+// activated without a dictionary file is answered in English.
+func TestLocaleFollowsOperatorsLanguageChanges(t *testing.T) {
+	app := testkit.Start(t, testkit.WithConfig("modules.reference.refresh", "50ms"))
+	user := accountstest.NewUser(t, app)
+	app.Get("/api/v1/translations/es", user.Token).Expect(http.StatusOK)
+	app.Get("/api/v1/translations/it", user.Token).Expect(http.StatusNotFound)
+	ctx := context.Background()
+	for code, active := range map[string]bool{"es": false, "it": true} {
+		if _, err := app.DB.NewUpdate().Table("languages").Set("is_active = ?", active).Where("code = ?", code).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for app.Get("/api/v1/translations/it", user.Token).Status != http.StatusOK {
+		if time.Now().After(deadline) {
+			t.Fatal("the running instance does not serve the activated it")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var got dictionary
+	app.Get("/api/v1/translations/IT", user.Token).Expect(http.StatusOK).JSON(&got)
+	en := file(t, "en")
+	if got.Locale != "it" || len(got.Translations) != len(en) || got.Translations["auth.sign_in.title"] != en["auth.sign_in.title"] {
+		t.Errorf("it: locale %q, %d keys; want it with the %d English texts", got.Locale, len(got.Translations), len(en))
+	}
+	if m := app.Get("/api/v1/translations/es", user.Token).Expect(http.StatusNotFound).Map(); m["error"] != "not_found" {
+		t.Errorf("deactivated es: %v", m)
+	}
+	m := app.Post("/api/v1/translations", user.Token, map[string]any{"locale": "es", "keys": []string{"nav.help"}}).
+		Expect(http.StatusBadRequest).Map()
+	if m["error"] != "validation_failed" {
+		t.Errorf("POST with deactivated es: %v", m)
+	}
 }
