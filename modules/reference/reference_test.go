@@ -3,6 +3,7 @@ package reference_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -170,5 +171,22 @@ func TestSeedIsIdempotent(t *testing.T) {
 	}
 	if after := [2]int{count("countries"), count("languages")}; after != before {
 		t.Errorf("rows before %v, after a second seed %v", before, after)
+	}
+}
+
+// A 404 names what was asked, but never echoes more than a few characters of
+// a client's value.
+func TestNotFoundEchoesBoundedCode(t *testing.T) {
+	app := testkit.Start(t)
+	long := strings.Repeat("x", 300)
+	for _, path := range []string{"/api/v1/countries/", "/api/v1/languages/"} {
+		m := app.Get(path+long, "").Expect(http.StatusNotFound).Map()
+		msg, _ := m["message"].(string)
+		if m["error"] != "not_found" || !strings.Contains(msg, `"xxxxxxxxxxxxxxxx..."`) || len(msg) > 80 {
+			t.Errorf("%s<300 x>: %v", path, m)
+		}
+	}
+	if m := app.Get("/api/v1/languages/zz", "").Expect(http.StatusNotFound).Map(); m["message"] != `No active language has the code "zz".` {
+		t.Errorf("unknown language: %v", m)
 	}
 }
