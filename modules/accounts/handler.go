@@ -110,6 +110,10 @@ func (h *Handler) login(c *fiber.Ctx) error {
 }
 
 func (h *Handler) me(c *fiber.Ctx) error {
+	// The guard has just read the user to check the token: answer from that.
+	if u, ok := auth.Current(c).Record.(*User); ok {
+		return c.JSON(h.svc.View(u))
+	}
 	u, err := h.svc.User(c.UserContext(), auth.Current(c).UserID)
 	if errors.Is(err, ErrNotFound) {
 		return auth.Unauthorized("Invalid JWT Token")

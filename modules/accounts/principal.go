@@ -25,5 +25,5 @@ func (p principals) Principal(ctx context.Context, userID int64) (auth.Principal
 	if !u.IsActive {
 		return auth.Principal{}, auth.ErrNoUser
 	}
-	return auth.Principal{UserID: u.ID, Roles: u.Roles.List(), Version: u.TokenVersion}, nil
+	return auth.Principal{UserID: u.ID, Roles: u.Roles.List(), Version: u.TokenVersion, Record: u}, nil
 }

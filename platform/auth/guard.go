@@ -25,6 +25,9 @@ type Principal struct {
 	Roles    []string
 	Version  int
 	AuthTime time.Time
+	// Record is what the Accounts lookup loaded for the check (the accounts
+	// module's user row), so that module's handlers need not read it again.
+	Record any
 }
 
 // HasRole reports whether the user has role.
