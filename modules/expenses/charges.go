@@ -118,6 +118,7 @@ func (s *Service) RefreshAll(ctx context.Context, prop *properties.Property) (Re
 	res.Created = inserted
 	res.Errors += len(failed)
 	res.Skipped += len(due) - inserted - len(failed)
+	s.met.ChargesGenerated(inserted)
 	return res, nil
 }
 

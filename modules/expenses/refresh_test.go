@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -232,5 +233,31 @@ func TestRefreshAllOnAnEmptyOrUnknownProperty(t *testing.T) {
 	res = f.app.Post(f.refresh(), "", nil).Expect(http.StatusUnauthorized)
 	if res.Map()["code"] != float64(401) {
 		t.Fatalf("401 body %s", res.String())
+	}
+}
+
+// Generated charges are counted in propman_charges_generated_total; charges
+// a later call skips are not counted again.
+func TestRefreshAllCountsGeneratedChargesInMetrics(t *testing.T) {
+	f := start(t)
+	for _, typ := range []string{"MONTHLY", "YEARLY"} {
+		f.newExpense(t, map[string]any{"name": typ, "type": typ, "amount": 20, "start_date": "2026-01-01"})
+	}
+	counter := func() string {
+		for _, line := range strings.Split(f.app.Get("/metrics", "").Expect(http.StatusOK).String(), "\n") {
+			if strings.HasPrefix(line, "propman_charges_generated_total ") {
+				return strings.TrimPrefix(line, "propman_charges_generated_total ")
+			}
+		}
+		t.Fatal("no propman_charges_generated_total in /metrics")
+		return ""
+	}
+	if got := counter(); got != "0" {
+		t.Fatalf("before: %s", got)
+	}
+	f.refreshAll(t)
+	f.refreshAll(t)
+	if got := counter(); got != "2" {
+		t.Errorf("after two calls over two expenses: %s, want 2", got)
 	}
 }

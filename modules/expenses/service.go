@@ -14,6 +14,7 @@ import (
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/metrics"
 )
 
 // Service holds the rules of expenses and charges. Every method takes a
@@ -22,11 +23,13 @@ type Service struct {
 	store *Store
 	clock clock.Clock
 	log   *slog.Logger
+	// met counts generated charges; nil when metrics are off.
+	met *metrics.Metrics
 }
 
 // NewService returns the service.
-func NewService(store *Store, clk clock.Clock, log *slog.Logger) *Service {
-	return &Service{store: store, clock: clk, log: log}
+func NewService(store *Store, clk clock.Clock, log *slog.Logger, met *metrics.Metrics) *Service {
+	return &Service{store: store, clock: clk, log: log, met: met}
 }
 
 // ExpenseInput carries an expense's fields as the handler checked them. A
