@@ -40,14 +40,20 @@ func NewDirectory(db *bun.DB) (*Directory, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	d := &Directory{db: db}
-	if _, err := d.Reload(ctx); err != nil {
+	if err := d.Reload(ctx); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
-// Reload reads the tables again and reports whether anything changed.
-func (d *Directory) Reload(ctx context.Context) (bool, error) {
+// Reload reads the tables again.
+func (d *Directory) Reload(ctx context.Context) error {
+	_, err := d.reload(ctx)
+	return err
+}
+
+// reload reads the tables again and reports whether anything changed.
+func (d *Directory) reload(ctx context.Context) (bool, error) {
 	s := &snapshot{
 		countryByKey: map[string]Country{}, languageByKey: map[string]Language{},
 		countryPayload: map[string]httpserver.Payload{}, languagePayload: map[string]httpserver.Payload{},
@@ -98,7 +104,7 @@ func (d *Directory) refreshLogged(ctx context.Context, log *slog.Logger) {
 	// the shutdown, for ever.
 	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	changed, err := d.Reload(rctx)
+	changed, err := d.reload(rctx)
 	switch {
 	case err != nil && ctx.Err() == nil: // not the app stopping
 		log.Warn("reference data: reload failed; serving what was loaded", "error", err)
