@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"strings"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/platform/apierror"
@@ -21,11 +23,13 @@ func (h *Handler) countries(c *fiber.Ctx) error {
 
 func (h *Handler) country(c *fiber.Ctx) error {
 	code := c.Params("code")
-	c2, ok := h.dir.Country(code)
+	// One snapshot for the lookup and the answer: a refresh in between
+	// could otherwise leave the code without its bytes.
+	p, ok := h.dir.snap.Load().countryPayload[strings.ToUpper(code)]
 	if !ok {
 		return apierror.NotFound("No active country has the code " + quote(code) + ".")
 	}
-	return httpserver.SendPayload(c, h.dir.snap.Load().countryPayload[c2.Code])
+	return httpserver.SendPayload(c, p)
 }
 
 func (h *Handler) languages(c *fiber.Ctx) error {
@@ -34,11 +38,11 @@ func (h *Handler) languages(c *fiber.Ctx) error {
 
 func (h *Handler) language(c *fiber.Ctx) error {
 	code := c.Params("code")
-	l, ok := h.dir.Language(code)
+	p, ok := h.dir.snap.Load().languagePayload[strings.ToLower(code)]
 	if !ok {
 		return apierror.NotFound("No active language has the code " + quote(code) + ".")
 	}
-	return httpserver.SendPayload(c, h.dir.snap.Load().languagePayload[l.Code])
+	return httpserver.SendPayload(c, p)
 }
 
 // quote bounds what is echoed back of a client's value.
