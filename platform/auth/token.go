@@ -116,7 +116,7 @@ func (t *Tokens) Parse(raw string) (*Claims, error) {
 		if errors.Is(err, jwt.ErrTokenExpired) {
 			return nil, ErrExpired
 		}
-		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	if _, err := claims.UserID(); err != nil || claims.AuthTime <= 0 {
 		return nil, ErrInvalid

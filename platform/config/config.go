@@ -183,16 +183,16 @@ func decode(k *koanf.Koanf, path string, out any) error {
 	var errs []error
 	var walk func(error)
 	walk = func(e error) {
-		var de *mapstructure.DecodeError
-		switch x := e.(type) {
-		case interface{ Unwrap() []error }:
-			for _, sub := range x.Unwrap() {
+		// mapstructure joins one error per bad field; each names its field.
+		if joined, ok := e.(interface{ Unwrap() []error }); ok { //nolint:errorlint // walking a join, not matching a type
+			for _, sub := range joined.Unwrap() {
 				walk(sub)
 			}
-		default:
-			if errors.As(e, &de) {
-				errs = append(errs, &Error{Key: path + "." + de.Name(), Reason: describe(de.Unwrap())})
-			}
+			return
+		}
+		var de *mapstructure.DecodeError
+		if errors.As(e, &de) {
+			errs = append(errs, &Error{Key: path + "." + de.Name(), Reason: describe(de.Unwrap())})
 		}
 	}
 	walk(err)
