@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/propman/propman/platform/testkit"
+)
+
+func runCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	if code, out, _ := runCmd(t, "version"); code != 0 || out != "propman 1.0.0\n" {
+		t.Errorf("version: %d %q", code, out)
+	}
+	if code, out, _ := runCmd(t, "help"); code != 0 || !strings.Contains(out, "migrate up|down|status") {
+		t.Errorf("help: %d %q", code, out)
+	}
+	if code, _, errOut := runCmd(t, "frobnicate"); code != 2 || !strings.Contains(errOut, `unknown command "frobnicate"`) {
+		t.Errorf("unknown command: %d %q", code, errOut)
+	}
+	if code, _, errOut := runCmd(t, "--config"); code != 2 || !strings.Contains(errOut, "--config needs a file") {
+		t.Errorf("--config without file: %d %q", code, errOut)
+	}
+}
+
+func TestBadConfigurationNamesTheKey(t *testing.T) {
+	t.Setenv("PROPMAN_HTTP_READTIMEOUT", "abc")
+	code, _, errOut := runCmd(t, "migrate", "status")
+	if code != 1 || !strings.Contains(errOut, "http.readtimeout") {
+		t.Errorf("exit %d, stderr %q; want 1 and a message naming http.readtimeout", code, errOut)
+	}
+}
+
+func TestMigrateCommands(t *testing.T) {
+	t.Setenv("PROPMAN_DATABASE_URL", testkit.FreshDatabase(t))
+	t.Setenv("PROPMAN_LOG_LEVEL", "error")
+	code, out, errOut := runCmd(t, "migrate", "status")
+	if code != 0 || !strings.Contains(out, "platform_baseline") || !strings.Contains(out, "pending") || strings.Contains(out, "applied") {
+		t.Fatalf("status on a fresh database: %d %q %q", code, out, errOut)
+	}
+	code, out, errOut = runCmd(t, "migrate", "up")
+	if code != 0 || !strings.Contains(out, "applied ") || !strings.Contains(out, "up   20261122000000_platform_baseline") {
+		t.Fatalf("up: %d %q %q", code, out, errOut)
+	}
+	code, out, _ = runCmd(t, "migrate", "status")
+	if code != 0 || strings.Contains(out, "pending") || !strings.Contains(out, "applied (group 1)") {
+		t.Errorf("status after up: %d %q", code, out)
+	}
+	code, out, _ = runCmd(t, "migrate", "down")
+	if code != 0 || !strings.Contains(out, "down 20261122000000_platform_baseline") {
+		t.Errorf("down: %d %q", code, out)
+	}
+	if code, _, errOut := runCmd(t, "migrate", "sideways"); code != 1 || !strings.Contains(errOut, "use up, down or status") {
+		t.Errorf("bad migrate command: %d %q", code, errOut)
+	}
+}
