@@ -54,6 +54,11 @@ func Open(ctx context.Context, cfg config.Database) (*bun.DB, error) {
 				return nil, fmt.Errorf("database: create folder for %s: %w", path, err)
 			}
 		}
+		// The file holds password hashes: create it readable by its owner
+		// only (SQLite gives its -wal and -shm files the same mode).
+		if f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600); err == nil {
+			_ = f.Close()
+		}
 		// WAL lets readers run beside the writer; IMMEDIATE transactions take
 		// the write lock up front so two writers queue on busy_timeout instead
 		// of failing with "database is locked" when one upgrades its lock.

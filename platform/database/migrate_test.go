@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -252,5 +253,26 @@ func TestIsUnavailable(t *testing.T) {
 	db.Close()
 	if _, err := db.ExecContext(ctx, "SELECT 1"); !database.IsUnavailable(err) {
 		t.Errorf("a closed pool (%v) must count as unavailable", err)
+	}
+}
+
+func TestSQLiteFileIsPrivate(t *testing.T) {
+	path := t.TempDir() + "/sub/propman.db"
+	db, err := database.Open(context.Background(), config.Database{URL: "sqlite:" + path, Lifetime: time.Minute, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("CREATE TABLE t (id INTEGER)"); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{path, path + "-wal"} {
+		info, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mode := info.Mode().Perm(); mode&0o077 != 0 {
+			t.Errorf("%s has mode %o, want no access for group and others", f, mode)
+		}
 	}
 }
