@@ -2,6 +2,8 @@ package boot
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -38,7 +40,16 @@ func mountService(api fiber.Router, states []ModuleState, checks []module.Health
 	for _, s := range states {
 		info.Modules = append(info.Modules, moduleInfo{Name: s.Name, Enabled: s.Enabled, Status: string(s.Status)})
 	}
-	api.Get("/", func(c *fiber.Ctx) error { return c.JSON(info) })
+	// The answer never changes while the process runs: encode it once.
+	infoJSON, err := json.Marshal(info)
+	if err != nil {
+		panic(fmt.Sprintf("boot: service info: %v", err)) // plain strings and booleans always encode
+	}
+	api.Get("/", func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		c.Response().SetBodyRaw(infoJSON)
+		return nil
+	})
 
 	all := append([]module.HealthCheck{{Name: "database", Check: db.PingContext}}, checks...)
 	api.Get("/health", func(c *fiber.Ctx) error {
