@@ -52,7 +52,7 @@ func (s *Store) ByCodes(ctx context.Context, db bun.IDB, codes []string) ([]Bloc
 	if len(codes) == 0 {
 		return bs, nil
 	}
-	if err := db.NewSelect().Model(&bs).Where("code IN (?)", bun.In(codes)).Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&bs).Where("code IN (?)", bun.List(codes)).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("agreement blocks by code: %w", err)
 	}
 	return bs, nil

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/valyala/fasthttp/fasthttpadaptor"
 
+	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/mail"
 )
 
@@ -113,11 +114,7 @@ func (m *Metrics) Middleware() fiber.Handler {
 		if err != nil {
 			// An error still unhandled here becomes a response later, through
 			// the error handler: classify it the way that handler will.
-			if fe, ok := err.(*fiber.Error); ok {
-				status = fe.Code
-			} else {
-				status = fiber.StatusInternalServerError
-			}
+			status = httpserver.Classify(err).Status
 		}
 		route := m.route(c)
 		code := strconv.Itoa(status)

@@ -97,7 +97,7 @@ func (l *Limiter) Release(ctx context.Context, h Hit) error {
 	if len(h.ids) == 0 {
 		return nil
 	}
-	if _, err := l.db.NewDelete().Model((*row)(nil)).Where("id IN (?)", bun.In(h.ids)).Exec(ctx); err != nil {
+	if _, err := l.db.NewDelete().Model((*row)(nil)).Where("id IN (?)", bun.List(h.ids)).Exec(ctx); err != nil {
 		return fmt.Errorf("ratelimit: release: %w", err)
 	}
 	return nil
