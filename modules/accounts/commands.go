@@ -93,7 +93,11 @@ func createUser(ctx context.Context, env module.CommandEnv, stdin io.Reader, arg
 		}
 	}
 	if err := r.err(); err != nil {
-		return fmt.Errorf("user create: %s", strings.Join(err.(*FieldError).Details, "; "))
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			return fmt.Errorf("user create: %s", strings.Join(fe.Details, "; "))
+		}
+		return fmt.Errorf("user create: %w", err)
 	}
 	hash, err := pwhash.Hash(ctx, *password)
 	if err != nil {

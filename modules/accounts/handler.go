@@ -53,10 +53,7 @@ func (h *Handler) verify(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return failure(http.StatusBadRequest, "validation_failed", "", err.Details)
 	}
-	u, err := h.svc.Verify(c.UserContext(), VerifyInput{
-		Email: req.Email, Code: req.Code, Password: req.Password,
-		CountryCode: req.CountryCode, Phone: req.Phone, Locale: req.Locale,
-	})
+	u, err := h.svc.Verify(c.UserContext(), VerifyInput(req))
 	var fe *FieldError
 	switch {
 	case err == nil:

@@ -160,7 +160,7 @@ func checkBlock(p *problems, at string, b *catalog.Block, dir directory, allowed
 
 // checkText checks a localized text map: every catalogue locale present,
 // no unknown locale, no blank or overlong text. Texts are trimmed in place.
-func checkText(p *problems, at, field string, m map[string]string, max int, allowed []string) {
+func checkText(p *problems, at, field string, m map[string]string, maxLen int, allowed []string) {
 	var missing []string
 	for _, l := range catalog.Locales {
 		if _, ok := m[l]; !ok {
@@ -185,8 +185,8 @@ func checkText(p *problems, at, field string, m map[string]string, max int, allo
 		switch n := utf8.RuneCountInString(v); {
 		case n == 0:
 			p.add("%s: %s.%s: empty", at, field, k)
-		case n > max:
-			p.add("%s: %s.%s: %d characters; at most %d", at, field, k, n, max)
+		case n > maxLen:
+			p.add("%s: %s.%s: %d characters; at most %d", at, field, k, n, maxLen)
 		}
 	}
 }

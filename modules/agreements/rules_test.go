@@ -1,6 +1,7 @@
 package agreements
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,8 +50,8 @@ func FuzzParseImport(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		blocks, err := parseImport(data, fakeDirectory{})
 		if err != nil {
-			ie, ok := err.(*ImportError)
-			if !ok || len(ie.Problems) == 0 || len(ie.Problems) > maxProblems+1 {
+			var ie *ImportError
+			if !errors.As(err, &ie) || len(ie.Problems) == 0 || len(ie.Problems) > maxProblems+1 {
 				t.Fatalf("error %T %v", err, err)
 			}
 			return

@@ -30,6 +30,11 @@ import (
 	"time"
 )
 
+// held keeps the blackhole's accepted connections open and unanswered (a
+// dropped net.Conn is closed by its finalizer): a database that takes
+// connections and says nothing.
+var held []net.Conn
+
 func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: faults writers|drain|slowloris|bigheader [flags]")
@@ -250,7 +255,7 @@ func listExpenses(client *http.Client, endpoint, token string) (map[string]bool,
 		err = json.NewDecoder(res.Body).Decode(&body)
 		res.Body.Close()
 		if err != nil || res.StatusCode != http.StatusOK {
-			return nil, fmt.Errorf("page %d: status %d: %v", page, res.StatusCode, err)
+			return nil, fmt.Errorf("page %d: status %d: %w", page, res.StatusCode, err)
 		}
 		for _, e := range body.Expenses {
 			seen[e.ID] = true
@@ -521,7 +526,6 @@ func blackhole(args []string) {
 		os.Exit(1)
 	}
 	fmt.Println("listening", ln.Addr().String())
-	var held []net.Conn
 	for {
 		c, err := ln.Accept()
 		if err != nil {
