@@ -33,7 +33,7 @@ func (h *Handler) listExpenses(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	page, err := properties.ParsePage(c)
+	page, err := httpserver.ParsePage(c)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (h *Handler) listCharges(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	page, err := properties.ParsePage(c)
+	page, err := httpserver.ParsePage(c)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ type Handler struct {
 func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
 
 func (h *Handler) list(c *fiber.Ctx) error {
-	page, err := ParsePage(c)
+	page, err := httpserver.ParsePage(c)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package properties
+package httpserver
 
 import (
 	"strconv"
@@ -14,7 +14,7 @@ type Page struct {
 	PerPage int
 }
 
-// Pagination bounds of every list of the property area.
+// Pagination bounds of every growing list (API-DECISIONS "Everywhere").
 const (
 	DefaultPerPage = 50
 	MaxPerPage     = 200
