@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"net/url"
 	"os"
 	"reflect"
 	"sort"
@@ -38,6 +39,7 @@ type Config struct {
 	Mail      Mail      `koanf:"mail"`
 	RateLimit RateLimit `koanf:"ratelimit"`
 	Metrics   Metrics   `koanf:"metrics"`
+	Tracing   Tracing   `koanf:"tracing"`
 
 	k *koanf.Koanf
 }
@@ -94,6 +96,20 @@ type Metrics struct {
 	Enabled bool `koanf:"enabled"`
 }
 
+// Tracing configures OpenTelemetry tracing of requests and queries.
+type Tracing struct {
+	// Endpoint is the OTLP/HTTP base URL (http://127.0.0.1:4318); empty
+	// switches tracing off.
+	Endpoint string `koanf:"endpoint"`
+	// Service is the service.name of the spans.
+	Service string `koanf:"service"`
+	// Ratio is the share of new traces sampled, from 0 to 1.
+	Ratio float64 `koanf:"ratio"`
+}
+
+// Enabled reports whether spans are recorded and exported.
+func (t Tracing) Enabled() bool { return t.Endpoint != "" }
+
 // Options says where configuration comes from besides the embedded defaults.
 type Options struct {
 	// File is an optional YAML file layered over the defaults.
@@ -143,7 +159,7 @@ func Load(opts Options) (*Config, error) {
 	}{
 		{"http", &cfg.HTTP}, {"log", &cfg.Log}, {"database", &cfg.Database},
 		{"auth", &cfg.Auth}, {"mail", &cfg.Mail}, {"ratelimit", &cfg.RateLimit},
-		{"metrics", &cfg.Metrics},
+		{"metrics", &cfg.Metrics}, {"tracing", &cfg.Tracing},
 	}
 	var errs []error
 	known := map[string]bool{"modules": true}
@@ -328,6 +344,17 @@ func (c *Config) validate() error {
 	if !strings.HasPrefix(c.Mail.URL, "log:") && !strings.HasPrefix(c.Mail.URL, "smtp://") &&
 		!strings.HasPrefix(c.Mail.URL, "smtps://") {
 		bad("mail.url", "must be log: or smtp://user:pass@host:port")
+	}
+	if !(c.Tracing.Ratio >= 0 && c.Tracing.Ratio <= 1) {
+		bad("tracing.ratio", fmt.Sprintf("%v is not between 0 and 1", c.Tracing.Ratio))
+	}
+	if c.Tracing.Endpoint != "" {
+		if u, err := url.Parse(c.Tracing.Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("tracing.endpoint", fmt.Sprintf("%q is not an http:// or https:// URL such as http://127.0.0.1:4318", c.Tracing.Endpoint))
+		}
+		if c.Tracing.Service == "" {
+			bad("tracing.service", "must not be empty when tracing.endpoint is set")
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -42,6 +42,10 @@ func TestDefaults(t *testing.T) {
 		{"mail.url", cfg.Mail.URL, "log:"},
 		{"ratelimit.enabled", cfg.RateLimit.Enabled, true},
 		{"log.format", cfg.Log.Format, "text"},
+		{"tracing.endpoint", cfg.Tracing.Endpoint, ""},
+		{"tracing.service", cfg.Tracing.Service, "propman"},
+		{"tracing.ratio", cfg.Tracing.Ratio, 1.0},
+		{"tracing enabled", cfg.Tracing.Enabled(), false},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
@@ -94,9 +98,14 @@ func TestEnvironmentValues(t *testing.T) {
 		"PROPMAN_RATELIMIT_ENABLED=0",
 		"PROPMAN_AUTH_TTL=15m",
 		"PROPMAN_DATABASE_URL=postgres://u:p@db:5432/propman?sslmode=disable",
+		"PROPMAN_TRACING_ENDPOINT=http://collector:4318",
+		"PROPMAN_TRACING_RATIO=0.25",
 	}})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
+	}
+	if cfg.Tracing.Endpoint != "http://collector:4318" || cfg.Tracing.Ratio != 0.25 || !cfg.Tracing.Enabled() {
+		t.Errorf("tracing %+v", cfg.Tracing)
 	}
 	if want := []string{"https://a.example", "https://b.example"}; !slices.Equal(cfg.HTTP.Origins, want) {
 		t.Errorf("origins %q, want %q", cfg.HTTP.Origins, want)
@@ -146,6 +155,10 @@ func TestBadValuesNameTheKey(t *testing.T) {
 		{"max idle", []string{"PROPMAN_DATABASE_MAXIDLE=-1"}, "", "database.maxidle"},
 		{"short secret", []string{"PROPMAN_AUTH_SECRET=short"}, "", "auth.secret"},
 		{"mail url", []string{"PROPMAN_MAIL_URL=http://mail"}, "", "mail.url"},
+		{"tracing ratio above 1", []string{"PROPMAN_TRACING_RATIO=1.5"}, "", "tracing.ratio"},
+		{"tracing ratio negative", []string{"PROPMAN_TRACING_RATIO=-0.1"}, "", "tracing.ratio"},
+		{"tracing ratio not a number", []string{"PROPMAN_TRACING_RATIO=half"}, "", "tracing.ratio"},
+		{"tracing endpoint", []string{"PROPMAN_TRACING_ENDPOINT=127.0.0.1:4318"}, "", "tracing.endpoint"},
 		{"misspelt setting", []string{"PROPMAN_HTTP_ADRR=:9000"}, "", "http.adrr"},
 		{"unknown section", []string{"PROPMAN_SERVER_PORT=9000"}, "", "server"},
 		{"bad value in file", nil, "database:\n  timeout: soon\n", "database.timeout"},
