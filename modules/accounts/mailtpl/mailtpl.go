@@ -34,7 +34,8 @@ var byLocale = func() map[string]localeTemplates {
 		m[l] = localeTemplates{
 			subject: texttemplate.Must(texttemplate.New(l+".subject.txt").Option("missingkey=error").ParseFS(files, "templates/"+l+".subject.txt")),
 			text:    texttemplate.Must(texttemplate.New(l+".txt").Option("missingkey=error").ParseFS(files, "templates/"+l+".txt")),
-			html:    htmltemplate.Must(htmltemplate.New(l+".html").Option("missingkey=error").ParseFS(files, "templates/"+l+".html")),
+			// One layout for every locale; each locale's file defines its texts.
+			html: htmltemplate.Must(htmltemplate.New("layout.html").Option("missingkey=error").ParseFS(files, "templates/layout.html", "templates/"+l+".html")),
 		}
 	}
 	return m
