@@ -13,9 +13,12 @@ import (
 // behind it is made only when something waits on the context (a query does;
 // an answer served from memory does not), which keeps read-mostly routes as
 // cheap as a bare handler.
+//
+// The context set by an outer handler before it (tracing's span) is its
+// parent: its values are seen through it, and its end ends it.
 func requestDeadline(d time.Duration) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		ctx := &lazyDeadline{deadline: time.Now().Add(d)}
+		ctx := newLazyDeadline(c.UserContext(), time.Now().Add(d))
 		defer ctx.release()
 		c.SetUserContext(ctx)
 		return c.Next()
@@ -25,14 +28,22 @@ func requestDeadline(d time.Duration) fiber.Handler {
 // lazyDeadline is a context.Context with a deadline whose timer starts on
 // the first call to Done.
 type lazyDeadline struct {
+	parent   context.Context
 	deadline time.Time
 	once     sync.Once
 	inner    context.Context
 	cancel   context.CancelFunc
 }
 
+func newLazyDeadline(parent context.Context, deadline time.Time) *lazyDeadline {
+	if d, ok := parent.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	return &lazyDeadline{parent: parent, deadline: deadline}
+}
+
 func (l *lazyDeadline) start() {
-	l.inner, l.cancel = context.WithDeadline(context.Background(), l.deadline)
+	l.inner, l.cancel = context.WithDeadline(l.parent, l.deadline)
 }
 
 func (l *lazyDeadline) Deadline() (time.Time, bool) { return l.deadline, true }
@@ -47,7 +58,7 @@ func (l *lazyDeadline) Err() error {
 	return l.inner.Err()
 }
 
-func (l *lazyDeadline) Value(any) any { return nil }
+func (l *lazyDeadline) Value(key any) any { return l.parent.Value(key) }
 
 // released stands in for the timer of a context nobody waited on.
 var released = func() context.Context {

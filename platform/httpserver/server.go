@@ -25,9 +25,10 @@ import (
 const APIPrefix = "/api/v1"
 
 // New returns the Fiber app with propman's middleware chain: request id,
-// the outer handlers (metrics), access log, panic recovery, CORS, client
-// address, request deadline. Outer handlers run outside the access log,
-// whose error handling sets the final status they see.
+// the outer handlers (metrics, tracing), access log, panic recovery, CORS,
+// client address, request deadline. Outer handlers run outside the access
+// log, whose error handling sets the final status they see; a context they
+// set with c.SetUserContext is the parent of the request's deadline context.
 func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fiber.Handler) (*fiber.App, error) {
 	proxies, err := parseProxies(cfg.Proxies)
 	if err != nil {
