@@ -30,6 +30,7 @@ import (
 	"github.com/propman/propman/platform/metrics"
 	"github.com/propman/propman/platform/module"
 	"github.com/propman/propman/platform/openapi"
+	"github.com/propman/propman/platform/tracing"
 )
 
 // Version is the interface version of the API.
@@ -240,9 +241,27 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 		db.Close()
 		return nil, err
 	}
+	// With tracing.endpoint empty there is no provider (so no exporter and no
+	// goroutine), no middleware and no query hook; modules and tests get a
+	// nil *tracing.Provider.
+	var tr *tracing.Provider
+	if cfg.Tracing.Enabled() {
+		if tr, err = tracing.New(cfg.Tracing); err != nil {
+			db.Close()
+			return nil, err
+		}
+		db.AddQueryHook(tr.QueryHook(db))
+		outer = append(outer, tr.Middleware())
+	}
+	closeAll := func() {
+		if tr != nil {
+			_ = tr.Shutdown(context.Background())
+		}
+		db.Close()
+	}
 	app, err := httpserver.New(cfg.HTTP, cfg.Database.Timeout, log, outer...)
 	if err != nil {
-		db.Close()
+		closeAll()
 		return nil, err
 	}
 	if met != nil {
@@ -255,12 +274,17 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 			}
 			return fxevent.NopLogger
 		}),
-		fx.Supply(cfg, log, db, doc, tokens, app, states, met),
+		fx.Supply(cfg, log, db, doc, tokens, app, states, met, tr),
 		fx.Supply(fx.Annotate(clk, fx.As(new(clock.Clock)))),
 		fx.Supply(fx.Annotate(mailer, fx.As(new(mail.Mailer)))),
 		fx.Provide(auth.NewGuard),
 		fx.Invoke(func(lc fx.Lifecycle) {
 			lc.Append(fx.StopHook(func() error { return db.Close() }))
+			if tr != nil {
+				// Stop hooks run in reverse: this one runs after the server
+				// has finished its requests, and flushes their spans.
+				lc.Append(fx.StopHook(func(ctx context.Context) error { return tr.Shutdown(ctx) }))
+			}
 		}),
 	}
 	opts = append(opts, moduleOpts...)
@@ -275,7 +299,7 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 	opts = append(opts, o.Extra...)
 	fxApp := fx.New(opts...)
 	if err := fxApp.Err(); err != nil {
-		db.Close()
+		closeAll()
 		return nil, err
 	}
 	return fxApp, nil

@@ -43,6 +43,7 @@ import (
 	"github.com/propman/propman/platform/mail"
 	"github.com/propman/propman/platform/module"
 	"github.com/propman/propman/platform/openapi"
+	"github.com/propman/propman/platform/tracing"
 )
 
 func init() {
@@ -67,6 +68,9 @@ type App struct {
 	Config *config.Config
 	Doc    *openapi.Document
 	Tokens *auth.Tokens
+	// Tracing is the app's trace provider when tracing.endpoint is set, nil
+	// otherwise; tests call its ForceFlush before reading their collector.
+	Tracing *tracing.Provider
 	// Engine is "sqlite" or "postgres".
 	Engine string
 	// URL is the server's base URL (http://127.0.0.1:port) when the app was
@@ -201,7 +205,7 @@ func Start(t testing.TB, opts ...Option) *App {
 	defer cancel()
 	fxApp, err := boot.New(ctx, boot.Options{
 		Config: cfg, Entries: s.entries, Logger: log, Clock: a.Clock, Mailer: a.Mail,
-		Extra:  []fx.Option{fx.Populate(&a.Fiber, &a.DB, &a.Doc, &a.Tokens)},
+		Extra:  []fx.Option{fx.Populate(&a.Fiber, &a.DB, &a.Doc, &a.Tokens, &a.Tracing)},
 		Listen: s.listen,
 		OnListen: func(addr net.Addr) {
 			a.URL = "http://" + addr.String()
