@@ -250,7 +250,7 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 			db.Close()
 			return nil, err
 		}
-		db.AddQueryHook(tr.QueryHook(db))
+		db = db.WithQueryHook(tr.QueryHook(db))
 		outer = append(outer, tr.Middleware())
 	}
 	closeAll := func() {
