@@ -32,16 +32,7 @@ func (s *Service) Charges(ctx context.Context, prop *properties.Property, f Char
 
 // CreateCharge adds a manual charge (one no expense generated) to prop.
 func (s *Service) CreateCharge(ctx context.Context, prop *properties.Property, in ChargeInput) (*Charge, error) {
-	var details []string
-	if in.Name == nil {
-		details = append(details, "name: is required")
-	}
-	if in.Amount == nil {
-		details = append(details, "amount: is required")
-	}
-	if in.DueDate == nil {
-		details = append(details, "due_date: is required")
-	}
+	details := required(field{"name", in.Name != nil}, field{"amount", in.Amount != nil}, field{"due_date", in.DueDate != nil})
 	cur := prop.Currency
 	if in.Currency != nil {
 		code, err := properties.CurrencyCode(*in.Currency)

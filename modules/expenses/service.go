@@ -72,19 +72,8 @@ func (s *Service) Expenses(ctx context.Context, prop *properties.Property, limit
 // CreateExpense adds an expense to prop. The currency defaults to the
 // property's, due_day to 1, is_active to true.
 func (s *Service) CreateExpense(ctx context.Context, prop *properties.Property, in ExpenseInput) (*Expense, error) {
-	var missing []string
-	if in.Name == nil {
-		missing = append(missing, "name: is required")
-	}
-	if in.Type == nil {
-		missing = append(missing, "type: is required")
-	}
-	if in.Amount == nil {
-		missing = append(missing, "amount: is required")
-	}
-	if in.StartDate == nil {
-		missing = append(missing, "start_date: is required")
-	}
+	missing := required(field{"name", in.Name != nil}, field{"type", in.Type != nil},
+		field{"amount", in.Amount != nil}, field{"start_date", in.StartDate != nil})
 	if len(missing) > 0 {
 		return nil, apierror.Validation(missing...)
 	}
@@ -176,4 +165,21 @@ func apply(e *Expense, in ExpenseInput) error {
 // now is the clock's time at the precision both databases keep.
 func (s *Service) now() time.Time {
 	return s.clock.Now().UTC().Truncate(time.Microsecond)
+}
+
+// field is a request field and whether the client gave it.
+type field struct {
+	name  string
+	given bool
+}
+
+// required words one "<name>: is required" per field not given, in order.
+func required(fields ...field) []string {
+	var out []string
+	for _, f := range fields {
+		if !f.given {
+			out = append(out, f.name+": is required")
+		}
+	}
+	return out
 }
