@@ -300,9 +300,7 @@ func TestHealth(t *testing.T) {
 // probeEntry is a ready module with one route, for switching a real module
 // on and off while the catalogue's ready modules may still be empty.
 func probeEntry() module.Entry {
-	return module.Entry{
-		Name: "probe", Summary: "test module", Status: module.Ready,
-		OpenAPI: []byte(`
+	return testkit.Module("probe", `
 paths:
   /api/v1/probe:
     get:
@@ -313,13 +311,9 @@ paths:
           content:
             application/json:
               schema: {type: object, required: [ok], properties: {ok: {type: boolean}}}
-`),
-		Options: module.ProvideRoutes(func() module.Routes {
-			return module.Routes{Module: "probe", Register: func(api fiber.Router) {
-				api.Get("/probe", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"ok": true}) })
-			}}
-		}),
-	}
+`, func(api fiber.Router) {
+		api.Get("/probe", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"ok": true}) })
+	})
 }
 
 func docPaths(t *testing.T, app *testkit.App) map[string]any {

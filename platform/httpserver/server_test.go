@@ -24,9 +24,7 @@ import (
 
 // errEntry is a test module with a route that decodes JSON and one that panics.
 func errEntry() module.Entry {
-	return module.Entry{
-		Name: "errtest", Summary: "test module", Status: module.Ready,
-		OpenAPI: []byte(`
+	return testkit.Module("errtest", `
 paths:
   /api/v1/errtest/echo:
     post:
@@ -48,25 +46,21 @@ paths:
       responses:
         "200":
           description: never
-`),
-		Options: module.ProvideRoutes(func() module.Routes {
-			return module.Routes{Module: "errtest", Register: func(api fiber.Router) {
-				api.Post("/errtest/echo", func(c *fiber.Ctx) error {
-					var in struct {
-						Name string `json:"name"`
-						Age  int    `json:"age"`
-					}
-					if err := httpserver.DecodeJSON(c, &in); err != nil {
-						return err
-					}
-					return c.JSON(fiber.Map{"name": in.Name})
-				})
-				api.Get("/errtest/panic", func(*fiber.Ctx) error {
-					panic("secret-internal-detail: db password is hunter2")
-				})
-			}}
-		}),
-	}
+`, func(api fiber.Router) {
+		api.Post("/errtest/echo", func(c *fiber.Ctx) error {
+			var in struct {
+				Name string `json:"name"`
+				Age  int    `json:"age"`
+			}
+			if err := httpserver.DecodeJSON(c, &in); err != nil {
+				return err
+			}
+			return c.JSON(fiber.Map{"name": in.Name})
+		})
+		api.Get("/errtest/panic", func(*fiber.Ctx) error {
+			panic("secret-internal-detail: db password is hunter2")
+		})
+	})
 }
 
 type errorBody struct {

@@ -159,9 +159,7 @@ func flush(t *testing.T, app *testkit.App) {
 // ctxEntry is a test module whose route reports what its context carries:
 // the request deadline and the span of the request.
 func ctxEntry() module.Entry {
-	return module.Entry{
-		Name: "ctxtest", Summary: "test module", Status: module.Ready,
-		OpenAPI: []byte(`
+	return testkit.Module("ctxtest", `
 paths:
   /api/v1/ctxtest:
     get:
@@ -175,22 +173,18 @@ paths:
                 type: object
                 required: [deadline, trace]
                 properties: {deadline: {type: boolean}, trace: {type: string}}
-`),
-		Options: module.ProvideRoutes(func() module.Routes {
-			return module.Routes{Module: "ctxtest", Register: func(api fiber.Router) {
-				api.Get("/ctxtest", func(c *fiber.Ctx) error {
-					ctx := c.UserContext()
-					_, deadline := ctx.Deadline()
-					sc := trace.SpanContextFromContext(ctx)
-					id := ""
-					if sc.IsValid() {
-						id = sc.TraceID().String()
-					}
-					return c.JSON(fiber.Map{"deadline": deadline, "trace": id})
-				})
-			}}
-		}),
-	}
+`, func(api fiber.Router) {
+		api.Get("/ctxtest", func(c *fiber.Ctx) error {
+			ctx := c.UserContext()
+			_, deadline := ctx.Deadline()
+			sc := trace.SpanContextFromContext(ctx)
+			id := ""
+			if sc.IsValid() {
+				id = sc.TraceID().String()
+			}
+			return c.JSON(fiber.Map{"deadline": deadline, "trace": id})
+		})
+	})
 }
 
 type ctxAnswer struct {
