@@ -11,6 +11,7 @@ import (
 	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/listing"
 )
 
 // ChargeInput carries a manual charge as the handler checked it. Period
@@ -26,8 +27,8 @@ type ChargeInput struct {
 }
 
 // Charges returns a page of prop's charges.
-func (s *Service) Charges(ctx context.Context, prop *properties.Property, f ChargeFilter, limit, offset int) ([]Charge, int, error) {
-	return s.store.Charges(ctx, prop.ID, f, limit, offset)
+func (s *Service) Charges(ctx context.Context, prop *properties.Property, q listing.Query) ([]Charge, int, error) {
+	return s.store.Charges(ctx, prop.ID, q)
 }
 
 // CreateCharge adds a manual charge (one no expense generated) to prop.

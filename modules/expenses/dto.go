@@ -141,13 +141,6 @@ func expenseOut(e *Expense) expenseJSON {
 	return out
 }
 
-type expenseList struct {
-	Expenses []expenseJSON `json:"expenses"`
-	Total    int           `json:"total"`
-	Page     int           `json:"page"`
-	PerPage  int           `json:"per_page"`
-}
-
 // chargeJSON is a charge as clients see it.
 type chargeJSON struct {
 	ID         string        `json:"id"`
@@ -173,11 +166,4 @@ func chargeOut(c *Charge) chargeJSON {
 		out.ExpenseID = &id
 	}
 	return out
-}
-
-type chargeList struct {
-	Charges []chargeJSON `json:"charges"`
-	Total   int          `json:"total"`
-	Page    int          `json:"page"`
-	PerPage int          `json:"per_page"`
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/listing"
 )
 
 // Handler turns HTTP requests into service calls. Every route first
@@ -33,19 +34,15 @@ func (h *Handler) listExpenses(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	page, err := httpserver.ParsePage(c)
+	q, err := listing.Parse(c)
 	if err != nil {
 		return err
 	}
-	list, total, err := h.svc.Expenses(c.UserContext(), prop, page.PerPage, page.Offset())
+	list, total, err := h.svc.Expenses(c.UserContext(), prop, q)
 	if err != nil {
 		return err
 	}
-	out := expenseList{Expenses: make([]expenseJSON, 0, len(list)), Total: total, Page: page.Number, PerPage: page.PerPage}
-	for i := range list {
-		out.Expenses = append(out.Expenses, expenseOut(&list[i]))
-	}
-	return c.JSON(out)
+	return c.JSON(listing.NewPage("expenses", list, expenseOut, total, q))
 }
 
 func (h *Handler) createExpense(c *fiber.Ctx) error {
@@ -120,32 +117,21 @@ func (h *Handler) listCharges(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	page, err := httpserver.ParsePage(c)
+	q, err := listing.Parse(c, chargeFilters...)
 	if err != nil {
 		return err
 	}
-	f := ChargeFilter{Period: c.Query("period"), Status: c.Query("status")}
-	var details []string
-	if f.Period != "" && !calendar.ValidLabel(f.Period) {
-		details = append(details, "period: must be a month (2026-11), a quarter (2026-Q4) or a year (2026)")
-	}
-	switch f.Status {
-	case "", Unpaid, Paid, Cancelled:
-	default:
-		details = append(details, "status: must be one of unpaid, paid, cancelled")
-	}
-	if len(details) > 0 {
-		return apierror.Validation(details...)
-	}
-	list, total, err := h.svc.Charges(c.UserContext(), prop, f, page.PerPage, page.Offset())
+	list, total, err := h.svc.Charges(c.UserContext(), prop, q)
 	if err != nil {
 		return err
 	}
-	out := chargeList{Charges: make([]chargeJSON, 0, len(list)), Total: total, Page: page.Number, PerPage: page.PerPage}
-	for i := range list {
-		out.Charges = append(out.Charges, chargeOut(&list[i]))
-	}
-	return c.JSON(out)
+	return c.JSON(listing.NewPage("charges", list, chargeOut, total, q))
+}
+
+// chargeFilters are the query parameters of the charge list.
+var chargeFilters = []listing.Filter{
+	{Name: "period", Rule: "must be a month (2026-11), a quarter (2026-Q4) or a year (2026)", OK: calendar.ValidLabel, MaxLen: 7},
+	listing.OneOf("status", Unpaid, Paid, Cancelled),
 }
 
 func (h *Handler) createCharge(c *fiber.Ctx) error {

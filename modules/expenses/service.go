@@ -14,6 +14,7 @@ import (
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/metrics"
 )
 
@@ -65,8 +66,8 @@ func (s *Service) Expense(ctx context.Context, prop *properties.Property, rawID 
 }
 
 // Expenses returns a page of prop's expenses.
-func (s *Service) Expenses(ctx context.Context, prop *properties.Property, limit, offset int) ([]Expense, int, error) {
-	return s.store.Expenses(ctx, prop.ID, limit, offset)
+func (s *Service) Expenses(ctx context.Context, prop *properties.Property, q listing.Query) ([]Expense, int, error) {
+	return s.store.Expenses(ctx, prop.ID, q)
 }
 
 // CreateExpense adds an expense to prop. The currency defaults to the

@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
 )
 
 // Store reads and writes expenses and charges.
@@ -50,15 +51,14 @@ func (s *Store) Expense(ctx context.Context, propertyID, id uuid.UUID) (*Expense
 
 // Expenses returns a page of the property's expenses that are not deleted,
 // in creation order, and how many there are.
-func (s *Store) Expenses(ctx context.Context, propertyID uuid.UUID, limit, offset int) ([]Expense, int, error) {
+func (s *Store) Expenses(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Expense, int, error) {
 	var list []Expense
-	total, err := s.db.NewSelect().Model(&list).
-		Where("property_id = ?", propertyID).Where("deleted_at IS NULL").
-		Order("id").Limit(int64(limit)).Offset(int64(offset)).ScanAndCount(ctx)
+	total, err := listing.Scan(ctx, s.db.NewSelect().Model(&list).
+		Where("property_id = ?", propertyID).Where("deleted_at IS NULL").Order("id"), q)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list expenses: %w", err)
 	}
-	return list, int(total), nil
+	return list, total, nil
 }
 
 // UpdateExpense writes every editable column of e.
@@ -193,26 +193,20 @@ func (s *Store) InsertCharge(ctx context.Context, c *Charge) error {
 	return nil
 }
 
-// ChargeFilter narrows a charge list; empty fields do not filter.
-type ChargeFilter struct {
-	Period string
-	Status string
-}
-
 // Charges returns a page of the property's charges by due date, and how
 // many match.
-func (s *Store) Charges(ctx context.Context, propertyID uuid.UUID, f ChargeFilter, limit, offset int) ([]Charge, int, error) {
+func (s *Store) Charges(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Charge, int, error) {
 	var list []Charge
-	q := s.db.NewSelect().Model(&list).Where("property_id = ?", propertyID)
-	if f.Period != "" {
-		q = q.Where("period = ?", f.Period)
+	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", propertyID)
+	if v := q.Get("period"); v != "" {
+		sel = sel.Where("period = ?", v)
 	}
-	if f.Status != "" {
-		q = q.Where("status = ?", f.Status)
+	if v := q.Get("status"); v != "" {
+		sel = sel.Where("status = ?", v)
 	}
-	total, err := q.Order("due_date", "id").Limit(int64(limit)).Offset(int64(offset)).ScanAndCount(ctx)
+	total, err := listing.Scan(ctx, sel.Order("due_date", "id"), q)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list charges: %w", err)
 	}
-	return list, int(total), nil
+	return list, total, nil
 }

@@ -51,13 +51,6 @@ func toJSON(p *Property) propertyJSON {
 	}
 }
 
-type propertyList struct {
-	Properties []propertyJSON `json:"properties"`
-	Total      int            `json:"total"`
-	Page       int            `json:"page"`
-	PerPage    int            `json:"per_page"`
-}
-
 // Timestamp formats t as RFC 3339 in UTC, to the second, as every record
 // of the property area shows its times.
 func Timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -6,6 +6,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/validate"
 )
 
@@ -18,19 +19,15 @@ type Handler struct {
 func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
 
 func (h *Handler) list(c *fiber.Ctx) error {
-	page, err := httpserver.ParsePage(c)
+	q, err := listing.Parse(c)
 	if err != nil {
 		return err
 	}
-	list, total, err := h.svc.List(c.UserContext(), auth.Current(c), page.PerPage, page.Offset())
+	list, total, err := h.svc.List(c.UserContext(), auth.Current(c), q)
 	if err != nil {
 		return err
 	}
-	out := propertyList{Properties: make([]propertyJSON, 0, len(list)), Total: total, Page: page.Number, PerPage: page.PerPage}
-	for i := range list {
-		out.Properties = append(out.Properties, toJSON(&list[i]))
-	}
-	return c.JSON(out)
+	return c.JSON(listing.NewPage("properties", list, toJSON, total, q))
 }
 
 func (h *Handler) create(c *fiber.Ctx) error {

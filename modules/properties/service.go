@@ -16,6 +16,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/listing"
 )
 
 // Dependent is a module that keeps records under a property. The properties
@@ -92,8 +93,8 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 
 // List returns a page of p's own properties and how many there are. Admins
 // too see their own here; they reach other users' properties by id.
-func (s *Service) List(ctx context.Context, p auth.Principal, limit, offset int) ([]Property, int, error) {
-	return s.store.ListByOwner(ctx, p.UserID, limit, offset)
+func (s *Service) List(ctx context.Context, p auth.Principal, q listing.Query) ([]Property, int, error) {
+	return s.store.ListByOwner(ctx, p.UserID, q)
 }
 
 // Create adds a property owned by p.

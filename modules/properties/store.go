@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
 )
 
 // Store reads and writes properties.
@@ -46,14 +47,13 @@ func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*Property, error) {
 
 // ListByOwner returns one page of the owner's properties in creation order
 // and how many the owner has.
-func (s *Store) ListByOwner(ctx context.Context, ownerID int64, limit, offset int) ([]Property, int, error) {
+func (s *Store) ListByOwner(ctx context.Context, ownerID int64, q listing.Query) ([]Property, int, error) {
 	var list []Property
-	total, err := s.db.NewSelect().Model(&list).Where("owner_id = ?", ownerID).
-		Order("id").Limit(int64(limit)).Offset(int64(offset)).ScanAndCount(ctx)
+	total, err := listing.Scan(ctx, s.db.NewSelect().Model(&list).Where("owner_id = ?", ownerID).Order("id"), q)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list properties: %w", err)
 	}
-	return list, int(total), nil
+	return list, total, nil
 }
 
 // Update writes every editable column of p.
