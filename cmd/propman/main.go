@@ -2,6 +2,7 @@
 //
 //	propman [serve]                  serve the API (default)
 //	propman migrate up|down|status   manage the database schema
+//	propman openapi                  print the doc.json the server would serve
 //	propman version                  print the version
 //	propman <module command> ...     commands of modules (see propman help)
 //
@@ -9,7 +10,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -57,6 +60,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = serve(cfg, entries, stderr)
 	case "migrate":
 		err = migrate(cfg, entries, args, stdout)
+	case "openapi":
+		err = printDocument(cfg, entries, stdout)
 	default:
 		c, ok := findCommand(entries, cmd)
 		if !ok {
@@ -98,6 +103,7 @@ func usage(w io.Writer, entries []module.Entry) {
 	fmt.Fprintln(w, "usage: propman [--config FILE] <command>")
 	fmt.Fprintln(w, "  serve                  serve the API (the default)")
 	fmt.Fprintln(w, "  migrate up|down|status manage the database schema")
+	fmt.Fprintln(w, "  openapi                print the doc.json this configuration serves")
 	fmt.Fprintln(w, "  version                print the version")
 	for _, e := range entries {
 		for _, c := range e.Commands {
@@ -139,6 +145,22 @@ func serve(cfg *config.Config, entries []module.Entry, stderr io.Writer) error {
 		return fmt.Errorf("stopped with exit code %d", sig.ExitCode)
 	}
 	return nil
+}
+
+// printDocument writes the served doc.json (indented) without opening the
+// database or listening: for linters and client generators.
+func printDocument(cfg *config.Config, entries []module.Entry, out io.Writer) error {
+	doc, err := boot.Document(cfg, entries)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, doc.JSON, "", "  "); err != nil {
+		return err
+	}
+	buf.WriteByte('\n')
+	_, err = out.Write(buf.Bytes())
+	return err
 }
 
 func openMigrated(ctx context.Context, cfg *config.Config, entries []module.Entry) (*database.Migrator, func(), error) {

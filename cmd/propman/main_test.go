@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"sort"
 	"strings"
 	"testing"
 
@@ -59,5 +61,43 @@ func TestMigrateCommands(t *testing.T) {
 	}
 	if code, _, errOut := runCmd(t, "migrate", "sideways"); code != 1 || !strings.Contains(errOut, "use up, down or status") {
 		t.Errorf("bad migrate command: %d %q", code, errOut)
+	}
+}
+
+// propman openapi prints the document the server serves, with no database:
+// the same operations as the served doc.json, stubs only listed.
+func TestOpenAPICommand(t *testing.T) {
+	t.Setenv("PROPMAN_DATABASE_URL", "postgres://nobody@127.0.0.1:1/none?sslmode=disable") // never opened
+	t.Setenv("PROPMAN_MODULES_EXPENSES_ENABLED", "false")
+	code, out, errOut := runCmd(t, "openapi")
+	if code != 0 {
+		t.Fatalf("openapi: %d %q", code, errOut)
+	}
+	var doc struct {
+		OpenAPI string                    `json:"openapi"`
+		Paths   map[string]map[string]any `json:"paths"`
+		Stubs   []struct{ Module string } `json:"x-propman-stubs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if doc.OpenAPI != "3.0.3" || doc.Paths["/api/v1/properties"] == nil || len(doc.Stubs) == 0 {
+		t.Errorf("openapi %q, %d paths, %d stubs", doc.OpenAPI, len(doc.Paths), len(doc.Stubs))
+	}
+	if doc.Paths["/api/v1/properties/{propertyId}/expenses"] != nil {
+		t.Error("a disabled module's paths are printed")
+	}
+	served := testkit.Start(t, testkit.WithConfig("modules.expenses.enabled", false)).Doc.Operations()
+	var printed []string
+	for p, item := range doc.Paths {
+		for m := range item {
+			if m != "parameters" {
+				printed = append(printed, strings.ToUpper(m)+" "+p)
+			}
+		}
+	}
+	sort.Strings(printed)
+	if strings.Join(printed, "\n") != strings.Join(served, "\n") {
+		t.Errorf("printed operations differ from served ones:\n%v\n%v", printed, served)
 	}
 }

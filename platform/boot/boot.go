@@ -210,28 +210,13 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 		mailer = met.Mailer(mailer)
 		outer = append(outer, met.Middleware())
 	}
-	enabled := map[string]bool{}
-	var fragments []openapi.Fragment
-	if met != nil {
-		fragments = append(fragments, openapi.Fragment{Module: "metrics", YAML: metrics.OpenAPI})
-	}
 	var moduleOpts []fx.Option
 	for i, e := range o.Entries {
-		if !states[i].Enabled {
-			continue
-		}
-		enabled[e.Name] = true
-		switch e.Status {
-		case module.Stub:
-			fragments = append(fragments, openapi.Fragment{Module: e.Name, YAML: openapi.StubFragment(e.Name, e.Summary, e.Prefixes)})
-		default:
-			fragments = append(fragments, openapi.Fragment{Module: e.Name, YAML: e.OpenAPI})
-		}
-		if e.Options != nil {
+		if states[i].Enabled && e.Options != nil {
 			moduleOpts = append(moduleOpts, e.Options)
 		}
 	}
-	doc, err := openapi.Build(fragments)
+	doc, err := buildDocument(o.Entries, states, met != nil)
 	if err != nil {
 		db.Close()
 		return nil, err

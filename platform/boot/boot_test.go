@@ -320,8 +320,17 @@ func docPaths(t *testing.T, app *testkit.App) map[string]any {
 	t.Helper()
 	var doc struct {
 		Paths map[string]any `json:"paths"`
+		Stubs []struct {
+			Prefixes []string `json:"prefixes"`
+		} `json:"x-propman-stubs"`
 	}
 	app.Get("/api/v1/doc.json", "").Expect(http.StatusOK).JSON(&doc)
+	// A stub's prefixes are not operations; doc.json lists them apart.
+	for _, s := range doc.Stubs {
+		for _, p := range s.Prefixes {
+			doc.Paths[p] = "stub"
+		}
+	}
 	return doc.Paths
 }
 

@@ -58,6 +58,7 @@ func Build(fragments []Fragment) (*Document, error) {
 		}
 	}
 	addStandardResponses(doc)
+	describeStubs(doc)
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
@@ -103,20 +104,22 @@ func merge(doc, frag map[string]any, module string) error {
 					target[name] = def
 				}
 			}
-		case "tags":
-			tags, _ := doc["tags"].([]any)
-			if list, ok := val.([]any); ok {
-				doc["tags"] = append(tags, list...)
+		case "tags", StubsKey:
+			list, _ := doc[key].([]any)
+			if more, ok := val.([]any); ok {
+				doc[key] = append(list, more...)
 			}
 		default:
-			return fmt.Errorf("openapi: fragment of %s: only paths, components and tags may be given, not %q", module, key)
+			return fmt.Errorf("openapi: fragment of %s: only paths, components, tags and %s may be given, not %q", module, StubsKey, key)
 		}
 	}
 	return nil
 }
 
 // addStandardResponses documents the errors the platform itself can answer
-// on any operation, unless the operation documents its own.
+// on any operation, unless the operation documents its own: 500 always; 401
+// and 503 with security; 400 and 413 with a request body; 400 with a query
+// parameter; 404 with a path parameter.
 func addStandardResponses(doc map[string]any) {
 	for path, item := range asMap(doc["paths"]) {
 		for _, method := range methods {
@@ -139,11 +142,31 @@ func addStandardResponses(doc map[string]any) {
 				add("400", "BadRequest")
 				add("413", "PayloadTooLarge")
 			}
+			if hasQueryParameter(doc, asMap(item), op) {
+				add("400", "BadRequest")
+			}
 			if strings.Contains(path, "{") {
 				add("404", "NotFound")
 			}
 		}
 	}
+}
+
+// hasQueryParameter reports whether op (or its path) takes a query
+// parameter, which the handler checks (400 validation_failed).
+func hasQueryParameter(doc, item, op map[string]any) bool {
+	params := append(asSlice(item["parameters"]), asSlice(op["parameters"])...)
+	for _, p := range params {
+		pm := asMap(p)
+		if ref, ok := pm["$ref"].(string); ok {
+			name := strings.TrimPrefix(ref, "#/components/parameters/")
+			pm = asMap(asMap(asMap(doc["components"])["parameters"])[name])
+		}
+		if pm["in"] == "query" {
+			return true
+		}
+	}
+	return false
 }
 
 func asMap(v any) map[string]any {
@@ -177,49 +200,60 @@ func (d *Document) Operations() []string {
 	return out
 }
 
-// StubFragment documents a stub module: every method on each prefix answers
-// 501 not_implemented (the subpaths below the prefix answer the same).
+// StubsKey is the top-level extension of doc.json that lists the reserved
+// prefixes of stub modules: they answer 501 not_implemented and are not
+// operations, so generated clients carry no method that can only fail.
+const StubsKey = "x-propman-stubs"
+
+// Stub is one stub module as doc.json lists it under StubsKey.
+type Stub struct {
+	Module   string   `json:"module" yaml:"module"`
+	Summary  string   `json:"summary" yaml:"summary"`
+	Prefixes []string `json:"prefixes" yaml:"prefixes"`
+}
+
+// StubFragment describes a stub module: no operation, only its entry in
+// the list of reserved prefixes (in OpenAPI syntax, with /api/v1).
 func StubFragment(module, summary string, prefixes []string) []byte {
-	paths := map[string]any{}
-	for _, prefix := range prefixes {
-		path := "/api/v1" + FromFiberPath(prefix)
-		item := map[string]any{}
-		var params []any
-		for _, m := range fiberParam.FindAllStringSubmatch(prefix, -1) {
-			params = append(params, map[string]any{
-				"name": m[1], "in": "path", "required": true, "schema": map[string]any{"type": "string"},
-			})
-		}
-		if params != nil {
-			item["parameters"] = params
-		}
-		for _, method := range []string{"get", "post", "put", "patch", "delete"} {
-			item[method] = map[string]any{
-				"operationId": fmt.Sprintf("%s%s%s", module, strings.ToUpper(method[:1])+method[1:], opSuffix(prefix)),
-				"tags":        []any{module},
-				"summary":     summary + " (not built yet: every path below answers 501)",
-				"responses": map[string]any{
-					"501": map[string]any{"$ref": "#/components/responses/NotImplemented"},
-				},
-			}
-		}
-		paths[path] = item
+	st := Stub{Module: module, Summary: summary}
+	for _, p := range prefixes {
+		st.Prefixes = append(st.Prefixes, "/api/v1"+FromFiberPath(p))
 	}
-	b, _ := yaml.Marshal(map[string]any{"paths": paths})
+	b, _ := yaml.Marshal(map[string]any{StubsKey: []Stub{st}})
 	return b
 }
 
-func opSuffix(prefix string) string {
-	var b strings.Builder
-	for _, part := range strings.Split(prefix, "/") {
-		if part == "" || strings.HasPrefix(part, ":") {
-			continue
-		}
-		for _, w := range strings.Split(part, "-") {
-			if w != "" {
-				b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+// Stubs returns the stub modules the document lists.
+func (d *Document) Stubs() []Stub {
+	var out []Stub
+	raw, _ := json.Marshal(d.Spec.Extensions[StubsKey])
+	_ = json.Unmarshal(raw, &out)
+	return out
+}
+
+// describeStubs says once, in info.description, which prefixes are reserved.
+func describeStubs(doc map[string]any) {
+	stubs, _ := doc[StubsKey].([]any)
+	if len(stubs) == 0 {
+		return
+	}
+	var prefixes []string
+	for _, s := range stubs {
+		for _, p := range asSlice(asMap(s)["prefixes"]) {
+			if str, ok := p.(string); ok {
+				prefixes = append(prefixes, "`"+str+"`")
 			}
 		}
 	}
-	return b.String()
+	info := mapAt(doc, "info")
+	desc, _ := info["description"].(string)
+	info["description"] = strings.TrimRight(desc, "\n") + "\n\n" +
+		"Reserved areas, not built yet: every method on these prefixes and the paths below them answers " +
+		"501 `{\"error\": \"not_implemented\", \"message\"}`, and they are not operations of this document " +
+		"(`" + StubsKey + "` lists them by module): " + strings.Join(prefixes, ", ") + ".\n"
+}
+
+func asSlice(v any) []any {
+	s, _ := v.([]any)
+	return s
 }

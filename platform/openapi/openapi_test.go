@@ -34,10 +34,20 @@ func TestServedDocumentIsValid(t *testing.T) {
 	if doc.Components.SecuritySchemes["bearerAuth"] == nil {
 		t.Error("no bearerAuth security scheme")
 	}
-	for _, p := range []string{"/api/v1", "/api/v1/health", "/api/v1/doc.json", "/api/v1/doc", "/api/v1/contracts"} {
+	for _, p := range []string{"/api/v1", "/api/v1/health", "/api/v1/doc.json", "/api/v1/doc"} {
 		if doc.Paths.Find(p) == nil {
 			t.Errorf("path %s missing", p)
 		}
+	}
+	// Stubs are listed once, not as operations.
+	if doc.Paths.Find("/api/v1/contracts") != nil {
+		t.Error("the stub prefix /api/v1/contracts is an operation")
+	}
+	if _, ok := doc.Extensions[openapi.StubsKey]; !ok {
+		t.Errorf("no %s list", openapi.StubsKey)
+	}
+	if !strings.Contains(doc.Info.Description, "`/api/v1/contracts`") {
+		t.Errorf("info.description does not name the reserved prefixes: %q", doc.Info.Description)
 	}
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
@@ -136,6 +146,97 @@ func TestBuildRejectsConflicts(t *testing.T) {
 	}
 }
 
+// Every operation of the served document (all modules enabled) follows the
+// conventions of docs/DEVELOPING.md, so a new module cannot regress them:
+// an operationId, a summary and a description, explicit security (public
+// operations say security: []), a documented 4xx wherever the platform can
+// give one, and named request schemas distinct between create and update.
+func TestOperationsFollowConventions(t *testing.T) {
+	app := testkit.Start(t)
+	ids := map[string]string{}
+	for path, item := range app.Doc.Spec.Paths.Map() {
+		for method, op := range item.Operations() {
+			name := method + " " + path
+			if op.OperationID == "" {
+				t.Errorf("%s: no operationId", name)
+			} else if prev, dup := ids[op.OperationID]; dup {
+				t.Errorf("%s: operationId %s also used by %s", name, op.OperationID, prev)
+			}
+			ids[op.OperationID] = name
+			if strings.TrimSpace(op.Summary) == "" {
+				t.Errorf("%s: no summary", name)
+			}
+			if strings.TrimSpace(op.Description) == "" {
+				t.Errorf("%s: no description", name)
+			}
+			if op.Security == nil {
+				t.Errorf("%s: no security: say security: [] when it is public, [{bearerAuth: []}] otherwise", name)
+			}
+			if len(op.Tags) == 0 {
+				t.Errorf("%s: no tag", name)
+			}
+			if op.RequestBody != nil {
+				for status := range map[string]bool{"400": true, "413": true} {
+					if op.Responses.Value(status) == nil {
+						t.Errorf("%s: takes a body but documents no %s", name, status)
+					}
+				}
+				if rb := op.RequestBody.Value; rb != nil && rb.Content.Get("application/json") != nil {
+					sch := rb.Content.Get("application/json").Schema
+					if method == http.MethodPost && sch != nil && sch.Value != nil && len(sch.Value.Required) == 0 {
+						t.Errorf("%s: a POST body without a required list", name)
+					}
+					if sch != nil && strings.HasSuffix(sch.Ref, "Input") {
+						t.Errorf("%s: one %s for create and update; use <Thing>Create and <Thing>Update", name, sch.Ref)
+					}
+				}
+			}
+			if strings.Contains(path, "{") && op.Responses.Value("404") == nil {
+				t.Errorf("%s: has a path parameter but documents no 404", name)
+			}
+			if op.Security != nil && len(*op.Security) > 0 && op.Responses.Value("401") == nil {
+				t.Errorf("%s: needs a token but documents no 401", name)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		t.Fatal("no operations")
+	}
+	for name := range app.Doc.Spec.Components.Schemas {
+		if strings.HasSuffix(name, "Input") {
+			t.Errorf("schema %s: name request schemas <Thing>Create / <Thing>Update", name)
+		}
+	}
+}
+
+// A stub adds no operation; the document lists its prefixes once.
+func TestStubsAreListedNotDocumented(t *testing.T) {
+	doc, err := openapi.Build([]openapi.Fragment{
+		{Module: "contracts", YAML: openapi.StubFragment("contracts", "Rental contracts", []string{"/contracts"})},
+		{Module: "documents", YAML: openapi.StubFragment("documents", "Documents", []string{"/properties/:propertyId/documents"})},
+	})
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	if ops := doc.Operations(); len(ops) != 4 { // the platform's own four
+		t.Errorf("operations %v, want only the platform's", ops)
+	}
+	stubs := doc.Stubs()
+	if len(stubs) != 2 || stubs[0].Module != "contracts" || stubs[1].Prefixes[0] != "/api/v1/properties/{propertyId}/documents" {
+		t.Errorf("stubs %+v", stubs)
+	}
+	if d := doc.Spec.Info.Description; !strings.Contains(d, "`/api/v1/contracts`, `/api/v1/properties/{propertyId}/documents`") || !strings.Contains(d, "501") {
+		t.Errorf("info.description %q does not name the reserved prefixes", d)
+	}
+	none, err := openapi.Build(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(none.Spec.Info.Description, "Reserved") || len(none.Stubs()) != 0 {
+		t.Error("a document without stubs mentions reserved prefixes")
+	}
+}
+
 // The platform documents the errors it can give on every operation.
 func TestStandardResponsesAdded(t *testing.T) {
 	doc, err := openapi.Build([]openapi.Fragment{{Module: "a", YAML: []byte(`
@@ -153,6 +254,16 @@ paths:
       responses:
         "200": {description: ok}
         "404": {description: my own 404}
+  /api/v1/things:
+    get:
+      operationId: listThings
+      parameters:
+        - {$ref: "#/components/parameters/Page"}
+      responses:
+        "200": {description: ok}
+components:
+  parameters:
+    Page: {name: page, in: query, schema: {type: integer}}
 `)}})
 	if err != nil {
 		t.Fatalf("Build: %v", err)
@@ -166,7 +277,13 @@ paths:
 	if d := op.Responses.Value("404").Value.Description; d == nil || *d != "my own 404" {
 		t.Errorf("the operation's own 404 was replaced")
 	}
-	if got := doc.Operations(); len(got) != 5 || !strings.Contains(strings.Join(got, ","), "PUT /api/v1/things/{id}") {
+	list := doc.Spec.Paths.Find("/api/v1/things").Get
+	for status, want := range map[string]bool{"400": true, "500": true, "401": false, "404": false, "413": false} {
+		if got := list.Responses.Value(status) != nil; got != want {
+			t.Errorf("GET /api/v1/things: response %s documented %v, want %v", status, got, want)
+		}
+	}
+	if got := doc.Operations(); len(got) != 6 || !strings.Contains(strings.Join(got, ","), "PUT /api/v1/things/{id}") {
 		t.Errorf("Operations %v", got)
 	}
 }

@@ -330,7 +330,7 @@ func (a *App) Check(req Request, reqBody []byte, res *Response) error {
 	route, params, err := a.router.FindRoute(hreq)
 	if err != nil {
 		// Unknown routes and wrong methods have no operation; neither have
-		// the subpaths of a stub, which doc.json documents by prefix only.
+		// a stub's prefix and its subpaths, which doc.json lists apart (x-propman-stubs).
 		if res.Status != http.StatusNotFound && res.Status != http.StatusMethodNotAllowed &&
 			res.Status != http.StatusNotImplemented {
 			return fmt.Errorf("no operation in doc.json for this request, yet it answered %d", res.Status)

@@ -1,0 +1,231 @@
+// The journey of a new landlord through the generated client, against a
+// real propman (SQLite in a temporary folder, mail written to the log):
+// register -> verify (code read from the log) -> login -> me -> create a
+// property -> create an expense -> refresh-all -> list charges. Every step
+// checks the status and the body. Run with `npm test` (node --test).
+//
+// JOURNEY_BIN: a built propman binary; otherwise it is built from the
+// repository with `go build`. The server gets no PROPMAN_* variable of the
+// caller's environment, only its own.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+
+import { bearer, createPropmanClient, type PropmanClient, type Schemas } from "../src/index.js";
+
+const repo = resolve(fileURLToPath(import.meta.url), "../../../../..");
+const dir = mkdtempSync(join(tmpdir(), "propman-journey-"));
+let server: ChildProcess | undefined;
+let exited: Promise<void> = Promise.resolve();
+const logLines: string[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once("error", fail);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+async function waitHealthy(api: PropmanClient, deadline: number): Promise<void> {
+  for (;;) {
+    try {
+      const { response } = await api.GET("/api/v1/health");
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (server?.exitCode !== null && server?.exitCode !== undefined) {
+      throw new Error(`propman exited with ${server.exitCode}:\n${logLines.join("\n")}`);
+    }
+    if (Date.now() > deadline) throw new Error(`propman did not become healthy:\n${logLines.join("\n")}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The 6-digit code of the last verification email to `email` in the log. */
+function codeFromLog(email: string): string | undefined {
+  let code: string | undefined;
+  for (const line of logLines) {
+    let rec: { msg?: string; to?: unknown; text?: string };
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const to = Array.isArray(rec.to) ? rec.to.join(",") : String(rec.to ?? "");
+    if (rec.msg?.startsWith("mail") && to.includes(email) && rec.text) {
+      code = /\b(\d{6})\b/.exec(rec.text)?.[1] ?? code;
+    }
+  }
+  return code;
+}
+
+let api: PropmanClient;
+let token: string | undefined;
+
+before(async () => {
+  let bin = process.env.JOURNEY_BIN;
+  if (!bin) {
+    bin = join(dir, "propman");
+    execFileSync("go", ["build", "-o", bin, "./cmd/propman"], { cwd: repo, stdio: "inherit" });
+  }
+  const port = await freePort();
+  server = spawn(bin, ["serve"], {
+    cwd: dir,
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PROPMAN_"))),
+      PROPMAN_HTTP_ADDR: `127.0.0.1:${port}`,
+      PROPMAN_DATABASE_URL: `sqlite:${join(dir, "propman.db")}`,
+      PROPMAN_AUTH_SECRET: randomBytes(32).toString("hex"),
+      PROPMAN_MAIL_URL: "log:",
+      PROPMAN_LOG_FORMAT: "json",
+      PROPMAN_LOG_LEVEL: "info",
+      PROPMAN_RATELIMIT_ENABLED: "false",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const child = server;
+  exited = new Promise((ok) => child.once("exit", () => ok()));
+  let rest = "";
+  const collect = (chunk: Buffer) => {
+    const text = rest + chunk.toString("utf8");
+    const lines = text.split("\n");
+    rest = lines.pop() ?? "";
+    logLines.push(...lines);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+
+  api = createPropmanClient(`http://127.0.0.1:${port}`);
+  api.use(bearer(() => token));
+  await waitHealthy(api, Date.now() + 60_000);
+});
+
+after(async () => {
+  if (server && server.exitCode === null) {
+    server.kill("SIGTERM");
+    const timer = setTimeout(() => server?.kill("SIGKILL"), 25_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a landlord's first visit, through the generated client", () => {
+  const email = `journey-${randomBytes(4).toString("hex")}@example.com`;
+  const password = "Journey-Pass-2026";
+  let propertyId = "";
+  let expense: Schemas["Expense"] | undefined;
+
+  it("registers (step 1: a code is emailed)", async () => {
+    const { data, error, response } = await api.POST("/api/v1/auth/register", {
+      body: { name: "Journey Landlord", email, locale: "en" },
+    });
+    assert.equal(response.status, 200, JSON.stringify(error));
+    assert.equal(data?.success, true);
+  });
+
+  it("verifies with the code from the log (step 2: the account is created)", async () => {
+    let code: string | undefined;
+    for (let i = 0; i < 50 && !code; i++) {
+      code = codeFromLog(email);
+      if (!code) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(code, "no verification code for the email in the log");
+    const { data, error, response } = await api.POST("/api/v1/auth/register/verify", {
+      body: { email, code, password, country_code: "DE" },
+    });
+    assert.equal(response.status, 201, JSON.stringify(error));
+    assert.equal(data?.user.email, email);
+  });
+
+  it("logs in", async () => {
+    const { data, error, response } = await api.POST("/api/v1/auth/login", { body: { email, password } });
+    assert.equal(response.status, 200, JSON.stringify(error));
+    assert.ok(data?.token && data.token.split(".").length === 3, "not a JWT");
+    token = data.token;
+  });
+
+  it("reads the signed-in user", async () => {
+    const { data, error, response } = await api.GET("/api/v1/auth/me");
+    assert.equal(response.status, 200, JSON.stringify(error));
+    assert.equal(data?.email, email);
+    assert.deepEqual(data?.roles, ["ROLE_USER"]);
+    assert.equal(data?.country.code, "DE");
+  });
+
+  it("creates a property", async () => {
+    const { data, error, response } = await api.POST("/api/v1/properties", {
+      body: { name: "Flat in Berlin", city: "Berlin", country_code: "DE" },
+    });
+    assert.equal(response.status, 201, JSON.stringify(error));
+    assert.ok(data);
+    assert.equal(data.name, "Flat in Berlin");
+    assert.equal(data.currency, "EUR", "the currency defaults to the country's");
+    propertyId = data.id;
+  });
+
+  it("creates a monthly expense", async () => {
+    const { data, error, response } = await api.POST("/api/v1/properties/{propertyId}/expenses", {
+      params: { path: { propertyId } },
+      body: { name: "Rent", type: "MONTHLY", amount: 1200.5, start_date: "2020-01-01", due_day: 5 },
+    });
+    assert.equal(response.status, 201, JSON.stringify(error));
+    assert.ok(data);
+    assert.equal(data.property_id, propertyId);
+    assert.equal(data.amount, 1200.5);
+    assert.equal(data.currency, "EUR");
+    assert.equal(data.is_active, true);
+    expense = data;
+  });
+
+  it("refreshes: one charge for the current month", async () => {
+    const { data, error, response } = await api.POST("/api/v1/properties/{propertyId}/expenses/refresh-all", {
+      params: { path: { propertyId } },
+    });
+    assert.equal(response.status, 200, JSON.stringify(error));
+    assert.deepEqual(data, { created: 1, skipped: 0, errors: 0 });
+  });
+
+  it("lists the charge", async () => {
+    const { data, error, response } = await api.GET("/api/v1/properties/{propertyId}/charges", {
+      params: { path: { propertyId }, query: { status: "unpaid" } },
+    });
+    assert.equal(response.status, 200, JSON.stringify(error));
+    assert.ok(data && expense);
+    assert.equal(data.total, 1);
+    const [charge] = data.charges;
+    assert.ok(charge);
+    const now = new Date();
+    const month = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
+    assert.equal(charge.expense_id, expense.id);
+    assert.equal(charge.period, month);
+    assert.equal(charge.due_date, `${month}-05`);
+    assert.equal(charge.amount, 1200.5);
+    assert.equal(charge.status, "unpaid");
+  });
+
+  it("answers 401 without a token, as documented", async () => {
+    const saved = token;
+    token = undefined;
+    try {
+      const { error, response } = await api.GET("/api/v1/auth/me");
+      assert.equal(response.status, 401);
+      assert.ok(error && "code" in error, "not the {code, message} body of a 401");
+      assert.equal(error.code, 401);
+    } finally {
+      token = saved;
+    }
+  });
+});
