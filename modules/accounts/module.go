@@ -3,12 +3,17 @@
 package accounts
 
 import (
+	"context"
 	_ "embed"
+	"log/slog"
+	"time"
 
 	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/accounts/migrations"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/config"
+	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/module"
 	"github.com/propman/propman/platform/ratelimit"
 )
@@ -32,8 +37,60 @@ func Entry() module.Entry {
 		Options: fx.Module(Name,
 			fx.Provide(NewStore, NewService),
 			fx.Provide(fx.Private, ratelimit.New, NewHandler),
-			fx.Provide(fx.Annotate(func(s *Store) auth.Accounts { return principals{store: s} })),
+			fx.Provide(fx.Private, NewConfig),
+			fx.Provide(providePrincipals),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}
+}
+
+// Config is the section modules.accounts.
+type Config struct {
+	// CacheTTL is how long, on PostgreSQL, a user read for a token check
+	// is kept at most (0: every check reads the database). Every change is
+	// heard at its commit whatever it is (see principals); it bounds what a
+	// lost notification could leave.
+	CacheTTL time.Duration `koanf:"cachettl"`
+}
+
+// NewConfig reads modules.accounts with its defaults.
+func NewConfig(cfg *config.Config) (Config, error) {
+	c := Config{CacheTTL: 5 * time.Second}
+	if err := cfg.Module(Name, &c); err != nil {
+		return Config{}, err
+	}
+	if c.CacheTTL < 0 || c.CacheTTL > time.Hour {
+		return Config{}, &config.Error{Key: "modules.accounts.cachettl", Reason: "must be from 0 (no cache) to 1h"}
+	}
+	return c, nil
+}
+
+// providePrincipals gives the guard its user lookup. On PostgreSQL the cache
+// is trusted only while this instance listens for changes of users.
+func providePrincipals(lc fx.Lifecycle, store *Store, mc Config, cfg *config.Config, log *slog.Logger) auth.Accounts {
+	pg := cfg.Database.IsPostgres()
+	p := newPrincipals(store, mc.CacheTTL, pg && mc.CacheTTL > 0)
+	if !pg || mc.CacheTTL == 0 {
+		return p
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	lc.Append(fx.Hook{
+		OnStart: func(context.Context) error {
+			go func() {
+				defer close(done)
+				database.Listen(ctx, cfg.Database.URL, usersChannel, p, log)
+			}()
+			return nil
+		},
+		OnStop: func(stop context.Context) error {
+			cancel()
+			select {
+			case <-done:
+			case <-stop.Done():
+			}
+			return nil
+		},
+	})
+	return p
 }

@@ -2,19 +2,135 @@ package accounts
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/propman/propman/platform/auth"
 )
 
+// usersChannel is the PostgreSQL channel a trigger on users notifies, with
+// the user's id, in the transaction of every update or delete of a row
+// (migration accounts_users_notify): a change made by any instance, by a
+// `propman user` command or by hand reaches every instance at its commit.
+const usersChannel = "propman_users"
+
+// maxCachedPrincipals bounds the cache; past it the cache starts empty again.
+const maxCachedPrincipals = 100_000
+
 // principals answers the token guard: the current roles, token version and
-// state of a token's user.
+// state of a token's user. On PostgreSQL it keeps the users it read, so a
+// request with a token costs no query, and forgets one the moment it
+// changes:
+//
+//   - a trigger on users notifies usersChannel with the id at the commit of
+//     every update or delete, whoever made it (an instance, a `propman
+//     user` command, an operator by hand); every instance listens and
+//     forgets the user;
+//   - a change through the Store also forgets it here at once, and waits
+//     until this instance has heard of it before it is answered (changing);
+//   - while the listening connection is down nothing is kept, so nothing
+//     stale is believed; ttl bounds how long a user is kept at all.
+//
+// On SQLite every check reads the row: another process (a command) or a
+// hand edit could change it unheard, and the read is in-process anyway.
+//
+// A read that started before a change must not store what it read after
+// the change was forgotten: every forget raises gen, and a read stores its
+// result only when gen did not move meanwhile.
 type principals struct {
 	store *Store
+	ttl   time.Duration
+	// trusted is true while this instance hears of every change: on
+	// PostgreSQL while it listens, and never with ttl 0 or on SQLite.
+	trusted atomic.Bool
+	gen     atomic.Uint64
+
+	mu    sync.RWMutex
+	users map[int64]cachedUser
+
+	// listening is true on PostgreSQL: a change through this instance then
+	// waits for its own notification before it answers (see changing).
+	listening bool
+	wmu       sync.Mutex
+	waiters   map[string]chan struct{} // by nonce
+}
+
+// settleWait bounds how long a change waits for its notification.
+const settleWait = 500 * time.Millisecond
+
+type cachedUser struct {
+	user    User
+	expires time.Time
+}
+
+func newPrincipals(store *Store, ttl time.Duration, listening bool) *principals {
+	p := &principals{
+		store: store, ttl: ttl, users: map[int64]cachedUser{},
+		listening: listening, waiters: map[string]chan struct{}{},
+	}
+	store.changing = p.changing
+	return p
+}
+
+// changing is called before the store changes the user with id; the
+// function it returns is called once the change has committed. It forgets
+// the user here and, on PostgreSQL, sends a notification of its own after
+// the trigger's and waits (at most settleWait) until this instance hears
+// it. Notifications of one session reach every listener in commit order and
+// every listener is signalled at the same commits, so by the time the
+// change is answered the other instances have been told too, and a
+// client's very next request to any of them is checked against the new row.
+func (p *principals) changing(id int64) (settle func(ctx context.Context)) {
+	return func(ctx context.Context) {
+		p.forget(id)
+		if !p.listening || !p.trusted.Load() {
+			return
+		}
+		b := make([]byte, 8)
+		_, _ = rand.Read(b)
+		nonce := hex.EncodeToString(b)
+		heard := make(chan struct{})
+		p.wmu.Lock()
+		p.waiters[nonce] = heard
+		p.wmu.Unlock()
+		defer func() {
+			p.wmu.Lock()
+			delete(p.waiters, nonce)
+			p.wmu.Unlock()
+		}()
+		payload := strconv.FormatInt(id, 10) + ":" + nonce
+		if _, err := p.store.db.ExecContext(ctx, "SELECT pg_notify(?, ?)", usersChannel, payload); err != nil {
+			return
+		}
+		deadline := time.NewTimer(settleWait)
+		defer deadline.Stop()
+		select {
+		case <-heard:
+		case <-deadline.C:
+		case <-ctx.Done():
+		}
+	}
 }
 
 // Principal returns the user as the guard needs it, or auth.ErrNoUser.
-func (p principals) Principal(ctx context.Context, userID int64) (auth.Principal, error) {
+func (p *principals) Principal(ctx context.Context, userID int64) (auth.Principal, error) {
+	if p.trusted.Load() {
+		p.mu.RLock()
+		c, ok := p.users[userID]
+		p.mu.RUnlock()
+		if ok && time.Now().Before(c.expires) {
+			// A copy: the handler may keep or change its record.
+			u := c.user
+			return principalOf(&u), nil
+		}
+	}
+	gen := p.gen.Load()
 	u, err := p.store.ByID(ctx, userID)
 	if errors.Is(err, ErrNotFound) {
 		return auth.Principal{}, auth.ErrNoUser
@@ -25,5 +141,69 @@ func (p principals) Principal(ctx context.Context, userID int64) (auth.Principal
 	if !u.IsActive {
 		return auth.Principal{}, auth.ErrNoUser
 	}
-	return auth.Principal{UserID: u.ID, Roles: u.Roles.List(), Version: u.TokenVersion, Record: u}, nil
+	if p.trusted.Load() {
+		p.mu.Lock()
+		if p.gen.Load() == gen {
+			if len(p.users) >= maxCachedPrincipals {
+				p.users = map[int64]cachedUser{}
+			}
+			p.users[userID] = cachedUser{user: *u, expires: time.Now().Add(p.ttl)}
+		}
+		p.mu.Unlock()
+	}
+	return principalOf(u), nil
+}
+
+func principalOf(u *User) auth.Principal {
+	return auth.Principal{UserID: u.ID, Roles: u.Roles.List(), Version: u.TokenVersion, Record: u}
+}
+
+// forget drops what is kept of the user with id.
+func (p *principals) forget(id int64) {
+	p.mu.Lock()
+	p.gen.Add(1)
+	delete(p.users, id)
+	p.mu.Unlock()
+}
+
+// forgetAll drops everything kept.
+func (p *principals) forgetAll() {
+	p.mu.Lock()
+	p.gen.Add(1)
+	clear(p.users)
+	p.mu.Unlock()
+}
+
+// Listening is told that the notification connection listens: changes
+// missed while it was down may be anywhere, so start empty and trust again.
+func (p *principals) Listening() {
+	p.forgetAll()
+	p.trusted.Store(p.ttl > 0)
+}
+
+// Lost is told that the notification connection dropped: keep nothing
+// until it listens again.
+func (p *principals) Lost() {
+	p.trusted.Store(false)
+	p.forgetAll()
+}
+
+// Notified is told the payload of a notification: the id of a user whose
+// row changed, with ":nonce" when an instance's change sent it (changing).
+func (p *principals) Notified(payload string) {
+	idText, nonce, _ := strings.Cut(payload, ":")
+	id, err := strconv.ParseInt(idText, 10, 64)
+	if err != nil {
+		p.forgetAll()
+	} else {
+		p.forget(id)
+	}
+	if nonce != "" {
+		p.wmu.Lock()
+		if heard, ok := p.waiters[nonce]; ok {
+			close(heard)
+			delete(p.waiters, nonce)
+		}
+		p.wmu.Unlock()
+	}
 }

@@ -15,6 +15,10 @@ import (
 // Store reads and writes users and pending verification codes.
 type Store struct {
 	db *bun.DB
+	// changing is told before this store changes the row of a user; what
+	// it returns is called after the change committed (the principal cache
+	// forgets the user, see principals.changing).
+	changing func(id int64) (settle func(ctx context.Context))
 }
 
 // NewStore returns a store on db.
@@ -136,18 +140,21 @@ func (s *Store) CreateFromCode(ctx context.Context, email, codeHash string, u *U
 
 // UpdateProfile writes the profile fields of u.
 func (s *Store) UpdateProfile(ctx context.Context, u *User) error {
+	settle := s.change(u.ID)
 	_, err := s.db.NewUpdate().Model(u).
 		Column("name", "phone", "locale", "country_code", "updated_at").
 		WherePK().Exec(ctx)
 	if err != nil {
 		return uniqueError(fmt.Errorf("update profile: %w", err))
 	}
+	settle(ctx)
 	return nil
 }
 
 // SetPassword stores a new hash and raises the token version, so every token
 // issued before stops working.
 func (s *Store) SetPassword(ctx context.Context, u *User) error {
+	settle := s.change(u.ID)
 	_, err := s.db.NewUpdate().Model(u).
 		Set("password_hash = ?", u.PasswordHash).
 		Set("token_version = token_version + 1").
@@ -156,16 +163,26 @@ func (s *Store) SetPassword(ctx context.Context, u *User) error {
 	if err != nil {
 		return fmt.Errorf("set password: %w", err)
 	}
+	settle(ctx)
 	return nil
 }
 
 // SetRoles replaces the user's roles.
 func (s *Store) SetRoles(ctx context.Context, u *User) error {
+	settle := s.change(u.ID)
 	_, err := s.db.NewUpdate().Model(u).Column("roles", "updated_at").WherePK().Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("set roles: %w", err)
 	}
+	settle(ctx)
 	return nil
+}
+
+func (s *Store) change(id int64) (settle func(ctx context.Context)) {
+	if s.changing == nil {
+		return func(context.Context) {}
+	}
+	return s.changing(id)
 }
 
 // Errors of a unique key on users.

@@ -91,9 +91,14 @@ func TestTokensOfInactiveUserAreRefused(t *testing.T) {
 	app := testkit.Start(t)
 	u := accountstest.NewUser(t, app)
 	app.Get("/api/v1/auth/me", u.Token).Expect(200)
+	// Deactivated by hand, as an operator would: on PostgreSQL the instance
+	// hears of it at the commit's notification (see principals).
 	if _, err := app.DB.NewUpdate().Table("users").Set("is_active = ?", false).Where("id = ?", u.ID).Exec(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	eventually(t, "the deactivated user's token is refused", func() bool {
+		return app.Get("/api/v1/auth/me", u.Token).Status == 401
+	})
 	expectUnauthorized(t, app.Get("/api/v1/auth/me", u.Token), "Invalid JWT Token")
 }
 

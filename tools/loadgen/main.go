@@ -30,7 +30,10 @@ type Result struct {
 	Name   string `json:"name"`
 	Engine string `json:"engine,omitempty"`
 	// Ceiling names the run (same engine) this one is compared with.
-	Ceiling  string  `json:"ceiling,omitempty"`
+	Ceiling string `json:"ceiling,omitempty"`
+	// Round numbers the repeats of one run; a run is compared with its
+	// ceiling's run of the same round.
+	Round    int     `json:"round,omitempty"`
 	Requests int     `json:"requests"`
 	Errors   int     `json:"errors"`
 	Seconds  float64 `json:"seconds"`
@@ -45,6 +48,7 @@ func main() {
 	name := flag.String("name", "", "label of this run in the output")
 	engine := flag.String("engine", "", "database engine label (sqlite, postgres)")
 	ceiling := flag.String("ceiling", "", "name of the ceiling run this one is compared with")
+	round := flag.Int("round", 0, "which repeat of this run it is (the report takes the median over rounds)")
 	report := flag.String("report", "", "print the table of the JSON lines in this file and exit")
 	target := flag.String("url", "", "URL to load (http://127.0.0.1:port/path)")
 	method := flag.String("method", "GET", "HTTP method")
@@ -108,7 +112,7 @@ func main() {
 	run := func(d time.Duration, record bool) Result {
 		var mu sync.Mutex
 		var all []time.Duration
-		res := Result{Name: *name, Engine: *engine, Ceiling: *ceiling}
+		res := Result{Name: *name, Engine: *engine, Ceiling: *ceiling, Round: *round}
 		var wg sync.WaitGroup
 		start := time.Now()
 		deadline := start.Add(d)

@@ -1,0 +1,145 @@
+package accounts_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/propman/propman/platform/testkit"
+)
+
+type meView struct {
+	Name  string   `json:"name"`
+	Roles []string `json:"roles"`
+}
+
+// TestTokenCheckSeesChangesAtOnce: the user a token check read is kept, so
+// each change must reach the very next request: a password change retires
+// older tokens, a profile change shows in /auth/me, a role or deactivation
+// made by hand in the database (as an operator would) counts at once.
+func TestTokenCheckSeesChangesAtOnce(t *testing.T) {
+	app := testkit.Start(t)
+	register(t, app, "Anna Landlord", "anna@example.com")
+	token := login(t, app, "anna@example.com", goodPassword)
+
+	var me meView
+	for range 3 { // read (and keep) the user
+		app.Get("/api/v1/auth/me", token).Expect(200).JSON(&me)
+	}
+	app.Put("/api/v1/user/profile", token, map[string]any{"name": "Anna Renamed"}).Expect(200)
+	app.Get("/api/v1/auth/me", token).Expect(200).JSON(&me)
+	if me.Name != "Anna Renamed" {
+		t.Fatalf("after a profile change /auth/me says name %q", me.Name)
+	}
+
+	app.Put("/api/v1/user/password", token, map[string]any{"current_password": goodPassword, "new_password": "Other-Ledger-2027"}).Expect(200)
+	app.Get("/api/v1/auth/me", token).Expect(401)
+	app.Get("/api/v1/auth/me", login(t, app, "anna@example.com", "Other-Ledger-2027")).Expect(200)
+}
+
+// TestTwoInstancesSeeEachOthersChanges runs two instances on one PostgreSQL
+// database: a change through one (or by hand) is refused or shown by the
+// other on the very next request. SQLite is served by one process.
+func TestTwoInstancesSeeEachOthersChanges(t *testing.T) {
+	if testkit.Engine() != "postgres" {
+		t.Skip("two instances share a database on PostgreSQL only (SQLite is served by one process)")
+	}
+	a := testkit.Start(t)
+	b := testkit.Start(t, testkit.WithConfig("database.url", a.Config.Database.URL))
+	register(t, a, "Anna Landlord", "anna@example.com")
+	token := login(t, a, "anna@example.com", goodPassword)
+	ctx := context.Background()
+
+	for round := range 5 {
+		for range 3 {
+			b.Get("/api/v1/auth/me", token).Expect(200)
+		}
+		switch round % 3 {
+		case 0: // a role granted by hand
+			if _, err := a.DB.ExecContext(ctx, "UPDATE users SET roles = 'ROLE_USER,ROLE_ADMIN' WHERE email = 'anna@example.com'"); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "instance b sees the new role", func() bool {
+				var me meView
+				b.Get("/api/v1/auth/me", token).Expect(200).JSON(&me)
+				return len(me.Roles) == 2
+			})
+			if _, err := a.DB.ExecContext(ctx, "UPDATE users SET roles = 'ROLE_USER' WHERE email = 'anna@example.com'"); err != nil {
+				t.Fatal(err)
+			}
+		case 1: // deactivated by hand, then back
+			if _, err := a.DB.ExecContext(ctx, "UPDATE users SET is_active = FALSE WHERE email = 'anna@example.com'"); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "instance b refuses the deactivated user", func() bool {
+				return b.Get("/api/v1/auth/me", token).Status == 401
+			})
+			if _, err := a.DB.ExecContext(ctx, "UPDATE users SET is_active = TRUE WHERE email = 'anna@example.com'"); err != nil {
+				t.Fatal(err)
+			}
+		case 2: // a password change through instance a
+			next := "Next-Ledger-2027"
+			if round > 2 {
+				next = "Last-Ledger-2028"
+			}
+			current := goodPassword
+			if round > 2 {
+				current = "Next-Ledger-2027"
+			}
+			a.Put("/api/v1/user/password", token, map[string]any{"current_password": current, "new_password": next}).Expect(200)
+			b.Get("/api/v1/auth/me", token).Expect(401)
+			token = login(t, b, "anna@example.com", next)
+		}
+	}
+}
+
+// eventually polls ok for at most 2 s: a change made by hand in the
+// database reaches an instance when its notification does, a moment after
+// the commit (a change through an instance waits for it before answering,
+// so it needs no such grace). Without the notification it would take the
+// cache's 5 s lifetime.
+func eventually(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not after 2 s: %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestTokenChecksUnderConcurrentPasswordChange: requests race a password
+// change; once it has answered, no request with the old token passes.
+func TestTokenChecksUnderConcurrentPasswordChange(t *testing.T) {
+	app := testkit.Start(t)
+	register(t, app, "Anna Landlord", "anna@example.com")
+	token := login(t, app, "anna@example.com", goodPassword)
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				r := app.Get("/api/v1/auth/me", token)
+				if r.Status != 200 && r.Status != 401 {
+					t.Errorf("status %d during the change", r.Status)
+					return
+				}
+			}
+		}()
+	}
+	app.Put("/api/v1/user/password", token, map[string]any{"current_password": goodPassword, "new_password": "Other-Ledger-2027"}).Expect(200)
+	for range 50 {
+		app.Get("/api/v1/auth/me", token).Expect(401)
+	}
+	close(stop)
+	wg.Wait()
+}
