@@ -9,7 +9,7 @@ CREATE TABLE contragents (
     name VARCHAR(200) NOT NULL,
     -- lower-cased by the service (Go's Unicode rules), so the search is the
     -- same on both engines: name_search LIKE lower(term).
-    name_search VARCHAR(800) NOT NULL,
+    name_search TEXT NOT NULL,
     email VARCHAR(254) NOT NULL DEFAULT '',
     phone VARCHAR(16) NOT NULL DEFAULT '',
     address VARCHAR(500) NOT NULL DEFAULT '',
