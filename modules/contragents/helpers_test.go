@@ -58,6 +58,6 @@ func importCSV(app *testkit.App, token, body string) *testkit.Response {
 		Headers: map[string]string{"Content-Type": "text/csv; charset=utf-8"}})
 }
 
-func newUser(t *testing.T, app *testkit.App, roles ...string) accountstest.User {
+func newUser(t testing.TB, app *testkit.App, roles ...string) accountstest.User {
 	return accountstest.NewUser(t, app, roles...)
 }
