@@ -27,8 +27,6 @@ func Entries() []module.Entry {
 		stub("messages", "Property messages", "/properties/:propertyId/messages"),
 		stub("contracts", "Rental contracts", "/contracts"),
 		stub("printforms", "PDF print forms of contracts", "/print-forms"),
-		stub("providers", "Service providers", "/service-providers"),
-		stub("contragents", "Custom contragents", "/contragents"),
 		stub("tools", "Tools: postal-carrier lookup, geolocation, help links", "/tools"),
 		stub("calendar", "Calendar events", "/calendar-events"),
 		stub("billing", "Billing: subscriptions, invoices, payment methods", "/billing"),

@@ -1,0 +1,201 @@
+package contragents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+	"go.uber.org/fx"
+
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/listing"
+)
+
+// User is a module whose records refer to contragents (contracts name a
+// tenant, payments a payer). The contragents module does not know those
+// records; it asks every User, inside the transaction that deletes a
+// contragent, whether the deletion may go on. A User refuses by returning
+// an *apierror.Error, normally apierror.Conflict("in_use", ...).
+type User interface {
+	ContragentDeleting(ctx context.Context, tx bun.Tx, contragentID uuid.UUID) error
+}
+
+// ProvideUser registers a constructor of a User with fx (value group
+// "contragent_users").
+func ProvideUser(constructor any) fx.Option {
+	return fx.Provide(fx.Annotate(constructor, fx.As(new(User)), fx.ResultTags(`group:"contragent_users"`)))
+}
+
+// Service holds the rules of contragents and the access check every route
+// under /contragents/{contragentId} goes through.
+type Service struct {
+	db    *bun.DB
+	store *Store
+	clock clock.Clock
+	users []User
+}
+
+// ServiceParams are the service's dependencies as fx provides them.
+type ServiceParams struct {
+	fx.In
+
+	DB    *bun.DB
+	Store *Store
+	Clock clock.Clock
+	Users []User `group:"contragent_users"`
+}
+
+// NewService returns the service.
+func NewService(p ServiceParams) *Service {
+	return &Service{db: p.DB, store: p.Store, clock: p.Clock, users: p.Users}
+}
+
+// Authorize returns the contragent with the raw id when p may see, change
+// and use it: 404 not_found when the id is not a UUID or no contragent has
+// it, 403 forbidden when it belongs to someone else and p is not an admin.
+func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string) (*Contragent, error) {
+	id, err := uuid.Parse(rawID)
+	if err != nil || len(rawID) != 36 {
+		return nil, apierror.NotFound("Contragent not found.")
+	}
+	c, err := s.store.ByID(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, apierror.NotFound("Contragent not found.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.OwnerID != p.UserID && !p.IsAdmin() {
+		return nil, apierror.Forbidden("This contragent belongs to another user.")
+	}
+	return c, nil
+}
+
+// ListFilter narrows a list: Role and Kind match exactly, Search is a
+// case-insensitive substring of the name or the email. Empty means any.
+type ListFilter struct {
+	Role   string
+	Kind   string
+	Search string
+}
+
+// List returns a page of p's own contragents and how many match. Admins too
+// see their own here; they reach other users' contragents by id.
+func (s *Service) List(ctx context.Context, p auth.Principal, f ListFilter, q listing.Query) ([]Contragent, int, error) {
+	return s.store.ListByOwner(ctx, p.UserID, f, q)
+}
+
+// Create adds a contragent owned by p.
+func (s *Service) Create(ctx context.Context, p auth.Principal, in Input) (*Contragent, error) {
+	if details := in.normalize(true); len(details) > 0 {
+		return nil, apierror.Validation(details...)
+	}
+	c, err := s.newContragent(p.UserID, in, s.now())
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.Insert(ctx, s.db, []Contragent{*c}); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Update changes the given fields of c, which the caller got from
+// Authorize. Fields left nil keep their value.
+func (s *Service) Update(ctx context.Context, c *Contragent, in Input) (*Contragent, error) {
+	if details := in.normalize(false); len(details) > 0 {
+		return nil, apierror.Validation(details...)
+	}
+	before := *c
+	before.Roles = slices.Clone(c.Roles)
+	in.apply(c)
+	if equal(&before, c) {
+		return c, nil
+	}
+	c.UpdatedAt = s.now()
+	if err := s.store.Update(ctx, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Delete removes the contragent with the raw id after every User has
+// agreed, in one transaction.
+func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) error {
+	c, err := s.Authorize(ctx, p, rawID)
+	if err != nil {
+		return err
+	}
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.lockForDelete(ctx, tx, c.ID); err != nil {
+			return err
+		}
+		for _, u := range s.users {
+			if err := u.ContragentDeleting(ctx, tx, c.ID); err != nil {
+				return err
+			}
+		}
+		return s.store.delete(ctx, tx, c.ID)
+	})
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return apierror.NotFound("Contragent not found.")
+	case isForeignKeyViolation(err):
+		// A record no User knows of (its module may be disabled) still
+		// refers to the contragent; the schema keeps it.
+		return apierror.Conflict("in_use", "Records refer to this contragent; it cannot be deleted.")
+	}
+	return err
+}
+
+// Import adds every row of a CSV file for p, all in one transaction, or
+// none when any line is wrong (every bad line reported by number).
+func (s *Service) Import(ctx context.Context, p auth.Principal, body []byte) (int, error) {
+	rows, details := parseCSV(body)
+	if len(details) > 0 {
+		return 0, apierror.Validation(details...)
+	}
+	now := s.now()
+	list := make([]Contragent, 0, len(rows))
+	for _, in := range rows {
+		c, err := s.newContragent(p.UserID, in, now)
+		if err != nil {
+			return 0, err
+		}
+		list = append(list, *c)
+	}
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		return s.store.Insert(ctx, tx, list)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return len(list), nil
+}
+
+// newContragent builds a contragent from a normalized, complete input.
+func (s *Service) newContragent(owner int64, in Input, now time.Time) (*Contragent, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return nil, fmt.Errorf("contragent id: %w", err)
+	}
+	c := &Contragent{ID: id, OwnerID: owner, CreatedAt: now, UpdatedAt: now}
+	in.apply(c)
+	return c, nil
+}
+
+func equal(a, b *Contragent) bool {
+	return a.Kind == b.Kind && slices.Equal(a.Roles, b.Roles) && a.Name == b.Name && a.Email == b.Email &&
+		a.Phone == b.Phone && a.Address == b.Address && a.TaxID == b.TaxID && a.Notes == b.Notes
+}
+
+// now is the clock's time at the precision both databases keep.
+func (s *Service) now() time.Time {
+	return s.clock.Now().UTC().Truncate(time.Microsecond)
+}

@@ -1,0 +1,121 @@
+package contragents
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Store reads and writes contragents.
+type Store struct {
+	db *bun.DB
+}
+
+// NewStore returns a store on db.
+func NewStore(db *bun.DB) *Store { return &Store{db: db} }
+
+// ErrNotFound means no contragent matched.
+var ErrNotFound = errors.New("contragent not found")
+
+// ByID returns the contragent with id.
+func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*Contragent, error) {
+	c := new(Contragent)
+	err := s.db.NewSelect().Model(c).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("contragent by id: %w", err)
+	}
+	return c, nil
+}
+
+// insertBatch is how many rows one INSERT statement carries.
+const insertBatch = 500
+
+// Insert adds list with multi-row inserts of at most insertBatch rows, on db
+// or inside a transaction.
+func (s *Store) Insert(ctx context.Context, db bun.IDB, list []Contragent) error {
+	for start := 0; start < len(list); start += insertBatch {
+		batch := list[start:min(start+insertBatch, len(list))]
+		if _, err := db.NewInsert().Model(&batch).Exec(ctx); err != nil {
+			return fmt.Errorf("insert contragents: %w", err)
+		}
+	}
+	return nil
+}
+
+// ListByOwner returns one page of the owner's contragents matching f, in
+// creation order, and how many match.
+func (s *Store) ListByOwner(ctx context.Context, ownerID int64, f ListFilter, q listing.Query) ([]Contragent, int, error) {
+	var list []Contragent
+	sel := s.db.NewSelect().Model(&list).Where("owner_id = ?", ownerID)
+	if f.Role != "" {
+		// roles is a JSON array of known names: match the quoted name.
+		sel = sel.Where("roles LIKE ?", `%"`+f.Role+`"%`)
+	}
+	if f.Kind != "" {
+		sel = sel.Where("kind = ?", f.Kind)
+	}
+	if term := strings.ToLower(strings.TrimSpace(f.Search)); term != "" {
+		// Both sides are lower-cased by Go (name_search, email), so LIKE
+		// compares the same way on SQLite and PostgreSQL.
+		pattern := "%" + likeEscaper.Replace(term) + "%"
+		sel = sel.WhereGroup(" AND ", func(w *bun.SelectQuery) *bun.SelectQuery {
+			return w.Where("name_search LIKE ? ESCAPE '!'", pattern).WhereOr("email LIKE ? ESCAPE '!'", pattern)
+		})
+	}
+	total, err := listing.Scan(ctx, sel.Order("id"), q)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list contragents: %w", err)
+	}
+	return list, total, nil
+}
+
+// likeEscaper escapes LIKE's wildcards and its escape character '!'.
+var likeEscaper = strings.NewReplacer("!", "!!", "%", "!%", "_", "!_")
+
+// Update writes every editable column of c.
+func (s *Store) Update(ctx context.Context, c *Contragent) error {
+	_, err := s.db.NewUpdate().Model(c).
+		Column("kind", "roles", "name", "name_search", "email", "phone", "address", "tax_id", "notes", "updated_at").
+		WherePK().Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("update contragent: %w", err)
+	}
+	return nil
+}
+
+// lockForDelete reads the row inside tx, locking it on PostgreSQL so that
+// records being added that refer to it wait for the deletion's outcome.
+func (s *Store) lockForDelete(ctx context.Context, tx bun.Tx, id uuid.UUID) error {
+	q := tx.NewSelect().Model((*Contragent)(nil)).Column("id").Where("id = ?", id)
+	if database.IsPostgres(tx) {
+		q = q.For("UPDATE")
+	}
+	var got uuid.UUID
+	err := q.Scan(ctx, &got)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("lock contragent: %w", err)
+	}
+	return nil
+}
+
+// delete removes the row inside tx.
+func (s *Store) delete(ctx context.Context, tx bun.Tx, id uuid.UUID) error {
+	if _, err := tx.NewDelete().Model((*Contragent)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+		return fmt.Errorf("delete contragent: %w", err)
+	}
+	return nil
+}
