@@ -206,6 +206,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contragents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own contragents, oldest first
+         * @description One page of the caller's contragents in creation order. `role` and
+         *     `kind` filter exactly; `q` is a case-insensitive substring of the name
+         *     or the email (`%` and `_` are plain characters). Admins see their own
+         *     here and reach other users' contragents by id.
+         */
+        get: operations["listContragents"];
+        put?: never;
+        /**
+         * Add a contragent owned by the caller
+         * @description `kind`, `roles` and `name` are required. Text is trimmed, the email
+         *     lower-cased, the roles put in the order tenant, guarantor, provider.
+         *     Every broken rule is one line of the 400's `details`; nothing is
+         *     written then. `id`, the owner, timestamps and unknown fields are
+         *     ignored.
+         */
+        post: operations["createContragent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contragents/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add contragents from a CSV file, all or none
+         * @description The body is a CSV file (`Content-Type: text/csv`, UTF-8, comma
+         *     separated, RFC 4180 quoting). Its first line names the columns, in
+         *     any order and case: `name`, `kind`, `roles` are required; `email`,
+         *     `phone`, `address`, `tax_id`, `notes` are optional. `roles` holds one
+         *     or more roles separated by `;` (or `|`), e.g. `tenant;guarantor`;
+         *     `kind` and roles are case-insensitive here. Each following line is
+         *     one contragent under the same rules as `POST /contragents`; empty
+         *     lines are skipped. At most 10,000 rows (and 1 MiB).
+         *
+         *     All rows are written in one transaction, or none: any bad line gives
+         *     400 `validation_failed` with every problem in `details`, each
+         *     starting with its line number (`line 3: email: must be a valid email
+         *     address`).
+         */
+        post: operations["importContragents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contragents/{contragentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contragent's UUID; anything else is a 404 */
+                contragentId: components["parameters"]["ContragentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One contragent
+         * @description 404 when the id is not a UUID or unknown, 403 when the contragent belongs to another user (admins may see it).
+         */
+        get: operations["getContragent"];
+        /**
+         * Change the given fields of a contragent
+         * @description A partial update, as for properties: fields left out (or null) keep
+         *     their value; `""` clears an optional text field; `roles` replaces the
+         *     whole set. The same rules as on creation apply to the fields given.
+         *     The access check (404/403) comes before the body is read.
+         */
+        put: operations["updateContragent"];
+        post?: never;
+        /**
+         * Delete a contragent nothing refers to
+         * @description Refused with 409 `in_use` while a record of another module (a
+         *     contract, say) refers to the contragent.
+         */
+        delete: operations["deleteContragent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/countries": {
         parameters: {
             query?: never;
@@ -783,6 +881,74 @@ export interface components {
             per_page: number;
             total: number;
         };
+        Contragent: {
+            address: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description lower-cased; empty when not given */
+            email: string;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "person" | "company";
+            name: string;
+            notes: string;
+            /** @description E.164; empty when not given */
+            phone: string;
+            /** @description In the order tenant, guarantor, provider */
+            roles: ("tenant" | "guarantor" | "provider")[];
+            tax_id: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description Text is trimmed. `id`, the owner, the timestamps and unknown fields
+         *     are ignored.
+         */
+        ContragentCreate: {
+            /** @description may span lines */
+            address?: string;
+            /** @description a valid address, stored lower-cased; empty for none */
+            email?: string;
+            /** @enum {string} */
+            kind: "person" | "company";
+            name: string;
+            /** @description may span lines */
+            notes?: string;
+            /**
+             * @description E.164, ^\+[1-9][0-9]{6,14}$; "" for none
+             * @example +4915112345678
+             */
+            phone?: string;
+            roles: ("tenant" | "guarantor" | "provider")[];
+            tax_id?: string;
+        };
+        ContragentImportResult: {
+            /** @description how many contragents were added */
+            created: number;
+        };
+        ContragentList: {
+            contragents: components["schemas"]["Contragent"][];
+            page: number;
+            per_page: number;
+            total: number;
+        };
+        /**
+         * @description Any subset of the fields; those left out or null keep their value,
+         *     `""` clears an optional text field, `roles` replaces the set.
+         */
+        ContragentUpdate: {
+            address?: string;
+            email?: string;
+            /** @enum {string} */
+            kind?: "person" | "company";
+            name?: string;
+            notes?: string;
+            /** @description E.164, or "" to clear */
+            phone?: string;
+            roles?: ("tenant" | "guarantor" | "provider")[];
+            tax_id?: string;
+        };
         Country: {
             /** @example DE */
             code: string;
@@ -1099,6 +1265,8 @@ export interface components {
     parameters: {
         /** @description ETag(s) of an earlier answer; 304 when one still matches */
         AgreementBlocksIfNoneMatch: string;
+        /** @description The contragent's UUID; anything else is a 404 */
+        ContragentId: string;
         /** @description The expense's UUID; anything else is a 404 */
         ExpenseId: string;
         /** @description An ETag from an earlier answer; 304 when it is still current */
@@ -1553,6 +1721,231 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listContragents: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only contragents with this role (providers are role=provider) */
+                role?: "tenant" | "guarantor" | "provider";
+                /** @description Only contragents of this kind */
+                kind?: "person" | "company";
+                /** @description Case-insensitive substring of the name or the email */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of contragents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContragentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createContragent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "Hauptstr. 5, 10115 Berlin",
+                 *       "email": "anna.schmidt@example.com",
+                 *       "kind": "person",
+                 *       "name": "Anna Schmidt",
+                 *       "phone": "+4915112345678",
+                 *       "roles": [
+                 *         "tenant"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContragentCreate"];
+            };
+        };
+        responses: {
+            /** @description The new contragent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contragent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importContragents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example name,kind,roles,email,phone,address,tax_id
+                 *     Anna Schmidt,person,tenant,anna@example.com,+4915112345678,"Hauptstr. 5, Berlin",
+                 *     Stadtwerke Berlin GmbH,company,provider,service@stadtwerke.example,,,DE123456789
+                 */
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Every row was added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContragentImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The body is not sent as text/csv (unsupported_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getContragent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contragent's UUID; anything else is a 404 */
+                contragentId: components["parameters"]["ContragentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contragent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contragent"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateContragent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contragent's UUID; anything else is a 404 */
+                contragentId: components["parameters"]["ContragentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone": "+4930123456",
+                 *       "roles": [
+                 *         "tenant",
+                 *         "guarantor"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContragentUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated contragent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contragent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteContragent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contragent's UUID; anything else is a 404 */
+                contragentId: components["parameters"]["ContragentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Records refer to the contragent (in_use) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
