@@ -55,7 +55,7 @@ type HTTP struct {
 	IdleTimeout     time.Duration `koanf:"idletimeout"`
 	ShutdownTimeout time.Duration `koanf:"shutdowntimeout"`
 	// LingerBytes and LingerTime bound the drain after the server refuses a
-	// request it has not read to the end (413, 431, 400, 408): it reads and
+	// request it has not read to the end (413, 431, 400): it reads and
 	// discards at most LingerBytes for at most LingerTime before closing, so
 	// the client still sending its body reads the answer instead of a reset.
 	// Either at 0 closes at once.

@@ -2,7 +2,9 @@ package httpserver
 
 import (
 	"context"
+	"errors"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,8 +19,8 @@ import (
 //
 // When fasthttp refuses a request it has not read to the end (a body over
 // http.bodylimit: 413, headers over the read buffer: 431, a malformed
-// request: 400, a read timeout: 408), it writes the answer and closes the
-// connection while the client may still be sending. Data arriving at a
+// request: 400), it writes the answer and closes the connection while the
+// client may still be sending. Data arriving at a
 // closed socket, or left unread in it at close, makes the kernel answer with
 // a reset, and a client busy writing its body then sees "connection reset" or
 // "broken pipe" instead of the 413: a browser shows a network error.
@@ -33,7 +35,10 @@ import (
 //
 // Which connections linger: only those fasthttp's error handler has seen,
 // that is the connections it closes after refusing a request it was still
-// reading. Every other close leaves nothing unread behind: a keep-alive
+// reading, and of those not the ones that timed out or broke: a client too
+// slow for http.readtimeout (a slowloris) is cut at readtimeout as before,
+// not given lingertime more, and a broken connection has nothing to drain.
+// Every other close leaves nothing unread behind: a keep-alive
 // connection that timed out, a client that hung up, a response with
 // "Connection: close" to a request whose body was read whole. Lingering on
 // every close instead would cost a syscall and a goroutine on each of them,
@@ -67,11 +72,19 @@ func lingerOnReadError(app *fiber.App) {
 	srv := app.Server()
 	answer := srv.ErrorHandler
 	srv.ErrorHandler = func(ctx *fasthttp.RequestCtx, err error) {
-		if l, ok := ctx.Conn().(lingerer); ok {
+		if l, ok := ctx.Conn().(lingerer); ok && lingerAfter(err) {
 			l.lingerOnClose()
 		}
 		answer(ctx, err)
 	}
+}
+
+// lingerAfter reports whether a refusal for err is worth a drain: not after
+// a timeout (the client is slow, not busy sending; Fiber answers 408 for the
+// same tests) nor after a network error (the connection is gone).
+func lingerAfter(err error) bool {
+	var netErr net.Error
+	return !errors.As(err, &netErr) && !strings.Contains(err.Error(), "timeout")
 }
 
 // LingerListener wraps the server's listener so that the connections

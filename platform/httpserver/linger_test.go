@@ -294,6 +294,7 @@ func TestLingerEndsAfterLingerTime(t *testing.T) {
 		every time.Duration
 	}{
 		{"a byte every 10ms", 1, 10 * time.Millisecond},
+		// Cut at http.lingerbytes (32 MiB) before lingertime.
 		{"as fast as it can", 64 << 10, 0},
 	} {
 		t.Run(pace.name, func(t *testing.T) {
@@ -313,6 +314,35 @@ func TestLingerEndsAfterLingerBytes(t *testing.T) {
 	tr := trickle(t, strings.TrimPrefix(app.URL, "http://"), 64<<10, 0)
 	tr.expect413(t)
 	tr.expectCut(t, 30*time.Second)
+}
+
+// A client too slow for http.readtimeout (a slowloris) is cut at
+// readtimeout as before: a timeout does not earn it http.lingertime more.
+func TestSlowClientDoesNotLinger(t *testing.T) {
+	app, lln := lingerServer(t, map[string]any{"http.readtimeout": "300ms", "http.lingertime": "1m"})
+	t.Cleanup(func() { _ = app.Shutdown() })
+	conn, err := net.Dial("tcp", lln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	cut := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(conn, "GET /api/v1/health HTTP/1.1\r\nHost: propman\r\n")
+		for err == nil {
+			_, err = io.WriteString(conn, "X")
+			time.Sleep(10 * time.Millisecond)
+		}
+		cut <- err
+	}()
+	select {
+	case <-cut:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a slowloris connection is still open 30s after http.readtimeout (300ms)")
+	}
+	if n := lln.Lingering(); n != 0 {
+		t.Fatalf("%d connections draining after a read timeout", n)
+	}
 }
 
 // Keep-alive requests are not touched: one connection serves them all, and
