@@ -291,6 +291,7 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 }
 
 func listen(lc fx.Lifecycle, sd fx.Shutdowner, app *fiber.App, cfg config.HTTP, log *slog.Logger, onListen func(net.Addr)) {
+	var lln *httpserver.LingerListener
 	lc.Append(fx.Hook{
 		OnStart: func(ctx context.Context) error {
 			ln, err := net.Listen("tcp", cfg.Addr)
@@ -301,8 +302,11 @@ func listen(lc fx.Lifecycle, sd fx.Shutdowner, app *fiber.App, cfg config.HTTP, 
 			if onListen != nil {
 				onListen(ln.Addr())
 			}
+			// Connections refused mid-request drain before they close, so
+			// the client reads the 413 instead of a reset (linger.go).
+			lln = httpserver.Linger(ln, cfg)
 			go func() {
-				if err := app.Listener(ln); err != nil {
+				if err := app.Listener(lln); err != nil {
 					log.Error("server stopped", "error", err)
 					_ = sd.Shutdown(fx.ExitCode(1))
 				}
@@ -311,7 +315,16 @@ func listen(lc fx.Lifecycle, sd fx.Shutdowner, app *fiber.App, cfg config.HTTP, 
 		},
 		OnStop: func(ctx context.Context) error {
 			log.Info("shutting down: finishing requests in flight", "timeout", cfg.ShutdownTimeout)
-			return app.ShutdownWithTimeout(cfg.ShutdownTimeout)
+			ctx, cancel := context.WithTimeout(ctx, cfg.ShutdownTimeout)
+			defer cancel()
+			err := app.ShutdownWithContext(ctx)
+			// Drains still under way end within what is left of the
+			// timeout, or are cut: their answers are written already, so
+			// a cut one is no failure of the stop.
+			if lln.Shutdown(ctx) != nil {
+				log.Warn("shutdown timeout: closed connections still draining after a refused request")
+			}
+			return err
 		},
 	})
 }

@@ -1,6 +1,7 @@
 package boot_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -126,6 +127,53 @@ func TestGracefulShutdown(t *testing.T) {
 	if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 		conn.Close()
 		t.Fatal("a new connection was accepted after Stop")
+	}
+}
+
+// Stop ends within http.shutdowntimeout even while a client that never
+// stops sending holds a connection draining after its 413 (http.lingertime
+// is far longer): the drain is cut, and the client sees its connection end.
+func TestShutdownCutsDrains(t *testing.T) {
+	cfg := testkit.Config(t, map[string]any{"http.addr": "127.0.0.1:0", "http.shutdowntimeout": "500ms", "http.lingertime": "1m"})
+	addrs := make(chan net.Addr, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	app, err := boot.New(ctx, boot.Options{
+		Config: cfg, Entries: modules.Catalog(), Logger: quiet(),
+		Listen: true, OnListen: func(a net.Addr) { addrs <- a },
+	})
+	if err != nil {
+		t.Fatalf("boot.New: %v", err)
+	}
+	if err := app.Start(ctx); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	conn, err := net.Dial("tcp", (<-addrs).String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	cut := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(conn, "POST /api/v1/auth/register HTTP/1.1\r\nHost: propman\r\nContent-Length: 1099511627776\r\n\r\n")
+		for err == nil {
+			_, err = conn.Write([]byte("x"))
+			time.Sleep(10 * time.Millisecond)
+		}
+		cut <- err
+	}()
+	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil || res.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("answer %v %v, want 413", res, err)
+	}
+	if err := app.Stop(ctx); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	select {
+	case <-cut:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the draining connection outlived Stop")
 	}
 }
 

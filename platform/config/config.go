@@ -54,7 +54,21 @@ type HTTP struct {
 	WriteTimeout    time.Duration `koanf:"writetimeout"`
 	IdleTimeout     time.Duration `koanf:"idletimeout"`
 	ShutdownTimeout time.Duration `koanf:"shutdowntimeout"`
+	// LingerBytes and LingerTime bound the drain after the server refuses a
+	// request it has not read to the end (413, 431, 400): it reads and
+	// discards at most LingerBytes for at most LingerTime before closing, so
+	// the client still sending its body reads the answer instead of a reset.
+	// Either at 0 closes at once.
+	LingerBytes int64         `koanf:"lingerbytes"`
+	LingerTime  time.Duration `koanf:"lingertime"`
 }
+
+// Upper bounds of the linger settings: a drain exists to let a client read
+// an answer, never to hold connections for long.
+const (
+	MaxLingerBytes = 1 << 30
+	MaxLingerTime  = time.Minute
+)
 
 // Log configures the structured logger.
 type Log struct {
@@ -297,6 +311,12 @@ func (c *Config) validate() error {
 	}
 	if c.HTTP.BodyLimit < 1024 {
 		bad("http.bodylimit", "must be at least 1024 bytes")
+	}
+	if c.HTTP.LingerBytes < 0 || c.HTTP.LingerBytes > MaxLingerBytes {
+		bad("http.lingerbytes", fmt.Sprintf("%d is not between 0 (no drain) and %d bytes (1 GiB)", c.HTTP.LingerBytes, MaxLingerBytes))
+	}
+	if c.HTTP.LingerTime < 0 || c.HTTP.LingerTime > MaxLingerTime {
+		bad("http.lingertime", fmt.Sprintf("%s is not between 0 (no drain) and %s", c.HTTP.LingerTime, MaxLingerTime))
 	}
 	for _, p := range c.HTTP.Proxies {
 		if _, err := netip.ParsePrefix(p); err != nil {

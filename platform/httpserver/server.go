@@ -45,6 +45,7 @@ func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fi
 		ReadBufferSize: 16 * 1024,
 		ErrorHandler:   ErrorHandler(log),
 	})
+	lingerOnReadError(app)
 	app.Use(requestid.New(requestid.Config{Header: fiber.HeaderXRequestID}))
 	for _, h := range outer {
 		app.Use(h)
