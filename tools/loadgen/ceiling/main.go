@@ -6,6 +6,13 @@
 //	GET /me             the one-row lookup of /api/v1/auth/me (a user by id,
 //	                    encoded as JSON) on PostgreSQL through a pgx pool,
 //	                    or on SQLite through database/sql (modernc).
+//	ANY /authed/<name>  the bytes of -static name after checking the bearer
+//	                    token (HS256 with -secret, issuer, expiry): what an
+//	                    authenticated read of fixed bytes costs at least.
+//	GET /properties     the list query of GET /api/v1/properties (one page of
+//	                    50 of -user's properties and their count), rows
+//	                    encoded as JSON objects.
+//	GET /charges        the same for GET /api/v1/properties/{-property}/charges.
 //
 // What propman does beyond this (middleware, token check, its own queries)
 // is the price the ratio in the load table shows.
@@ -26,6 +33,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	_ "modernc.org/sqlite"
 )
@@ -56,10 +64,45 @@ type user struct {
 
 const lookup = `SELECT id, name, email, phone, locale, country_code, roles, is_active, created_at FROM users WHERE id = `
 
+// The list queries of the properties and expenses modules (page 1 of 50).
+const (
+	propertiesQuery = `SELECT * FROM properties WHERE owner_id = `
+	propertiesOrder = ` ORDER BY id LIMIT 50`
+	propertiesCount = `SELECT count(*) FROM properties WHERE owner_id = `
+	chargesQuery    = `SELECT * FROM charges WHERE property_id = `
+	chargesOrder    = ` ORDER BY due_date, id LIMIT 50`
+	chargesCount    = `SELECT count(*) FROM charges WHERE property_id = `
+)
+
+// jsonRows reads every row into a column-name -> value map.
+func jsonRows(names []string, next func() bool, scan func([]any) error, rowsErr func() error) ([]map[string]any, error) {
+	cols := names
+	var out []map[string]any
+	for next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := scan(ptrs); err != nil {
+			return nil, err
+		}
+		row := make(map[string]any, len(cols))
+		for i, n := range names {
+			row[n] = vals[i]
+		}
+		out = append(out, row)
+	}
+	return out, rowsErr()
+}
+
 func main() {
 	addr := flag.String("addr", "127.0.0.1:18090", "listen address")
 	dbURL := flag.String("db", "", "postgres://... or sqlite:PATH for GET /me (empty: no /me)")
 	userID := flag.Int64("user", 1, "the user id GET /me looks up")
+	secret := flag.String("secret", "", "HS256 key of the tokens /authed/ checks (empty: no /authed/)")
+	issuer := flag.String("issuer", "propman", "iss of the tokens /authed/ checks")
+	property := flag.String("property", "", "property id whose charges GET /charges lists")
 	files := statics{}
 	flag.Var(files, "static", "name=path: serve the file's bytes at /static/name (repeatable)")
 	flag.Parse()
@@ -74,6 +117,21 @@ func main() {
 			c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 			return c.Send(b)
 		})
+		if *secret != "" {
+			parser := jwt.NewParser(jwt.WithValidMethods([]string{"HS256"}), jwt.WithIssuer(*issuer), jwt.WithExpirationRequired())
+			key := []byte(*secret)
+			app.All("/authed/"+name, func(c *fiber.Ctx) error {
+				raw, ok := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
+				if !ok {
+					return fiber.ErrUnauthorized
+				}
+				if _, err := parser.Parse(raw, func(*jwt.Token) (any, error) { return key, nil }); err != nil {
+					return fiber.ErrUnauthorized
+				}
+				c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+				return c.Send(b)
+			})
+		}
 	}
 	ctx := context.Background()
 	switch {
@@ -89,6 +147,32 @@ func main() {
 			log.Fatalf("ceiling: %v", err)
 		}
 		defer pool.Close()
+		list := func(c *fiber.Ctx, query, count string, arg any) error {
+			rows, err := pool.Query(c.Context(), query, arg)
+			if err != nil {
+				return err
+			}
+			var names []string
+			for _, f := range rows.FieldDescriptions() {
+				names = append(names, f.Name)
+			}
+			items, err := jsonRows(names, rows.Next, func(dst []any) error { return rows.Scan(dst...) }, rows.Err)
+			rows.Close()
+			if err != nil {
+				return err
+			}
+			var total int
+			if err := pool.QueryRow(c.Context(), count, arg).Scan(&total); err != nil {
+				return err
+			}
+			return c.JSON(fiber.Map{"items": items, "total": total, "page": 1, "per_page": 50})
+		}
+		app.Get("/properties", func(c *fiber.Ctx) error {
+			return list(c, propertiesQuery+"$1"+propertiesOrder, propertiesCount+"$1", *userID)
+		})
+		app.Get("/charges", func(c *fiber.Ctx) error {
+			return list(c, chargesQuery+"$1"+chargesOrder, chargesCount+"$1", *property)
+		})
 		app.Get("/me", func(c *fiber.Ctx) error {
 			var u user
 			err := pool.QueryRow(c.Context(), lookup+"$1", *userID).Scan(&u.ID, &u.Name, &u.Email, &u.Phone,
@@ -106,6 +190,33 @@ func main() {
 		db.SetMaxOpenConns(4 * runtime.GOMAXPROCS(0))
 		db.SetMaxIdleConns(4 * runtime.GOMAXPROCS(0))
 		defer db.Close()
+		list := func(c *fiber.Ctx, query, count string, arg any) error {
+			rows, err := db.QueryContext(c.Context(), query, arg)
+			if err != nil {
+				return err
+			}
+			cols, err := rows.Columns()
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			items, err := jsonRows(cols, rows.Next, func(dst []any) error { return rows.Scan(dst...) }, rows.Err)
+			rows.Close()
+			if err != nil {
+				return err
+			}
+			var total int
+			if err := db.QueryRowContext(c.Context(), count, arg).Scan(&total); err != nil {
+				return err
+			}
+			return c.JSON(fiber.Map{"items": items, "total": total, "page": 1, "per_page": 50})
+		}
+		app.Get("/properties", func(c *fiber.Ctx) error {
+			return list(c, propertiesQuery+"?"+propertiesOrder, propertiesCount+"?", *userID)
+		})
+		app.Get("/charges", func(c *fiber.Ctx) error {
+			return list(c, chargesQuery+"?"+chargesOrder, chargesCount+"?", *property)
+		})
 		app.Get("/me", func(c *fiber.Ctx) error {
 			var u user
 			var created any
