@@ -124,7 +124,8 @@ func findCommand(entries []module.Entry, name string) (module.Command, bool) {
 }
 
 func serve(cfg *config.Config, entries []module.Entry, stderr io.Writer) error {
-	log := boot.Logger(cfg.Log, stderr)
+	log, logBuf := boot.BufferedLogger(cfg.Log, stderr)
+	defer logBuf.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	app, err := boot.New(ctx, boot.Options{Config: cfg, Entries: entries, Logger: log, Listen: true})

@@ -26,6 +26,7 @@ import (
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/logbuf"
 	"github.com/propman/propman/platform/mail"
 	"github.com/propman/propman/platform/metrics"
 	"github.com/propman/propman/platform/module"
@@ -69,6 +70,13 @@ func Logger(cfg config.Log, w io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// BufferedLogger is Logger over a logbuf.Writer on w, whose warnings and
+// errors are written at once; close the writer when the process ends.
+func BufferedLogger(cfg config.Log, w io.Writer) (*slog.Logger, *logbuf.Writer) {
+	buf := logbuf.New(w)
+	return slog.New(buf.Handler(Logger(cfg, buf).Handler())), buf
 }
 
 // Plan checks the catalogue against the configuration and returns which
