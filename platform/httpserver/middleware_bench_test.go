@@ -41,7 +41,7 @@ func BenchmarkMiddleware(b *testing.B) {
 	}{
 		{"1-requestid", requestid.New(requestid.Config{Header: fiber.HeaderXRequestID})},
 		{"2-accesslog-warn", accessLog(warnLog)},
-		{"3-accesslog-info", nil},          // step 2 writing each line to the file
+		{"3-accesslog-info", nil},         // step 2 writing each line to the file
 		{"3b-accesslog-info-logbuf", nil}, // step 2 writing through logbuf, as propman serve does
 		{"4-recover", recoverer(infoLog)},
 		{"5-cors", cors.New(cors.Config{AllowOrigins: "https://app.example", AllowMethods: "GET,POST"})},
