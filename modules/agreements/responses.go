@@ -196,6 +196,9 @@ func (r *Responses) List(country string) (*Response, error) {
 	if res, ok := v.others.Load(code); ok {
 		return res.(*Response), nil
 	}
+	// Kept as a key and in the body: a copy, not the request's buffer
+	// (ToUpper returns its argument when it is upper case already).
+	code = strings.Clone(code)
 	res, err := newResponse(listJSON{AgreementBlocks: v.generic, CountryFilter: &code, Total: len(v.generic)})
 	if err != nil {
 		return nil, err

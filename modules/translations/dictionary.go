@@ -75,11 +75,14 @@ func (d *Dictionaries) lookup(locale string) map[string]string {
 	return d.merged[fallback]
 }
 
-// Payload is the answer of GET /translations/{locale}.
+// Payload is the answer of GET /translations/{locale}. The locale may come
+// from the request (Fiber's strings point into buffers reused by the next
+// request), so the key kept is a copy.
 func (d *Dictionaries) Payload(locale string) (httpserver.Payload, error) {
 	if p, ok := d.payloads.Load(locale); ok {
 		return p.(httpserver.Payload), nil
 	}
+	locale = strings.Clone(locale)
 	p, err := httpserver.NewPayload(dictionary{Locale: locale, Translations: d.lookup(locale)})
 	if err != nil {
 		return httpserver.Payload{}, err

@@ -67,6 +67,9 @@ func Unauthorized(message string) *apierror.Error {
 // version is current.
 func (g *Guard) Require() fiber.Handler {
 	return func(c *fiber.Ctx) error {
+		// Answers behind a token are the user's: no cache may keep them
+		// (OWASP REST Security), whatever they are, 401s included.
+		c.Set(fiber.HeaderCacheControl, "no-store")
 		p, err := g.Authenticate(c.UserContext(), c.Get(fiber.HeaderAuthorization))
 		if err != nil {
 			return err

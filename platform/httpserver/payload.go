@@ -28,10 +28,15 @@ func NewPayload(v any) (Payload, error) {
 
 // SendPayload writes p with its ETag, or 304 when the client's If-None-Match
 // holds it already. Clients revalidate every time (no-cache), so a change is
-// seen as soon as this instance has loaded it.
+// seen as soon as this instance has loaded it; answers to authenticated
+// requests keep the guard's no-store.
 func SendPayload(c *fiber.Ctx, p Payload) error {
 	c.Set(fiber.HeaderETag, p.ETag)
-	c.Set(fiber.HeaderCacheControl, "no-cache")
+	// A protected route's answer is not stored at all (the guard set
+	// no-store); a public one is revalidated.
+	if len(c.Response().Header.Peek(fiber.HeaderCacheControl)) == 0 {
+		c.Set(fiber.HeaderCacheControl, "no-cache")
+	}
 	if c.Fresh() {
 		return c.SendStatus(fiber.StatusNotModified)
 	}

@@ -47,6 +47,7 @@ func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fi
 	})
 	lingerOnReadError(app)
 	app.Use(requestid.New(requestid.Config{Header: fiber.HeaderXRequestID}))
+	app.Use(noSniff)
 	for _, h := range outer {
 		app.Use(h)
 	}
@@ -64,6 +65,14 @@ func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fi
 	app.Use(clientAddress(proxies))
 	app.Use(requestDeadline(dbTimeout))
 	return app, nil
+}
+
+// noSniff tells browsers to take every answer as the type it declares
+// (OWASP REST Security); errors written before any middleware ran (413,
+// 431) get it from ErrorHandler.
+func noSniff(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	return c.Next()
 }
 
 // recoverer turns a panic into a 500 through the error handler and logs the
@@ -129,6 +138,7 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 		if e.Wait > 0 {
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.Wait))
 		}
+		c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 		c.Status(e.Status)
 		if e.Body != nil {
 			return c.JSON(e.Body)

@@ -118,11 +118,27 @@ func (m *Metrics) Middleware() fiber.Handler {
 		}
 		route := m.route(c)
 		code := strconv.Itoa(status)
-		method := c.Method()
+		method := methodLabel(c.Method())
 		m.requests.WithLabelValues(route, method, code).Inc()
 		m.duration.WithLabelValues(route, method, code).Observe(time.Since(start).Seconds())
 		return err
 	}
+}
+
+// methodLabel is the method as a label value: a constant, never the
+// request's own bytes, which the next request on the connection overwrites
+// while the registry keeps the label ("GETT" series, then a failing scrape).
+// Methods outside the list share one label, so clients cannot mint series.
+func methodLabel(m string) string {
+	for _, known := range [...]string{
+		fiber.MethodGet, fiber.MethodHead, fiber.MethodPost, fiber.MethodPut, fiber.MethodPatch,
+		fiber.MethodDelete, fiber.MethodOptions, fiber.MethodConnect, fiber.MethodTrace,
+	} {
+		if m == known {
+			return known
+		}
+	}
+	return "OTHER"
 }
 
 // route returns the template of the route that answered (/api/v1/countries/:code),

@@ -246,6 +246,10 @@ type Request struct {
 	Body    any
 	Token   string
 	Headers map[string]string
+	// Client sends the request when the app listens (WithListener);
+	// http.DefaultClient when nil. KeepAliveClient gives each caller a
+	// connection of its own.
+	Client *http.Client
 }
 
 // Response is what the app answered.
@@ -296,7 +300,11 @@ func (a *App) Do(req Request) *Response {
 			a.T.Fatalf("testkit: %s: %v", req.Path, err)
 		}
 		hreq.Host = hreq.URL.Host
-		hres, err = http.DefaultClient.Do(hreq)
+		client := req.Client
+		if client == nil {
+			client = http.DefaultClient
+		}
+		hres, err = client.Do(hreq)
 	} else {
 		hres, err = a.Fiber.Test(hreq, -1)
 	}
@@ -314,6 +322,16 @@ func (a *App) Do(req Request) *Response {
 			req.Method, req.Path, res.Status, err, truncate(out))
 	}
 	return res
+}
+
+// KeepAliveClient is an HTTP client that keeps one connection to the app
+// open and sends every request over it, as a browser or a mobile client
+// does: tests of what a request leaves behind in the server (Fiber reuses
+// a connection's buffers for its next request) run many of them at once.
+func KeepAliveClient(t testing.TB) *http.Client {
+	tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1, IdleConnTimeout: time.Minute}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr, Timeout: 30 * time.Second}
 }
 
 // Check validates res against doc.json: the status must be documented for
