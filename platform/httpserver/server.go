@@ -26,21 +26,34 @@ const APIPrefix = "/api/v1"
 
 // New returns the Fiber app with propman's middleware chain: request id,
 // the outer handlers (metrics, tracing), access log, panic recovery, CORS,
-// client address, request deadline. Outer handlers run outside the access
-// log, whose error handling sets the final status they see; a context they
-// set with c.SetUserContext is the parent of the request's deadline context.
+// client address, request deadline, body limits. Outer handlers run outside
+// the access log, whose error handling sets the final status they see; a
+// context they set with c.SetUserContext is the parent of the request's
+// deadline context.
 func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fiber.Handler) (*fiber.App, error) {
+	app, _, err := NewWithBodyLimits(cfg, dbTimeout, log, outer...)
+	return app, err
+}
+
+// NewWithBodyLimits is New that also returns the server's body-size policy,
+// on which routes that stream their body (uploads) are declared.
+func NewWithBodyLimits(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fiber.Handler) (*fiber.App, *BodyLimits, error) {
 	proxies, err := parseProxies(cfg.Proxies)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	bodies := NewBodyLimits(cfg.BodyLimit)
 	app := fiber.New(fiber.Config{
-		AppName:               "propman",
-		BodyLimit:             cfg.BodyLimit,
-		ReadTimeout:           cfg.ReadTimeout,
-		WriteTimeout:          cfg.WriteTimeout,
-		IdleTimeout:           cfg.IdleTimeout,
-		DisableStartupMessage: true,
+		AppName: "propman",
+		// Bodies are streams; BodyLimits enforces http.bodylimit on every
+		// route that does not read its body as a stream (see body.go).
+		BodyLimit:                    cfg.BodyLimit,
+		StreamRequestBody:            true,
+		DisablePreParseMultipartForm: true,
+		ReadTimeout:                  cfg.ReadTimeout,
+		WriteTimeout:                 cfg.WriteTimeout,
+		IdleTimeout:                  cfg.IdleTimeout,
+		DisableStartupMessage:        true,
 		// Headers larger than this are refused with 431 before any handler runs.
 		ReadBufferSize: 16 * 1024,
 		ErrorHandler:   ErrorHandler(log),
@@ -62,7 +75,9 @@ func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fi
 	}
 	app.Use(clientAddress(proxies))
 	app.Use(requestDeadline(dbTimeout))
-	return app, nil
+	app.Use(bodies.Handler())
+	app.Server().HeaderReceived = bodies.headerReceived
+	return app, bodies, nil
 }
 
 // recoverer turns a panic into a 500 through the error handler and logs the
