@@ -5,6 +5,7 @@ package modules
 import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/agreements"
+	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/profile"
 	"github.com/propman/propman/modules/properties"
@@ -24,6 +25,7 @@ func Catalog() []module.Entry {
 		agreements.Entry(),
 		properties.Entry(),
 		expenses.Entry(),
+		documents.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -336,8 +336,8 @@ func TestModuleSwitch(t *testing.T) {
 	}{
 		{"ready module", "probe", "/api/v1/probe", "/api/v1/probe", http.StatusOK},
 		{"stub module", "contracts", "/api/v1/contracts", "/api/v1/contracts", http.StatusNotImplemented},
-		{"stub module under a property", "documents", "/api/v1/properties/p1/documents/d1",
-			"/api/v1/properties/{propertyId}/documents", http.StatusNotImplemented},
+		{"stub module under a property", "counters", "/api/v1/properties/p1/counters/d1",
+			"/api/v1/properties/{propertyId}/counters", http.StatusNotImplemented},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
