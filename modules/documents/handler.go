@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
@@ -137,6 +138,9 @@ func (h *Handler) update(c *fiber.Ctx) error {
 		req.Title = &t
 	}
 	details := validate.Struct(&req)
+	if req.Title != nil && hasControl(*req.Title) {
+		details = append(details, "title: must not contain control characters")
+	}
 	if req.Category != nil && !slices.Contains(categories, *req.Category) {
 		details = append(details, "category: must be one of "+strings.Join(categories, ", "))
 	}
@@ -269,6 +273,8 @@ func checkFields(f map[string]string, all bool) (Input, []string) {
 			details = append(details, "title: is required")
 		case n == 0 || n > 200:
 			details = append(details, "title: must be 1 to 200 characters")
+		case hasControl(in.Title):
+			details = append(details, "title: must not contain control characters")
 		}
 	}
 	if cat, ok := f["category"]; ok || all {
@@ -356,10 +362,16 @@ func (h *Handler) content(c *fiber.Ctx) error {
 			}
 		}
 	}
-	r, err := h.svc.Open(c.UserContext(), d, offset, length)
+	// The body is sent after the handler returns, when the request's
+	// context is over: the read has a context of its own, ended when
+	// fasthttp closes the reader.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.UserContext()), h.cfg.Timeout)
+	r, err := h.svc.Open(ctx, d, offset, length)
 	if err != nil {
+		cancel()
 		return err
 	}
+	r = cancelOnClose{ReadCloser: r, cancel: cancel}
 	c.Status(status)
 	c.Set(fiber.HeaderContentType, d.ContentType)
 	// fasthttp streams the reader to the client and closes it.
@@ -427,4 +439,20 @@ func parseRange(h string, size int64) (start, end int64, ok, satisfiable bool) {
 // one (RFC 6266).
 func contentDisposition(name string) string {
 	return `attachment; filename="` + asciiFilename(name) + `"; filename*=UTF-8''` + strings.ReplaceAll(url.QueryEscape(name), "+", "%20")
+}
+
+// cancelOnClose ends a download's context when its reader is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (c cancelOnClose) Close() error {
+	err := c.ReadCloser.Close()
+	c.cancel()
+	return err
+}
+
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, unicode.IsControl) >= 0
 }

@@ -65,7 +65,18 @@ func NewConfig(cfg *config.Config) (Config, error) {
 }
 
 // Entry describes the module for the catalogue.
-func Entry() module.Entry {
+func Entry() module.Entry { return EntryWithStorage(nil) }
+
+// EntryWithStorage is Entry with the configured storage passed through
+// wrap (when not nil); tests use it to make the storage fail.
+func EntryWithStorage(wrap func(Storage) Storage) module.Entry {
+	provide := func(cfg Config) (Storage, error) {
+		s, err := provideStorage(cfg)
+		if err != nil || wrap == nil {
+			return s, err
+		}
+		return wrap(s), nil
+	}
 	return module.Entry{
 		Name: Name, Summary: "Property documents", Status: module.Ready,
 		Depends:    []string{"accounts", "properties"},
@@ -73,7 +84,7 @@ func Entry() module.Entry {
 		OpenAPI:    openapiYAML,
 		Commands:   []module.Command{sweepCommand()},
 		Options: fx.Module(Name,
-			fx.Provide(fx.Private, NewConfig, NewStore, NewService, NewHandler, provideStorage),
+			fx.Provide(fx.Private, NewConfig, NewStore, NewService, NewHandler, provide),
 			properties.ProvideDependent(newPropertyCleanup),
 			module.ProvideRoutes(NewRoutes),
 			fx.Invoke(sweepAtStart),

@@ -10,6 +10,7 @@ import (
 	"hash"
 	"io"
 	"log/slog"
+	"net"
 	"strconv"
 	"sync"
 	"time"
@@ -80,6 +81,7 @@ var (
 		"The file's content is not an allowed type: PDF, PNG, JPEG, WebP, plain text, DOCX, XLSX or ODT.")
 	errEmptyFile   = apierror.Validation("file: must not be empty")
 	errUnreadable  = apierror.New(400, "validation_failed", "The request body could not be read to its end.")
+	errMalformed   = apierror.New(400, "validation_failed", "The request body is not a well-formed multipart/form-data form.")
 	errStorageDown = apierror.Unavailable("The document storage is unavailable; try again shortly.")
 )
 
@@ -160,10 +162,14 @@ func (s *Service) PutFile(ctx context.Context, filename string, r io.Reader) (*B
 }
 
 func (s *Service) readError(err error) error {
-	if errors.Is(err, errFileTooLarge) || errors.Is(err, httpserver.ErrBodyTooLarge) {
+	var netErr net.Error
+	switch {
+	case errors.Is(err, errFileTooLarge) || errors.Is(err, httpserver.ErrBodyTooLarge):
 		return s.tooLarge()
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.As(err, &netErr):
+		return errUnreadable
 	}
-	return errUnreadable
+	return errMalformed
 }
 
 // Discard removes a blob whose row will not be made.
