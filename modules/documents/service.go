@@ -112,11 +112,17 @@ func (c *countingReader) Read(p []byte) (int, error) {
 		return 0, errFileTooLarge
 	}
 	c.h.Write(p[:n])
-	if err != nil && !errors.Is(err, io.EOF) {
+	if err != nil && err != io.EOF { //nolint:errorlint // io.EOF itself is the end; a wrapped one is not
 		c.rerr = err
+		// Some storage clients take io.ErrUnexpectedEOF for the end of the
+		// data; a cut body must fail the Put.
+		return n, errBodyCut
 	}
 	return n, err
 }
+
+// errBodyCut is what the storage sees when the request body fails.
+var errBodyCut = errors.New("documents: the request body failed before the file's end")
 
 // PutFile streams a file to the storage: its first bytes decide its type
 // (415 unless allowed), then it is counted (413 above modules.documents.maxsize)
@@ -144,7 +150,12 @@ func (s *Service) PutFile(ctx context.Context, filename string, r io.Reader) (*B
 		return nil, fmt.Errorf("document id: %w", err)
 	}
 	cr := &countingReader{r: io.MultiReader(bytes.NewReader(head), r), h: sha256.New(), max: s.cfg.MaxSize}
-	if err := s.storage.Put(ctx, id.String(), cr, ctype); err != nil {
+	err = s.storage.Put(ctx, id.String(), cr, ctype)
+	if err == nil && cr.rerr != nil {
+		// Belt and braces: the storage kept what it got of a cut body.
+		err = errBodyCut
+	}
+	if err != nil {
 		// The storage leaves nothing on a failed Put; delete anyway, in case
 		// it got far enough to keep something.
 		s.removeBlob(id.String())
