@@ -602,3 +602,9 @@ func rawRequest(t testing.TB, f *fixture, method, path string, body []byte, chun
 	f.check(t, method, path, r)
 	return r
 }
+
+type testkitOption = testkit.Option
+
+func withConfig(key string, v any) testkit.Option { return testkit.WithConfig(key, v) }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -117,10 +117,19 @@ func accessLog(log *slog.Logger) fiber.Handler {
 			slog.Int("status", status),
 			slog.Duration("duration", time.Since(start)),
 			slog.String("ip", ClientIP(c)),
-			slog.Int("bytes", len(c.Response().Body())),
+			slog.Int("bytes", responseSize(c)),
 		)
 		return nil
 	}
+}
+
+// responseSize is the body's length; a streamed body (a download) is not
+// read for it, which would load it whole into memory.
+func responseSize(c *fiber.Ctx) int {
+	if c.Response().IsBodyStream() {
+		return c.Response().Header.ContentLength()
+	}
+	return len(c.Response().Body())
 }
 
 func requestID(c *fiber.Ctx) string {
