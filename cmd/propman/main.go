@@ -235,5 +235,5 @@ func runCommand(cfg *config.Config, entries []module.Entry, c module.Command, ar
 	if err := boot.Prepare(ctx, db, entries, log); err != nil {
 		return err
 	}
-	return c.Run(ctx, module.CommandEnv{DB: db, Out: out}, args)
+	return c.Run(ctx, module.CommandEnv{DB: db, Config: cfg, Out: out}, args)
 }

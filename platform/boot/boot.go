@@ -252,7 +252,7 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 		}
 		db.Close()
 	}
-	app, err := httpserver.New(cfg.HTTP, cfg.Database.Timeout, log, outer...)
+	app, bodies, err := httpserver.NewWithBodyLimits(cfg.HTTP, cfg.Database.Timeout, log, outer...)
 	if err != nil {
 		closeAll()
 		return nil, err
@@ -267,7 +267,7 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 			}
 			return fxevent.NopLogger
 		}),
-		fx.Supply(cfg, log, db, doc, tokens, app, states, met, tr),
+		fx.Supply(cfg, log, db, doc, tokens, app, bodies, states, met, tr),
 		fx.Supply(fx.Annotate(clk, fx.As(new(clock.Clock)))),
 		fx.Supply(fx.Annotate(mailer, fx.As(new(mail.Mailer)))),
 		fx.Provide(auth.NewGuard),

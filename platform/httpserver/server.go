@@ -26,21 +26,34 @@ const APIPrefix = "/api/v1"
 
 // New returns the Fiber app with propman's middleware chain: request id,
 // the outer handlers (metrics, tracing), access log, panic recovery, CORS,
-// client address, request deadline. Outer handlers run outside the access
-// log, whose error handling sets the final status they see; a context they
-// set with c.SetUserContext is the parent of the request's deadline context.
+// client address, request deadline, body limits. Outer handlers run outside
+// the access log, whose error handling sets the final status they see; a
+// context they set with c.SetUserContext is the parent of the request's
+// deadline context.
 func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fiber.Handler) (*fiber.App, error) {
+	app, _, err := NewWithBodyLimits(cfg, dbTimeout, log, outer...)
+	return app, err
+}
+
+// NewWithBodyLimits is New that also returns the server's body-size policy,
+// on which routes that stream their body (uploads) are declared.
+func NewWithBodyLimits(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fiber.Handler) (*fiber.App, *BodyLimits, error) {
 	proxies, err := parseProxies(cfg.Proxies)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	bodies := NewBodyLimits(cfg.BodyLimit)
 	app := fiber.New(fiber.Config{
-		AppName:               "propman",
-		BodyLimit:             cfg.BodyLimit,
-		ReadTimeout:           cfg.ReadTimeout,
-		WriteTimeout:          cfg.WriteTimeout,
-		IdleTimeout:           cfg.IdleTimeout,
-		DisableStartupMessage: true,
+		AppName: "propman",
+		// Bodies are streams; BodyLimits enforces http.bodylimit on every
+		// route that does not read its body as a stream (see body.go).
+		BodyLimit:                    cfg.BodyLimit,
+		StreamRequestBody:            true,
+		DisablePreParseMultipartForm: true,
+		ReadTimeout:                  cfg.ReadTimeout,
+		WriteTimeout:                 cfg.WriteTimeout,
+		IdleTimeout:                  cfg.IdleTimeout,
+		DisableStartupMessage:        true,
 		// Headers larger than this are refused with 431 before any handler runs.
 		ReadBufferSize: 16 * 1024,
 		ErrorHandler:   ErrorHandler(log),
@@ -64,7 +77,9 @@ func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fi
 	}
 	app.Use(clientAddress(proxies))
 	app.Use(requestDeadline(dbTimeout))
-	return app, nil
+	app.Use(bodies.Handler())
+	app.Server().HeaderReceived = bodies.headerReceived
+	return app, bodies, nil
 }
 
 // noSniff tells browsers to take every answer as the type it declares
@@ -112,10 +127,19 @@ func accessLog(log *slog.Logger) fiber.Handler {
 			slog.Int("status", status),
 			slog.Duration("duration", time.Since(start)),
 			slog.String("ip", ClientIP(c)),
-			slog.Int("bytes", len(c.Response().Body())),
+			slog.Int("bytes", responseSize(c)),
 		)
 		return nil
 	}
+}
+
+// responseSize is the body's length; a streamed body (a download) is not
+// read for it, which would load it whole into memory.
+func responseSize(c *fiber.Ctx) int {
+	if c.Response().IsBodyStream() {
+		return c.Response().Header.ContentLength()
+	}
+	return len(c.Response().Body())
 }
 
 func requestID(c *fiber.Ctx) string {

@@ -12,6 +12,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
+
+	"github.com/propman/propman/platform/config"
 )
 
 // Status says whether a module's behaviour is built (ready) or only reserved
@@ -103,9 +105,11 @@ type Command struct {
 	Run   func(ctx context.Context, env CommandEnv, args []string) error
 }
 
-// CommandEnv is what a command gets: a migrated database and the way to
-// print to the operator.
+// CommandEnv is what a command gets: a migrated database, the
+// configuration (a module reads its own section with Config.Module) and the
+// way to print to the operator.
 type CommandEnv struct {
-	DB  *bun.DB
-	Out interface{ Write([]byte) (int, error) }
+	DB     *bun.DB
+	Config *config.Config
+	Out    interface{ Write([]byte) (int, error) }
 }

@@ -1,0 +1,34 @@
+package documents
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+)
+
+// The categories of a document.
+var categories = []string{"contract", "invoice", "receipt", "photo", "certificate", "other"}
+
+// Document is a row of documents; its bytes are the blob under ID.String()
+// in the storage.
+type Document struct {
+	bun.BaseModel `bun:"table:documents"`
+
+	ID         uuid.UUID  `bun:"id,pk"`
+	PropertyID uuid.UUID  `bun:"property_id,notnull"`
+	ContractID *uuid.UUID `bun:"contract_id"`
+	Title      string     `bun:"title,notnull"`
+	Category   string     `bun:"category,notnull"`
+	Filename   string     `bun:"filename,notnull"`
+	// ContentType is the sniffed type, served on download.
+	ContentType string    `bun:"content_type,notnull"`
+	Size        int64     `bun:"size,notnull"`
+	SHA256      string    `bun:"sha256,notnull"`
+	UploadedBy  int64     `bun:"uploaded_by,notnull"`
+	CreatedAt   time.Time `bun:"created_at,notnull"`
+	UpdatedAt   time.Time `bun:"updated_at,notnull"`
+}
+
+// Key is the document's blob key in the storage.
+func (d *Document) Key() string { return d.ID.String() }

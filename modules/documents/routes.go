@@ -1,0 +1,29 @@
+package documents
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/module"
+)
+
+// uploadPath is the upload route, whose body is streamed.
+const uploadPath = "/properties/:propertyId/documents"
+
+// NewRoutes lists every route of the module. Each needs a token; the
+// property's owner (or an admin) is checked by properties.Service.Authorize.
+// The upload route reads its body as a stream up to
+// modules.documents.maxsize (plus the form's own bytes); every other route
+// keeps http.bodylimit.
+func NewRoutes(h *Handler, guard *auth.Guard, bodies *httpserver.BodyLimits) module.Routes {
+	bodies.Stream(fiber.MethodPost, httpserver.APIPrefix+uploadPath, h.bodyLimit(), h.cfg.Timeout)
+	return module.Routes{Module: Name, Register: func(api fiber.Router) {
+		api.Get("/properties/:propertyId/documents", guard.Require(), h.list)
+		api.Post(uploadPath, guard.Require(), h.upload)
+		api.Get("/properties/:propertyId/documents/:documentId", guard.Require(), h.get)
+		api.Put("/properties/:propertyId/documents/:documentId", guard.Require(), h.update)
+		api.Delete("/properties/:propertyId/documents/:documentId", guard.Require(), h.delete)
+		api.Get("/properties/:propertyId/documents/:documentId/content", guard.Require(), h.content)
+	}}
+}

@@ -1,0 +1,207 @@
+package httpserver
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/bytebufferpool"
+	"github.com/valyala/fasthttp"
+
+	"github.com/propman/propman/platform/apierror"
+)
+
+// The server reads request bodies as streams (fasthttp's StreamRequestBody),
+// so that a route may take a file larger than http.bodylimit without holding
+// it in memory. Streaming switches off fasthttp's own body limit, so
+// BodyLimits puts it back: before any route runs, every request's body is
+// read into memory up to http.bodylimit and refused with 413 above it, as
+// fasthttp did, unless the request is for a route declared with Stream. Such
+// a route reads the body itself through BodyStream, which fails with
+// ErrBodyTooLarge after the route's own limit.
+
+// ErrBodyTooLarge is returned by a BodyStream reader after its limit.
+var ErrBodyTooLarge = errors.New("request body larger than the route's limit")
+
+// BodyLimits is the body-size policy of one server: http.bodylimit for every
+// route, a larger limit and a streamed body for the routes declared with
+// Stream.
+type BodyLimits struct {
+	limit int
+
+	mu      sync.RWMutex
+	streams []streamRoute
+}
+
+type streamRoute struct {
+	method      string
+	segments    []string
+	limit       int64
+	readTimeout time.Duration
+}
+
+// NewBodyLimits returns the policy with limit (http.bodylimit) for every route.
+func NewBodyLimits(limit int) *BodyLimits { return &BodyLimits{limit: limit} }
+
+// Stream declares that method path (Fiber syntax under the server root, e.g.
+// "/api/v1/properties/:propertyId/documents") reads its body with BodyStream,
+// up to limit bytes. readTimeout, when above 0, replaces http.readtimeout
+// for such a request (a large body takes longer to send). Declare it before
+// the route serves requests.
+func (b *BodyLimits) Stream(method, path string, limit int64, readTimeout time.Duration) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.streams = append(b.streams, streamRoute{method: method, segments: splitPath(path), limit: limit, readTimeout: readTimeout})
+}
+
+// headerReceived gives a stream route its read timeout; fasthttp calls it
+// once a request's header is read, before its body.
+func (b *BodyLimits) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	path, _, _ := strings.Cut(string(h.RequestURI()), "?")
+	if r, ok := b.match(string(h.Method()), path); ok && r.readTimeout > 0 {
+		return fasthttp.RequestConfig{ReadTimeout: r.readTimeout}
+	}
+	return fasthttp.RequestConfig{}
+}
+
+// splitPath is path's segments, lower-cased and without a trailing slash, as
+// Fiber's default router (case-insensitive, not strict) compares them.
+func splitPath(path string) []string {
+	return strings.Split(strings.TrimSuffix(strings.ToLower(path), "/"), "/")
+}
+
+// match returns the stream route method path is for.
+func (b *BodyLimits) match(method, path string) (streamRoute, bool) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if len(b.streams) == 0 {
+		return streamRoute{}, false
+	}
+	segs := splitPath(path)
+next:
+	for _, r := range b.streams {
+		if r.method != method || len(r.segments) != len(segs) {
+			continue
+		}
+		for i, s := range r.segments {
+			if strings.HasPrefix(s, ":") {
+				if segs[i] == "" {
+					continue next
+				}
+				continue
+			}
+			if s != segs[i] {
+				continue next
+			}
+		}
+		return r, true
+	}
+	return streamRoute{}, false
+}
+
+type streamKey struct{}
+
+// Handler enforces the policy. It runs before every route.
+func (b *BodyLimits) Handler() fiber.Handler {
+	tooLarge := apierror.New(fiber.StatusRequestEntityTooLarge, "payload_too_large", "The request body is larger than the limit.")
+	return func(c *fiber.Ctx) error {
+		stream := c.Context().RequestBodyStream()
+		if stream == nil {
+			return c.Next()
+		}
+		req := c.Request()
+		if r, ok := b.match(c.Method(), c.Path()); ok {
+			s := &limitedStream{r: stream, left: r.limit}
+			c.Locals(streamKey{}, s)
+			err := c.Next()
+			if !s.done {
+				// The rest of the body is still on the connection: it must
+				// not be read as the next request.
+				closeAndLinger(c)
+			}
+			return err
+		}
+		n := req.Header.ContentLength()
+		switch {
+		case n > b.limit:
+			closeAndLinger(c)
+			return tooLarge
+		case n >= 0:
+			// A known length within the limit: fasthttp reads exactly that
+			// much into its pooled buffer.
+			_ = req.Body()
+		default:
+			// Chunked: read one byte more than the limit to know.
+			buf := bytebufferpool.Get()
+			defer bytebufferpool.Put(buf)
+			_, err := buf.ReadFrom(io.LimitReader(stream, int64(b.limit)+1))
+			if err != nil {
+				closeAndLinger(c)
+				return apierror.New(fiber.StatusBadRequest, "validation_failed", "The request body could not be read.")
+			}
+			if buf.Len() > b.limit {
+				closeAndLinger(c)
+				return tooLarge
+			}
+			req.SetBody(buf.B)
+		}
+		return c.Next()
+	}
+}
+
+// closeAndLinger closes the connection after the answer, with the unread
+// rest of the body still coming: the lingering close (linger.go) drains it
+// for a bounded time, so the client reads the answer rather than a reset.
+func closeAndLinger(c *fiber.Ctx) {
+	c.Context().SetConnectionClose()
+	if l, ok := c.Context().Conn().(lingerer); ok {
+		l.lingerOnClose()
+	}
+}
+
+// BodyStream returns the request body of a route declared with Stream: a
+// reader that fails with ErrBodyTooLarge once it has given the route's limit
+// and the body goes on. ok is false on any other route.
+func BodyStream(c *fiber.Ctx) (r io.Reader, ok bool) {
+	s, ok := c.Locals(streamKey{}).(*limitedStream)
+	return s, ok
+}
+
+// limitedStream gives at most left bytes of r, then ErrBodyTooLarge if r has
+// more. done records that r was read to its end.
+type limitedStream struct {
+	r    io.Reader
+	left int64
+	done bool
+	one  [1]byte
+}
+
+func (s *limitedStream) Read(p []byte) (int, error) {
+	if s.done {
+		return 0, io.EOF
+	}
+	if s.left <= 0 {
+		// At the limit: the body must end here.
+		n, err := s.r.Read(s.one[:])
+		if n > 0 {
+			return 0, ErrBodyTooLarge
+		}
+		if errors.Is(err, io.EOF) {
+			s.done = true
+			return 0, io.EOF
+		}
+		return 0, err
+	}
+	if int64(len(p)) > s.left {
+		p = p[:s.left]
+	}
+	n, err := s.r.Read(p)
+	s.left -= int64(n)
+	if errors.Is(err, io.EOF) {
+		s.done = true
+	}
+	return n, err
+}
