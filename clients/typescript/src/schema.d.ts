@@ -558,6 +558,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/properties/{propertyId}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's documents, oldest first
+         * @description One page of the property's documents in upload order, optionally only
+         *     one category or the documents of one contract.
+         */
+        get: operations["listDocuments"];
+        put?: never;
+        /**
+         * Upload a document to the property
+         * @description A `multipart/form-data` form with one `file` part and the fields
+         *     `title`, `category` and optionally `contract_id`. The fields may come
+         *     before or after the file; sent before it, a mistake in them is
+         *     refused before the file is sent. Unknown parts are ignored.
+         *
+         *     The file is streamed to the storage as it arrives (the server never
+         *     holds it whole) and may be up to `modules.documents.maxsize` bytes
+         *     (default 20 MiB, 20971520): one byte more is 413, also while the
+         *     client is still sending. This route alone takes bodies over
+         *     `http.bodylimit`. Its type is told from its first bytes: PDF, PNG,
+         *     JPEG, WebP, plain text, DOCX, XLSX or ODT; anything else (an
+         *     executable renamed `.pdf`, SVG, HTML...) is 415 `unsupported_type`,
+         *     whatever its name or declared type. The stored filename is the
+         *     client's without folders or control characters, at most 255 bytes.
+         *
+         *     `contract_id` is kept as given (a UUID); it will be checked against
+         *     the contracts once that module exists.
+         */
+        post: operations["uploadDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The document's UUID; anything else is a 404 */
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One document's description
+         * @description The document's title, category, filename, type, size and SHA-256; its bytes are at `/content`.
+         */
+        get: operations["getDocument"];
+        /**
+         * Change a document's title and category
+         * @description Both fields are required; the file itself cannot be replaced (upload a new document).
+         */
+        put: operations["updateDocument"];
+        post?: never;
+        /**
+         * Delete a document
+         * @description The row goes first, then the file in the storage; a file that cannot
+         *     be removed at once is removed by the next sweep.
+         */
+        delete: operations["deleteDocument"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/documents/{documentId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The document's UUID; anything else is a 404 */
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a document's bytes
+         * @description The bytes with the stored (sniffed) type, as an attachment. The ETag
+         *     is the SHA-256 of the content (`If-None-Match` gives 304). One byte
+         *     range (`Range: bytes=0-99`, `bytes=100-`, `bytes=-100`) gives 206
+         *     with `Content-Range`; several ranges or another unit give the whole
+         *     content; a range starting past the end gives 416. `If-Range` with
+         *     an ETag that no longer matches gives the whole content.
+         */
+        get: operations["downloadDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/properties/{propertyId}/expenses": {
         parameters: {
             query?: never;
@@ -959,6 +1067,65 @@ export interface components {
             /** @example +49 */
             phone_code: string;
         };
+        Document: {
+            category: components["schemas"]["DocumentCategory"];
+            /** @description the type sniffed from the bytes, e.g. application/pdf or text/plain; charset=utf-8 */
+            content_type: string;
+            /**
+             * Format: uuid
+             * @description the contract the document belongs to, or null
+             */
+            contract_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description the client's filename, sanitized: no folders, no control characters */
+            filename: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            property_id: string;
+            /** @description hex SHA-256 of the content */
+            sha256: string;
+            /**
+             * Format: int64
+             * @description bytes
+             */
+            size: number;
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: int64
+             * @description the id of the user who uploaded it
+             */
+            uploaded_by: number;
+        };
+        /** @enum {string} */
+        DocumentCategory: "contract" | "invoice" | "receipt" | "photo" | "certificate" | "other";
+        DocumentList: {
+            documents: components["schemas"]["Document"][];
+            page: number;
+            per_page: number;
+            total: number;
+        };
+        DocumentUpdate: {
+            category: components["schemas"]["DocumentCategory"];
+            title: string;
+        };
+        DocumentUpload: {
+            category: components["schemas"]["DocumentCategory"];
+            /**
+             * Format: uuid
+             * @description optional; not checked until the contracts module exists
+             */
+            contract_id?: string;
+            /**
+             * Format: binary
+             * @description the file: PDF, PNG, JPEG, WebP, plain text, DOCX, XLSX or ODT, at most modules.documents.maxsize bytes
+             */
+            file: string;
+            title: string;
+        };
         Error: {
             details?: string[];
             /** @description machine-readable code such as validation_failed */
@@ -1267,6 +1434,8 @@ export interface components {
         AgreementBlocksIfNoneMatch: string;
         /** @description The contragent's UUID; anything else is a 404 */
         ContragentId: string;
+        /** @description The document's UUID; anything else is a 404 */
+        DocumentId: string;
         /** @description The expense's UUID; anything else is a 404 */
         ExpenseId: string;
         /** @description An ETag from an earlier answer; 304 when it is still current */
@@ -1282,6 +1451,12 @@ export interface components {
     headers: {
         /** @description Strong validator of the answer; changes whenever the answer does */
         AgreementBlocksETag: string;
+        /** @description `bytes` */
+        DocumentAcceptRanges: string;
+        /** @description `attachment` with the stored filename (ASCII `filename` and UTF-8 `filename*`) */
+        DocumentDisposition: string;
+        /** @description The SHA-256 of the content, quoted */
+        DocumentETag: string;
     };
     pathItems: never;
 }
@@ -2434,6 +2609,265 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listDocuments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only documents of this category */
+                category?: components["schemas"]["DocumentCategory"];
+                /** @description Only documents of this contract */
+                contract_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of documents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    uploadDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DocumentUpload"];
+            };
+        };
+        responses: {
+            /** @description The new document */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The file is larger than `modules.documents.maxsize` (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The file's content is not an allowed type (unsupported_type), or
+             *     the body is not multipart/form-data (unsupported_media_type)
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The document's UUID; anything else is a 404 */
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The document's UUID; anything else is a 404 */
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The document's UUID; anything else is a 404 */
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One byte range, e.g. `bytes=0-1023` */
+                Range?: string;
+                /** @description The ETag the range is for */
+                "If-Range"?: string;
+                /** @description An ETag the client has; 304 when it still matches */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The document's UUID; anything else is a 404 */
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole content */
+            200: {
+                headers: {
+                    "Accept-Ranges": components["headers"]["DocumentAcceptRanges"];
+                    "Content-Disposition": components["headers"]["DocumentDisposition"];
+                    ETag: components["headers"]["DocumentETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The range asked for */
+            206: {
+                headers: {
+                    "Accept-Ranges": components["headers"]["DocumentAcceptRanges"];
+                    "Content-Disposition": components["headers"]["DocumentDisposition"];
+                    /** @description `bytes start-end/size` */
+                    "Content-Range"?: string;
+                    ETag: components["headers"]["DocumentETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The client's copy (If-None-Match) is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The range starts past the end (range_not_satisfiable) */
+            416: {
+                headers: {
+                    /** @description `bytes *\/size` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
