@@ -32,14 +32,15 @@ func BenchmarkMiddleware(b *testing.B) {
 	infoLog := slog.New(slog.NewTextHandler(devNull, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	warnLog := slog.New(slog.NewTextHandler(devNull, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	// The service's own log: info lines gathered by logbuf before the write.
-	buffered := logbuf.New(devNull)
-	defer buffered.Close()
-	bufferedLog := slog.New(buffered.Handler(slog.NewTextHandler(buffered, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	logBuf := logbuf.New(devNull)
+	defer logBuf.Close()
+	bufferedLog := slog.New(logBuf.Handler(slog.NewTextHandler(logBuf, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	steps := []struct {
 		name string
 		mw   fiber.Handler
 	}{
 		{"1-requestid", requestid.New(requestid.Config{Header: fiber.HeaderXRequestID})},
+		{"1b-nosniff", noSniff},
 		{"2-accesslog-warn", accessLog(warnLog)},
 		{"3-accesslog-info", nil},         // step 2 writing each line to the file
 		{"3b-accesslog-info-logbuf", nil}, // step 2 writing through logbuf, as propman serve does
@@ -48,15 +49,25 @@ func BenchmarkMiddleware(b *testing.B) {
 		{"6-clientaddress", clientAddress(nil)},
 		{"7-deadline", requestDeadline(10 * time.Second)},
 	}
+	step := func(name string) int {
+		for i, s := range steps {
+			if s.name == name {
+				return i
+			}
+		}
+		panic(name)
+	}
+	// The access log's two later steps replace its first one.
+	direct, buffered := step("3-accesslog-info"), step("3b-accesslog-info-logbuf")
 	body := []byte(`{"name":"propman","version":"1.0.0","ok":1}`)
 	build := func(upTo int) fasthttp.RequestHandler {
 		app := fiber.New(fiber.Config{DisableStartupMessage: true, ErrorHandler: ErrorHandler(infoLog)})
 		for i := 0; i <= upTo && i < len(steps); i++ {
 			mw := steps[i].mw
 			switch {
-			case steps[i].name == "2-accesslog-warn" && upTo == 2:
+			case steps[i].name == "2-accesslog-warn" && upTo == direct:
 				mw = accessLog(infoLog)
-			case steps[i].name == "2-accesslog-warn" && upTo >= 3:
+			case steps[i].name == "2-accesslog-warn" && upTo >= buffered:
 				mw = accessLog(bufferedLog)
 			case mw == nil:
 				continue
