@@ -62,7 +62,7 @@ type principals struct {
 }
 
 // settleWait bounds how long a change waits for its notification.
-const settleWait = 500 * time.Millisecond
+const settleWait = 2 * time.Second
 
 type cachedUser struct {
 	user    User
