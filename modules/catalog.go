@@ -5,6 +5,7 @@ package modules
 import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/agreements"
+	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/profile"
@@ -26,6 +27,7 @@ func Catalog() []module.Entry {
 		properties.Entry(),
 		expenses.Entry(),
 		contragents.Entry(),
+		contracts.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }
