@@ -81,3 +81,20 @@ func toJSON(today calendar.Date) func(c *Contract) contractJSON {
 		return out
 	}
 }
+
+// rentRequest is the body of POST /contracts/{id}/rent.
+type rentRequest struct {
+	Amount json.RawMessage `json:"amount"`
+	From   json.RawMessage `json:"from"`
+}
+
+// rentJSON is one entry of the rent history.
+type rentJSON struct {
+	From      calendar.Date `json:"from"`
+	Amount    money.Amount  `json:"amount"`
+	ExpenseID string        `json:"expense_id"`
+}
+
+type rentListJSON struct {
+	Rents []rentJSON `json:"rents"`
+}

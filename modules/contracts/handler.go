@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
@@ -132,6 +133,56 @@ func (h *Handler) terminate(c *fiber.Ctx) error {
 		return apierror.Validation(details...)
 	}
 	ct, err = h.svc.Terminate(c.UserContext(), ct, d, reason)
+	if err != nil {
+		return err
+	}
+	return c.JSON(h.out(ct))
+}
+
+func (h *Handler) rents(c *fiber.Ctx) error {
+	ct, err := h.contract(c)
+	if err != nil {
+		return err
+	}
+	list, err := h.svc.Rents(c.UserContext(), ct)
+	if err != nil {
+		return err
+	}
+	out := rentListJSON{Rents: make([]rentJSON, 0, len(list))}
+	for _, r := range list {
+		out.Rents = append(out.Rents, rentJSON{From: r.From, Amount: r.Amount, ExpenseID: r.ExpenseID.String()})
+	}
+	return c.JSON(out)
+}
+
+func (h *Handler) changeRent(c *fiber.Ctx) error {
+	ct, err := h.contract(c)
+	if err != nil {
+		return err
+	}
+	var req rentRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
+	}
+	var details []string
+	var amount money.Amount
+	if req.Amount == nil {
+		details = append(details, "amount: is required")
+	} else if amount, err = money.Parse(req.Amount); err != nil {
+		details = append(details, "amount: "+err.Error())
+	} else if amount <= 0 {
+		details = append(details, "amount: must be more than 0")
+	}
+	var from calendar.Date
+	if req.From == nil {
+		details = append(details, "from: is required")
+	} else if from, err = calendar.ParseJSON(req.From); err != nil {
+		details = append(details, "from: "+err.Error())
+	}
+	if len(details) > 0 {
+		return apierror.Validation(details...)
+	}
+	ct, err = h.svc.ChangeRent(c.UserContext(), auth.Current(c), ct, amount, from)
 	if err != nil {
 		return err
 	}

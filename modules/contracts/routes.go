@@ -18,5 +18,7 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		api.Delete("/contracts/:contractId", guard.Require(), h.delete)
 		api.Post("/contracts/:contractId/activate", guard.Require(), h.activate)
 		api.Post("/contracts/:contractId/terminate", guard.Require(), h.terminate)
+		api.Get("/contracts/:contractId/rents", guard.Require(), h.rents)
+		api.Post("/contracts/:contractId/rent", guard.Require(), h.changeRent)
 	}}
 }

@@ -407,7 +407,11 @@ func (s *Service) createMoney(ctx context.Context, tx bun.Tx, prop *properties.P
 		_, err := s.expenses.CreateExpenseTx(ctx, tx, prop, in, c.ID)
 		return err
 	}
-	if err := expense(RentName(c.Number), *c.Rent()); err != nil {
+	rent, err := s.rentExpense(ctx, tx, prop, c, *c.Rent(), c.StartDate)
+	if err != nil {
+		return err
+	}
+	if err := insertRent(ctx, tx, c.ID, rent.ID, c.StartDate, *c.Rent(), rent.CreatedAt); err != nil {
 		return err
 	}
 	if pre := c.prepayment(); pre != nil {

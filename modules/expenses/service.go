@@ -207,3 +207,15 @@ func required(fields ...field) []string {
 	}
 	return out
 }
+
+// EndExpenseTx sets, inside db, the end date of the expense id (the caller
+// checked the expense is its own and end is not before its start).
+func (s *Service) EndExpenseTx(ctx context.Context, db bun.IDB, id uuid.UUID, end calendar.Date) error {
+	return s.store.EndExpense(ctx, db, id, end, s.now())
+}
+
+// LastBilledPeriodTx returns the latest period (label, e.g. 2026-11) the
+// expense id has a charge for, read inside db; "" when none.
+func (s *Service) LastBilledPeriodTx(ctx context.Context, db bun.IDB, id uuid.UUID) (string, error) {
+	return s.store.LastPeriod(ctx, db, id)
+}

@@ -244,3 +244,24 @@ func (s *Store) EndContractExpenses(ctx context.Context, db bun.IDB, contractID 
 	m, _ := res.RowsAffected()
 	return int(n + m), nil
 }
+
+// EndExpense sets the end of the undeleted expense id on db.
+func (s *Store) EndExpense(ctx context.Context, db bun.IDB, id uuid.UUID, end calendar.Date, at time.Time) error {
+	_, err := db.NewUpdate().Model((*Expense)(nil)).Set("end_date = ?", end).Set("updated_at = ?", at).
+		Where("id = ?", id).Where("deleted_at IS NULL").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("end expense: %w", err)
+	}
+	return nil
+}
+
+// LastPeriod returns the latest period label of the expense's charges, ""
+// when it has none.
+func (s *Store) LastPeriod(ctx context.Context, db bun.IDB, expenseID uuid.UUID) (string, error) {
+	var p sql.NullString
+	err := db.NewSelect().Model((*Charge)(nil)).ColumnExpr("MAX(period)").Where("expense_id = ?", expenseID).Scan(ctx, &p)
+	if err != nil {
+		return "", fmt.Errorf("last period of expense: %w", err)
+	}
+	return p.String, nil
+}

@@ -315,6 +315,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contracts/{contractId}/rent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Index the rent of an active contract from a month on
+         * @description `from` must be the first day of a month after the contract's start
+         *     and within it (400 otherwise), and after the last month the current
+         *     rent was billed for (409 `already_billed`). In one transaction the
+         *     current rent expense ends the day before `from` and a new one bills
+         *     `amount` from `from` on; charges already made are never touched. The
+         *     contract's `rent` becomes `amount`; the history is
+         *     `GET /contracts/{contractId}/rents`. 409 `not_active` unless the
+         *     contract is active.
+         */
+        post: operations["changeContractRent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contracts/{contractId}/rents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The rent history of a contract
+         * @description Every rent of the contract, oldest first: the one set at activation
+         *     and one per indexation, each with the expense that bills it. Empty
+         *     for a draft.
+         */
+        get: operations["listContractRents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contracts/{contractId}/terminate": {
         parameters: {
             query?: never;
@@ -1088,6 +1143,24 @@ export interface components {
             page: number;
             per_page: number;
             total: number;
+        };
+        ContractRentCreate: {
+            /** @description at most 2 decimals */
+            amount: number;
+            /**
+             * Format: date
+             * @description the first day of a month
+             */
+            from: string;
+        };
+        ContractRentList: {
+            rents: {
+                amount: number;
+                /** Format: uuid */
+                expense_id: string;
+                /** Format: date */
+                from: string;
+            }[];
         };
         ContractTerm: {
             /**
@@ -2231,6 +2304,83 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    changeContractRent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 990,
+                 *       "from": "2027-01-01"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractRentCreate"];
+            };
+        };
+        responses: {
+            /** @description The contract with its new rent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The contract is not active (not_active) or the month is billed (already_billed) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listContractRents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rent history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractRentList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
