@@ -5,6 +5,7 @@ package modules
 import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/agreements"
+	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
@@ -28,6 +29,7 @@ func Catalog() []module.Entry {
 		expenses.Entry(),
 		contragents.Entry(),
 		documents.Entry(),
+		contracts.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

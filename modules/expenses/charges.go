@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
@@ -33,6 +34,17 @@ func (s *Service) Charges(ctx context.Context, prop *properties.Property, q list
 
 // CreateCharge adds a manual charge (one no expense generated) to prop.
 func (s *Service) CreateCharge(ctx context.Context, prop *properties.Property, in ChargeInput) (*Charge, error) {
+	return s.createCharge(ctx, s.store.db, prop, in, nil)
+}
+
+// CreateChargeTx adds a manual charge to prop inside db (normally the
+// caller's transaction) under the same rules as CreateCharge, linked to the
+// contract contractID.
+func (s *Service) CreateChargeTx(ctx context.Context, db bun.IDB, prop *properties.Property, in ChargeInput, contractID uuid.UUID) (*Charge, error) {
+	return s.createCharge(ctx, db, prop, in, &contractID)
+}
+
+func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties.Property, in ChargeInput, contractID *uuid.UUID) (*Charge, error) {
 	details := required(field{"name", in.Name != nil}, field{"amount", in.Amount != nil}, field{"due_date", in.DueDate != nil})
 	cur := prop.Currency
 	if in.Currency != nil {
@@ -51,7 +63,8 @@ func (s *Service) CreateCharge(ctx context.Context, prop *properties.Property, i
 	}
 	c := &Charge{
 		ID: id, PropertyID: prop.ID, Origin: id, Name: *in.Name, Amount: *in.Amount, Currency: cur,
-		Period: calendar.MonthLabel(*in.DueDate), DueDate: *in.DueDate, Status: Unpaid, CreatedAt: s.now(),
+		Period: calendar.MonthLabel(*in.DueDate), DueDate: *in.DueDate, Status: Unpaid, ContractID: contractID,
+		CreatedAt: s.now(),
 	}
 	if in.Period != nil {
 		c.Period = *in.Period
@@ -59,7 +72,7 @@ func (s *Service) CreateCharge(ctx context.Context, prop *properties.Property, i
 	if in.Status != nil {
 		c.Status = *in.Status
 	}
-	if err := s.store.InsertCharge(ctx, c); err != nil {
+	if err := s.store.InsertCharge(ctx, db, c); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -139,6 +152,6 @@ func chargeFor(e *Expense, now time.Time) (Charge, bool, error) {
 	return Charge{
 		ID: id, PropertyID: e.PropertyID, ExpenseID: &expenseID, Origin: e.ID, Name: e.Name,
 		Amount: e.Amount, Currency: e.Currency, Period: p.Label, DueDate: p.DueDate(e.DueDay),
-		Status: Unpaid, CreatedAt: now,
+		Status: Unpaid, ContractID: e.ContractID, CreatedAt: now,
 	}, true, nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/google/uuid"
+
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
@@ -124,6 +126,7 @@ type expenseJSON struct {
 	StartDate  calendar.Date  `json:"start_date"`
 	EndDate    *calendar.Date `json:"end_date"`
 	DueDay     int            `json:"due_day"`
+	ContractID *string        `json:"contract_id"`
 	CreatedAt  string         `json:"created_at"`
 	UpdatedAt  string         `json:"updated_at"`
 }
@@ -138,6 +141,7 @@ func expenseOut(e *Expense) expenseJSON {
 		end := e.EndDate
 		out.EndDate = &end
 	}
+	out.ContractID = uuidString(e.ContractID)
 	return out
 }
 
@@ -152,6 +156,7 @@ type chargeJSON struct {
 	Period     string        `json:"period"`
 	DueDate    calendar.Date `json:"due_date"`
 	Status     string        `json:"status"`
+	ContractID *string       `json:"contract_id"`
 	CreatedAt  string        `json:"created_at"`
 }
 
@@ -161,9 +166,16 @@ func chargeOut(c *Charge) chargeJSON {
 		Currency: c.Currency, Period: c.Period, DueDate: c.DueDate, Status: c.Status,
 		CreatedAt: properties.Timestamp(c.CreatedAt),
 	}
-	if c.ExpenseID != nil {
-		id := c.ExpenseID.String()
-		out.ExpenseID = &id
-	}
+	out.ExpenseID = uuidString(c.ExpenseID)
+	out.ContractID = uuidString(c.ContractID)
 	return out
+}
+
+// uuidString is id as text, or nil.
+func uuidString(id *uuid.UUID) *string {
+	if id == nil {
+		return nil
+	}
+	s := id.String()
+	return &s
 }

@@ -132,6 +132,7 @@ func (h *Handler) listCharges(c *fiber.Ctx) error {
 var chargeFilters = []listing.Filter{
 	{Name: "period", Rule: "must be a month (2026-11), a quarter (2026-Q4) or a year (2026)", OK: calendar.ValidLabel, MaxLen: 7},
 	listing.OneOf("status", Unpaid, Paid, Cancelled),
+	listing.UUID("contract_id"),
 }
 
 func (h *Handler) createCharge(c *fiber.Ctx) error {

@@ -39,11 +39,13 @@ type Expense struct {
 	IsActive   bool          `bun:"is_active,notnull"`
 	StartDate  calendar.Date `bun:"start_date,notnull"`
 	// EndDate is zero when the expense has no end.
-	EndDate   calendar.Date `bun:"end_date,nullzero"`
-	DueDay    int           `bun:"due_day,notnull"`
-	CreatedAt time.Time     `bun:"created_at,notnull"`
-	UpdatedAt time.Time     `bun:"updated_at,notnull"`
-	DeletedAt *time.Time    `bun:"deleted_at"`
+	EndDate calendar.Date `bun:"end_date,nullzero"`
+	DueDay  int           `bun:"due_day,notnull"`
+	// ContractID is the contract that made the expense (modules/contracts).
+	ContractID *uuid.UUID `bun:"contract_id"`
+	CreatedAt  time.Time  `bun:"created_at,notnull"`
+	UpdatedAt  time.Time  `bun:"updated_at,notnull"`
+	DeletedAt  *time.Time `bun:"deleted_at"`
 }
 
 // span is the billing span of an automatic type.
@@ -73,5 +75,7 @@ type Charge struct {
 	Period     string        `bun:"period,notnull"`
 	DueDate    calendar.Date `bun:"due_date,notnull"`
 	Status     string        `bun:"status,notnull"`
-	CreatedAt  time.Time     `bun:"created_at,notnull"`
+	// ContractID is the contract the charge belongs to (modules/contracts).
+	ContractID *uuid.UUID `bun:"contract_id"`
+	CreatedAt  time.Time  `bun:"created_at,notnull"`
 }

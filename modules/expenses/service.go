@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
@@ -73,6 +74,18 @@ func (s *Service) Expenses(ctx context.Context, prop *properties.Property, q lis
 // CreateExpense adds an expense to prop. The currency defaults to the
 // property's, due_day to 1, is_active to true.
 func (s *Service) CreateExpense(ctx context.Context, prop *properties.Property, in ExpenseInput) (*Expense, error) {
+	return s.createExpense(ctx, s.store.db, prop, in, nil)
+}
+
+// CreateExpenseTx adds an expense to prop inside db (normally the caller's
+// transaction) under the same rules as CreateExpense, linked to the
+// contract contractID. The contracts module calls it when it activates a
+// contract; prop is the property the caller already authorized.
+func (s *Service) CreateExpenseTx(ctx context.Context, db bun.IDB, prop *properties.Property, in ExpenseInput, contractID uuid.UUID) (*Expense, error) {
+	return s.createExpense(ctx, db, prop, in, &contractID)
+}
+
+func (s *Service) createExpense(ctx context.Context, db bun.IDB, prop *properties.Property, in ExpenseInput, contractID *uuid.UUID) (*Expense, error) {
 	missing := required(field{"name", in.Name != nil}, field{"type", in.Type != nil},
 		field{"amount", in.Amount != nil}, field{"start_date", in.StartDate != nil})
 	if len(missing) > 0 {
@@ -83,14 +96,24 @@ func (s *Service) CreateExpense(ctx context.Context, prop *properties.Property, 
 		return nil, fmt.Errorf("expense id: %w", err)
 	}
 	now := s.now()
-	e := &Expense{ID: id, PropertyID: prop.ID, Currency: prop.Currency, IsActive: true, DueDay: 1, CreatedAt: now, UpdatedAt: now}
+	e := &Expense{ID: id, PropertyID: prop.ID, Currency: prop.Currency, IsActive: true, DueDay: 1,
+		ContractID: contractID, CreatedAt: now, UpdatedAt: now}
 	if err := apply(e, in); err != nil {
 		return nil, err
 	}
-	if err := s.store.InsertExpense(ctx, e); err != nil {
+	if err := s.store.InsertExpense(ctx, db, e); err != nil {
 		return nil, err
 	}
 	return e, nil
+}
+
+// EndContractExpensesTx ends, inside db, every expense of the contract on
+// the day end: an expense running past end (or open-ended) gets end_date =
+// end, one that starts after end is deactivated. Charges already made stay;
+// refresh-all makes none for a period that starts after end. It returns how
+// many expenses it changed.
+func (s *Service) EndContractExpensesTx(ctx context.Context, db bun.IDB, contractID uuid.UUID, end calendar.Date) (int, error) {
+	return s.store.EndContractExpenses(ctx, db, contractID, end, s.now())
 }
 
 // UpdateExpense changes the given fields of the expense with the raw id.
@@ -183,4 +206,16 @@ func required(fields ...field) []string {
 		}
 	}
 	return out
+}
+
+// EndExpenseTx sets, inside db, the end date of the expense id (the caller
+// checked the expense is its own and end is not before its start).
+func (s *Service) EndExpenseTx(ctx context.Context, db bun.IDB, id uuid.UUID, end calendar.Date) error {
+	return s.store.EndExpense(ctx, db, id, end, s.now())
+}
+
+// LastBilledPeriodTx returns the latest period (label, e.g. 2026-11) the
+// expense id has a charge for, read inside db; "" when none.
+func (s *Service) LastBilledPeriodTx(ctx context.Context, db bun.IDB, id uuid.UUID) (string, error) {
+	return s.store.LastPeriod(ctx, db, id)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
+	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
@@ -26,9 +27,9 @@ func NewStore(db *bun.DB) *Store { return &Store{db: db} }
 // ErrNotFound means no record matched.
 var ErrNotFound = errors.New("not found")
 
-// InsertExpense adds e.
-func (s *Store) InsertExpense(ctx context.Context, e *Expense) error {
-	if _, err := s.db.NewInsert().Model(e).Exec(ctx); err != nil {
+// InsertExpense adds e on db (the store's database or a transaction).
+func (s *Store) InsertExpense(ctx context.Context, db bun.IDB, e *Expense) error {
+	if _, err := db.NewInsert().Model(e).Exec(ctx); err != nil {
 		return fmt.Errorf("insert expense: %w", err)
 	}
 	return nil
@@ -165,29 +166,33 @@ func (s *Store) insertIgnoringConflicts(ctx context.Context, charges *[]Charge) 
 // parse and plan than seven array literals (see the README's figures).
 func (s *Store) insertUnnest(ctx context.Context, charges []Charge) (sql.Result, error) {
 	n := len(charges)
-	ids, origins := make([]string, n), make([]string, n)
+	ids, origins, contracts := make([]string, n), make([]string, n), make([]string, n)
 	names, currencies, periods, dueDates := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	amounts := make([]int64, n)
 	for i, c := range charges {
 		ids[i], origins[i], names[i] = c.ID.String(), c.Origin.String(), c.Name
 		amounts[i], currencies[i], periods[i], dueDates[i] = int64(c.Amount), c.Currency, c.Period, c.DueDate.String()
+		if c.ContractID != nil {
+			contracts[i] = c.ContractID.String()
+		}
 	}
 	// Every charge of one refresh shares property, status and creation time.
 	first := charges[0]
-	return s.db.NewRaw(`INSERT INTO charges (id, property_id, expense_id, origin, name, amount_minor, currency, period, due_date, status, created_at)
-		SELECT u.id, ?, u.origin, u.origin, u.name, u.amount, u.currency, u.period, u.due_date, ?, ?
-		FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::date[])
-			AS u (id, origin, name, amount, currency, period, due_date)
+	// contract_id travels as text, '' for none.
+	return s.db.NewRaw(`INSERT INTO charges (id, property_id, expense_id, origin, name, amount_minor, currency, period, due_date, status, contract_id, created_at)
+		SELECT u.id, ?, u.origin, u.origin, u.name, u.amount, u.currency, u.period, u.due_date, ?, NULLIF(u.contract_id, '')::uuid, ?
+		FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::date[], ?::text[])
+			AS u (id, origin, name, amount, currency, period, due_date, contract_id)
 		ON CONFLICT (origin, period) DO NOTHING`,
 		first.PropertyID, first.Status, first.CreatedAt,
 		pgdialect.Array(ids), pgdialect.Array(origins), pgdialect.Array(names), pgdialect.Array(amounts),
-		pgdialect.Array(currencies), pgdialect.Array(periods), pgdialect.Array(dueDates),
+		pgdialect.Array(currencies), pgdialect.Array(periods), pgdialect.Array(dueDates), pgdialect.Array(contracts),
 	).Exec(ctx)
 }
 
-// InsertCharge adds c.
-func (s *Store) InsertCharge(ctx context.Context, c *Charge) error {
-	if _, err := s.db.NewInsert().Model(c).Exec(ctx); err != nil {
+// InsertCharge adds c on db (the store's database or a transaction).
+func (s *Store) InsertCharge(ctx context.Context, db bun.IDB, c *Charge) error {
+	if _, err := db.NewInsert().Model(c).Exec(ctx); err != nil {
 		return fmt.Errorf("insert charge: %w", err)
 	}
 	return nil
@@ -204,9 +209,59 @@ func (s *Store) Charges(ctx context.Context, propertyID uuid.UUID, q listing.Que
 	if v := q.Get("status"); v != "" {
 		sel = sel.Where("status = ?", v)
 	}
+	if v := q.Get("contract_id"); v != "" {
+		sel = sel.Where("contract_id = ?", v)
+	}
 	total, err := listing.Scan(ctx, sel.Order("due_date", "id"), q)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list charges: %w", err)
 	}
 	return list, total, nil
+}
+
+// EndContractExpenses ends the contract's undeleted expenses on end, on db:
+// those running past end (or without an end) end on it, those starting
+// after it are deactivated. It returns how many rows changed.
+func (s *Store) EndContractExpenses(ctx context.Context, db bun.IDB, contractID uuid.UUID, end calendar.Date, at time.Time) (int, error) {
+	res, err := db.NewUpdate().Model((*Expense)(nil)).
+		Set("end_date = ?", end).Set("updated_at = ?", at).
+		Where("contract_id = ?", contractID).Where("deleted_at IS NULL").
+		Where("start_date <= ?", end).
+		WhereGroup(" AND ", func(q *bun.UpdateQuery) *bun.UpdateQuery {
+			return q.Where("end_date IS NULL").WhereOr("end_date > ?", end)
+		}).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("end contract expenses: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	res, err = db.NewUpdate().Model((*Expense)(nil)).
+		Set("is_active = ?", false).Set("updated_at = ?", at).
+		Where("contract_id = ?", contractID).Where("deleted_at IS NULL").
+		Where("start_date > ?", end).Where("is_active").Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("deactivate contract expenses: %w", err)
+	}
+	m, _ := res.RowsAffected()
+	return int(n + m), nil
+}
+
+// EndExpense sets the end of the undeleted expense id on db.
+func (s *Store) EndExpense(ctx context.Context, db bun.IDB, id uuid.UUID, end calendar.Date, at time.Time) error {
+	_, err := db.NewUpdate().Model((*Expense)(nil)).Set("end_date = ?", end).Set("updated_at = ?", at).
+		Where("id = ?", id).Where("deleted_at IS NULL").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("end expense: %w", err)
+	}
+	return nil
+}
+
+// LastPeriod returns the latest period label of the expense's charges, ""
+// when it has none.
+func (s *Store) LastPeriod(ctx context.Context, db bun.IDB, expenseID uuid.UUID) (string, error) {
+	var p sql.NullString
+	err := db.NewSelect().Model((*Charge)(nil)).ColumnExpr("MAX(period)").Where("expense_id = ?", expenseID).Scan(ctx, &p)
+	if err != nil {
+		return "", fmt.Errorf("last period of expense: %w", err)
+	}
+	return p.String, nil
 }

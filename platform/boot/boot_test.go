@@ -396,7 +396,7 @@ func TestModuleSwitch(t *testing.T) {
 		onStatus int
 	}{
 		{"ready module", "probe", "/api/v1/probe", "/api/v1/probe", http.StatusOK},
-		{"stub module", "contracts", "/api/v1/contracts", "/api/v1/contracts", http.StatusNotImplemented},
+		{"stub module", "printforms", "/api/v1/print-forms", "/api/v1/print-forms", http.StatusNotImplemented},
 		{"stub module under a property", "counters", "/api/v1/properties/p1/counters/d1",
 			"/api/v1/properties/{propertyId}/counters", http.StatusNotImplemented},
 	}
@@ -424,9 +424,9 @@ func TestModuleSwitch(t *testing.T) {
 func TestStubAnswersNotImplemented(t *testing.T) {
 	app := testkit.Start(t)
 	for _, req := range []testkit.Request{
-		{Method: http.MethodGet, Path: "/api/v1/contracts"},
-		{Method: http.MethodGet, Path: "/api/v1/contracts/42/print"},
-		{Method: http.MethodPost, Path: "/api/v1/contracts", Body: map[string]any{"x": 1}},
+		{Method: http.MethodGet, Path: "/api/v1/print-forms"},
+		{Method: http.MethodGet, Path: "/api/v1/print-forms/42/print"},
+		{Method: http.MethodPost, Path: "/api/v1/print-forms", Body: map[string]any{"x": 1}},
 		{Method: http.MethodDelete, Path: "/api/v1/billing/invoices/7"},
 		{Method: http.MethodPost, Path: "/api/v1/analytics/track", Body: map[string]any{"event": "x"}},
 		{Method: http.MethodPut, Path: "/api/v1/properties/abc/payments/1"},

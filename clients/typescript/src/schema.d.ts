@@ -206,6 +206,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own contracts, oldest first
+         * @description One page of the caller's contracts in creation order, filtered
+         *     exactly by `status` (`ended` is an active contract whose end date has
+         *     passed), `property_id` and `tenant_id`. Admins see their own here and
+         *     reach other users' contracts by id.
+         */
+        get: operations["listContracts"];
+        put?: never;
+        /**
+         * Add a draft contract
+         * @description `property_id`, `tenant_id` and `number` are required. The contract
+         *     belongs to the property's owner; its currency is the property's.
+         *     `tenant_id` must be a contragent of that owner with the role tenant.
+         *     `number` (1-50 characters, trimmed) is unique per owner (409
+         *     `number_exists`). `locale` is an active language code, by default the
+         *     caller's own locale. Each term's `code` is an agreement block (any
+         *     case; generic or of the property's country) and its `value` has the
+         *     block's type: `int` a JSON integer, `float` a JSON number (at most 2
+         *     decimals and more than 0 for money blocks, every float block but
+         *     `*_PERCENTAGE`), `bool`, `text` (1-4000 characters), `date`
+         *     (`YYYY-MM-DD`). `CONTRACT_END_DATE` is not before
+         *     `CONTRACT_START_DATE`; `PAYMENT_DAY_OF_MONTH` is 1-28. Every problem
+         *     is one line of the 400's `details`; nothing is written then. Another
+         *     user's property or tenant gives 403; an unknown one a 400 line.
+         */
+        post: operations["createContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contracts/{contractId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One contract
+         * @description 404 when the id is not a UUID or unknown, 403 when the contract belongs to another user (admins may see it).
+         */
+        get: operations["getContract"];
+        /**
+         * Change the given fields of a draft contract
+         * @description Only a draft can be changed (409 `not_draft` otherwise). Fields left
+         *     out keep their value; `terms`, when given, replaces the whole list.
+         *     The rules of creation apply; changing the property checks the terms
+         *     again against its country. The access check (404/403) comes before
+         *     the body is read.
+         */
+        put: operations["updateContract"];
+        post?: never;
+        /**
+         * Delete a draft contract
+         * @description Only a draft is deleted; active, ended and terminated contracts have
+         *     money records and stay (409 `has_charges`).
+         */
+        delete: operations["deleteContract"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contracts/{contractId}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a draft contract and create its rent
+         * @description Needs the terms `MONTHLY_RENT_AMOUNT` and `CONTRACT_START_DATE` (400
+         *     naming the missing ones). 409 `overlap` when another active (or
+         *     terminated, up to its termination date) contract of the property
+         *     runs on any of its days; 409 `not_draft` when it is not a draft. In
+         *     one transaction it makes the contract active and creates, linked by
+         *     `contract_id`: the rent expense (`MONTHLY`, the rent, the contract's
+         *     dates, due on `PAYMENT_DAY_OF_MONTH` or the 1st), the utility
+         *     prepayment expense when `UTILITY_PREPAYMENT_AMOUNT` (or Germany's
+         *     `DE_BETRIEBSKOSTEN_VORAUSZAHLUNG`) is set, and a manual charge
+         *     `Deposit` due on the start date when `DEPOSIT_AMOUNT` (or
+         *     `DEPOSIT_MONTHS` x rent) is set. Then `refresh-all` bills them.
+         */
+        post: operations["activateContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contracts/{contractId}/rent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Index the rent of an active contract from a month on
+         * @description `from` must be the first day of a month after the contract's start
+         *     and within it (400 otherwise), and after the last month the current
+         *     rent was billed for (409 `already_billed`). In one transaction the
+         *     current rent expense ends the day before `from` and a new one bills
+         *     `amount` from `from` on; charges already made are never touched. The
+         *     contract's `rent` becomes `amount`; the history is
+         *     `GET /contracts/{contractId}/rents`. 409 `not_active` unless the
+         *     contract is active.
+         */
+        post: operations["changeContractRent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contracts/{contractId}/rents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The rent history of a contract
+         * @description Every rent of the contract, oldest first: the one set at activation
+         *     and one per indexation, each with the expense that bills it. Empty
+         *     for a draft.
+         */
+        get: operations["listContractRents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contracts/{contractId}/terminate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Terminate an active contract on a date
+         * @description `date` must lie within the contract (start to end, 400 otherwise);
+         *     `reason` is optional (at most 1000 characters). The contract becomes
+         *     `terminated`; its expenses end on `date`, so `refresh-all` makes no
+         *     charge for a period starting after it (the period holding `date` is
+         *     billed in full). Charges already made stay. 409 `not_active` unless
+         *     the contract is active (not ended).
+         */
+        post: operations["terminateContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contragents": {
         parameters: {
             query?: never;
@@ -511,9 +703,10 @@ export interface paths {
         /**
          * Delete a property and its expenses
          * @description Refused with 409 `has_charges` while the property has charges: money
-         *     records are never deleted silently. A property without charges is
-         *     deleted together with its expenses. Only the owner (or an admin)
-         *     may delete it.
+         *     records are never deleted silently, and with 409 `has_contracts`
+         *     while it has a contract that left draft. A property without charges
+         *     is deleted together with its expenses and draft contracts. Only the
+         *     owner (or an admin) may delete it.
          */
         delete: operations["deleteProperty"];
         options?: never;
@@ -960,6 +1153,11 @@ export interface components {
         };
         Charge: {
             amount: components["schemas"]["Money"];
+            /**
+             * Format: uuid
+             * @description the contract the charge belongs to (rent, prepayment, deposit), or null
+             */
+            contract_id: string | null;
             /** Format: date-time */
             created_at: string;
             currency: string;
@@ -988,6 +1186,125 @@ export interface components {
             page: number;
             per_page: number;
             total: number;
+        };
+        Contract: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description the property's */
+            currency: string;
+            /** @description DEPOSIT_AMOUNT, else DEPOSIT_MONTHS x rent, else null */
+            deposit: number | null;
+            /** @description PAYMENT_DAY_OF_MONTH or 1 */
+            due_day: number;
+            /**
+             * Format: date
+             * @description CONTRACT_END_DATE; null is open-ended
+             */
+            end_date: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description language of the print form */
+            locale: string;
+            number: string;
+            /** Format: uuid */
+            property_id: string;
+            /** @description MONTHLY_RENT_AMOUNT, or null */
+            rent: number | null;
+            /**
+             * Format: date
+             * @description CONTRACT_START_DATE
+             */
+            start_date: string | null;
+            /** @enum {string} */
+            status: "draft" | "active" | "terminated" | "ended";
+            /** Format: uuid */
+            tenant_id: string;
+            /** Format: date */
+            terminated_on: string | null;
+            /** @description set once terminated */
+            termination_reason: string | null;
+            /** @description Codes upper-cased, money with 2 decimals, in the order given */
+            terms: components["schemas"]["ContractTerm"][];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A new draft. Read-only fields (status, derived fields, timestamps)
+         *     and unknown fields are ignored.
+         */
+        ContractCreate: {
+            /** @description an active language code; the caller's locale by default */
+            locale?: string;
+            /** @description unique per owner */
+            number: string;
+            /** Format: uuid */
+            property_id: string;
+            /**
+             * Format: uuid
+             * @description a contragent of the property's owner with the role tenant
+             */
+            tenant_id: string;
+            terms?: components["schemas"]["ContractTermValue"][];
+        };
+        ContractList: {
+            contracts: components["schemas"]["Contract"][];
+            page: number;
+            per_page: number;
+            total: number;
+        };
+        ContractRentCreate: {
+            /** @description at most 2 decimals */
+            amount: number;
+            /**
+             * Format: date
+             * @description the first day of a month
+             */
+            from: string;
+        };
+        ContractRentList: {
+            rents: {
+                amount: number;
+                /** Format: uuid */
+                expense_id: string;
+                /** Format: date */
+                from: string;
+            }[];
+        };
+        ContractTerm: {
+            /**
+             * @description an agreement block's code
+             * @example MONTHLY_RENT_AMOUNT
+             */
+            code: string;
+            /** @description Typed by the block's data_type (integer, number, boolean, text or YYYY-MM-DD date) */
+            value: number | boolean | string;
+        };
+        ContractTermValue: {
+            /**
+             * @description an agreement block's code, any case
+             * @example MONTHLY_RENT_AMOUNT
+             */
+            code: string;
+            /** @description Typed by the block's data_type (integer, number, boolean, text or YYYY-MM-DD date) */
+            value: number | boolean | string;
+        };
+        ContractTerminate: {
+            /**
+             * Format: date
+             * @description within the contract
+             */
+            date: string;
+            reason?: string;
+        };
+        /** @description Any subset of the fields; those left out keep their value, `terms` replaces the list. */
+        ContractUpdate: {
+            locale?: string;
+            number?: string;
+            /** Format: uuid */
+            property_id?: string;
+            /** Format: uuid */
+            tenant_id?: string;
+            terms?: components["schemas"]["ContractTermValue"][];
         };
         Contragent: {
             address: string;
@@ -1136,6 +1453,11 @@ export interface components {
         };
         Expense: {
             amount: components["schemas"]["Money"];
+            /**
+             * Format: uuid
+             * @description the contract whose activation created the expense, or null
+             */
+            contract_id: string | null;
             /** Format: date-time */
             created_at: string;
             currency: string;
@@ -1432,6 +1754,8 @@ export interface components {
     parameters: {
         /** @description ETag(s) of an earlier answer; 304 when one still matches */
         AgreementBlocksIfNoneMatch: string;
+        /** @description The contract's UUID; anything else is a 404 */
+        ContractId: string;
         /** @description The contragent's UUID; anything else is a 404 */
         ContragentId: string;
         /** @description The document's UUID; anything else is a 404 */
@@ -1893,6 +2217,391 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthFailure"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listContracts: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only contracts in this state */
+                status?: "draft" | "active" | "terminated" | "ended";
+                /** @description Only contracts of this property */
+                property_id?: string;
+                /** @description Only contracts with this tenant */
+                tenant_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of contracts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "locale": "de",
+                 *       "number": "2026/001",
+                 *       "property_id": "019a4f3e-7c1d-7a2b-9c3d-2e4f5a6b7c8d",
+                 *       "tenant_id": "019a4f3e-8d2e-7b3c-8d4e-3f5a6b7c8d9e",
+                 *       "terms": [
+                 *         {
+                 *           "code": "MONTHLY_RENT_AMOUNT",
+                 *           "value": 950
+                 *         },
+                 *         {
+                 *           "code": "CONTRACT_START_DATE",
+                 *           "value": "2026-12-01"
+                 *         },
+                 *         {
+                 *           "code": "PAYMENT_DAY_OF_MONTH",
+                 *           "value": 3
+                 *         },
+                 *         {
+                 *           "code": "DEPOSIT_MONTHS",
+                 *           "value": 3
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractCreate"];
+            };
+        };
+        responses: {
+            /** @description The new draft contract */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The owner has a contract with this number (number_exists) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contract */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contract"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "number": "2026/002",
+                 *       "terms": [
+                 *         {
+                 *           "code": "MONTHLY_RENT_AMOUNT",
+                 *           "value": 990
+                 *         },
+                 *         {
+                 *           "code": "CONTRACT_START_DATE",
+                 *           "value": "2026-12-01"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated contract */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The contract is not a draft (not_draft), or the number is taken (number_exists) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The contract is not a draft (has_charges) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    activateContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active contract */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Another contract runs on these dates (overlap), or the contract is not a draft (not_draft) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    changeContractRent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 990,
+                 *       "from": "2027-01-01"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractRentCreate"];
+            };
+        };
+        responses: {
+            /** @description The contract with its new rent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The contract is not active (not_active) or the month is billed (already_billed) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listContractRents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rent history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractRentList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    terminateContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "date": "2027-03-15",
+                 *       "reason": "The tenant moves abroad."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractTerminate"];
+            };
+        };
+        responses: {
+            /** @description The terminated contract */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The contract is not active (not_active) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -2521,7 +3230,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The property has charges (has_charges) or other records (has_dependents) */
+            /** @description The property has charges (has_charges), active or terminated contracts (has_contracts) or other records (has_dependents) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2541,6 +3250,8 @@ export interface operations {
                 period?: string;
                 /** @description Only charges with this status */
                 status?: "unpaid" | "paid" | "cancelled";
+                /** @description Only charges of this contract (its rent, prepayment and deposit) */
+                contract_id?: string;
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 /** @description Records per page */

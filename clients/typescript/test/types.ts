@@ -25,6 +25,12 @@ export async function typeChecks(): Promise<void> {
   // @ts-expect-error ManualChargeCreate requires due_date
   await api.POST("/api/v1/properties/{propertyId}/charges", { params: { path }, body: { name: "Repair", amount: 10 } });
 
+  // @ts-expect-error ContractCreate requires number
+  await api.POST("/api/v1/contracts", { body: { property_id: path.propertyId, tenant_id: path.propertyId } });
+  await api.POST("/api/v1/contracts", {
+    body: { property_id: path.propertyId, tenant_id: path.propertyId, number: "1", terms: [{ code: "PETS_ALLOWED", value: true }] },
+  });
+
   // @ts-expect-error the stubs (501 not_implemented) are no operations
-  await api.GET("/api/v1/contracts");
+  await api.GET("/api/v1/print-forms");
 }

@@ -1,0 +1,100 @@
+package contracts
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/modules/properties"
+)
+
+// contractRequest is the body of POST and PUT. Read-only fields (id,
+// status, derived fields, timestamps) are absent, so ignored.
+type contractRequest struct {
+	PropertyID *string        `json:"property_id"`
+	TenantID   *string        `json:"tenant_id"`
+	Number     *string        `json:"number"`
+	Locale     *string        `json:"locale"`
+	Terms      *[]termRequest `json:"terms"`
+}
+
+// terminateRequest is the body of POST /contracts/{id}/terminate.
+type terminateRequest struct {
+	Date   json.RawMessage `json:"date"`
+	Reason *string         `json:"reason"`
+}
+
+func encodeTerms(ts []Term) string {
+	if ts == nil {
+		ts = []Term{}
+	}
+	b, _ := json.Marshal(ts)
+	return string(b)
+}
+
+// contractJSON is a contract as clients see it.
+type contractJSON struct {
+	ID                string          `json:"id"`
+	PropertyID        string          `json:"property_id"`
+	TenantID          string          `json:"tenant_id"`
+	Number            string          `json:"number"`
+	Status            string          `json:"status"`
+	Locale            string          `json:"locale"`
+	Terms             json.RawMessage `json:"terms"`
+	StartDate         *calendar.Date  `json:"start_date"`
+	EndDate           *calendar.Date  `json:"end_date"`
+	Rent              *money.Amount   `json:"rent"`
+	Currency          string          `json:"currency"`
+	DueDay            int             `json:"due_day"`
+	Deposit           *money.Amount   `json:"deposit"`
+	TerminatedOn      *calendar.Date  `json:"terminated_on"`
+	TerminationReason *string         `json:"termination_reason"`
+	CreatedAt         string          `json:"created_at"`
+	UpdatedAt         string          `json:"updated_at"`
+}
+
+func date(d calendar.Date) *calendar.Date {
+	if d.IsZero() {
+		return nil
+	}
+	return &d
+}
+
+// toJSON returns a function rendering contracts as seen on the day today.
+func toJSON(today calendar.Date) func(c *Contract) contractJSON {
+	return func(c *Contract) contractJSON {
+		out := contractJSON{
+			ID: c.ID.String(), PropertyID: c.PropertyID.String(), TenantID: c.TenantID.String(),
+			Number: c.Number, Status: c.StatusOn(today), Locale: c.Locale, Terms: json.RawMessage(c.Terms),
+			StartDate: date(c.StartDate), EndDate: date(c.EndDate), Rent: c.Rent(), Currency: c.Currency,
+			DueDay: c.DueDay, Deposit: c.Deposit(), TerminatedOn: date(c.TerminatedOn),
+			CreatedAt: properties.Timestamp(c.CreatedAt), UpdatedAt: properties.Timestamp(c.UpdatedAt),
+		}
+		if c.Status == Terminated {
+			r := c.TerminationReason
+			out.TerminationReason = &r
+		}
+		if strings.TrimSpace(c.Terms) == "" {
+			out.Terms = json.RawMessage("[]")
+		}
+		return out
+	}
+}
+
+// rentRequest is the body of POST /contracts/{id}/rent.
+type rentRequest struct {
+	Amount json.RawMessage `json:"amount"`
+	From   json.RawMessage `json:"from"`
+}
+
+// rentJSON is one entry of the rent history.
+type rentJSON struct {
+	From      calendar.Date `json:"from"`
+	Amount    money.Amount  `json:"amount"`
+	ExpenseID string        `json:"expense_id"`
+}
+
+type rentListJSON struct {
+	Rents []rentJSON `json:"rents"`
+}

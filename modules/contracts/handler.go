@@ -1,0 +1,190 @@
+package contracts
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Handler turns HTTP requests into service calls. Routes under
+// /contracts/{contractId} check access before they read the body, so a
+// stranger learns nothing from validation messages.
+type Handler struct {
+	svc *Service
+}
+
+// NewHandler returns the handler.
+func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
+
+func (h *Handler) list(c *fiber.Ctx) error {
+	q, err := listing.Parse(c,
+		listing.OneOf("status", Statuses...),
+		listing.UUID("property_id"),
+		listing.UUID("tenant_id"),
+	)
+	if err != nil {
+		return err
+	}
+	f := ListFilter{Status: q.Get("status"), PropertyID: q.Get("property_id"), TenantID: q.Get("tenant_id")}
+	list, total, err := h.svc.List(c.UserContext(), auth.Current(c), f, q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(listing.NewPage("contracts", list, toJSON(h.svc.today()), total, q))
+}
+
+func (h *Handler) create(c *fiber.Ctx) error {
+	var req contractRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
+	}
+	ct, err := h.svc.Create(c.UserContext(), auth.Current(c), &req)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(h.out(ct))
+}
+
+func (h *Handler) out(ct *Contract) contractJSON { return toJSON(h.svc.today())(ct) }
+
+func (h *Handler) contract(c *fiber.Ctx) (*Contract, error) {
+	return h.svc.Authorize(c.UserContext(), auth.Current(c), c.Params("contractId"))
+}
+
+func (h *Handler) get(c *fiber.Ctx) error {
+	ct, err := h.contract(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(h.out(ct))
+}
+
+func (h *Handler) update(c *fiber.Ctx) error {
+	ct, err := h.contract(c)
+	if err != nil {
+		return err
+	}
+	var req contractRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
+	}
+	ct, err = h.svc.Update(c.UserContext(), auth.Current(c), ct, &req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(h.out(ct))
+}
+
+func (h *Handler) delete(c *fiber.Ctx) error {
+	ct, err := h.contract(c)
+	if err != nil {
+		return err
+	}
+	if err := h.svc.Delete(c.UserContext(), ct); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h *Handler) activate(c *fiber.Ctx) error {
+	ct, err := h.contract(c)
+	if err != nil {
+		return err
+	}
+	ct, err = h.svc.Activate(c.UserContext(), auth.Current(c), ct)
+	if err != nil {
+		return err
+	}
+	return c.JSON(h.out(ct))
+}
+
+func (h *Handler) terminate(c *fiber.Ctx) error {
+	ct, err := h.contract(c)
+	if err != nil {
+		return err
+	}
+	var req terminateRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
+	}
+	var details []string
+	var d calendar.Date
+	if req.Date == nil {
+		details = append(details, "date: is required")
+	} else if d, err = calendar.ParseJSON(req.Date); err != nil {
+		details = append(details, "date: "+err.Error())
+	}
+	reason := ""
+	if req.Reason != nil {
+		reason = strings.TrimSpace(*req.Reason)
+		if utf8.RuneCountInString(reason) > MaxReasonLen {
+			details = append(details, "reason: must be at most 1000 characters")
+		}
+	}
+	if len(details) > 0 {
+		return apierror.Validation(details...)
+	}
+	ct, err = h.svc.Terminate(c.UserContext(), ct, d, reason)
+	if err != nil {
+		return err
+	}
+	return c.JSON(h.out(ct))
+}
+
+func (h *Handler) rents(c *fiber.Ctx) error {
+	ct, err := h.contract(c)
+	if err != nil {
+		return err
+	}
+	list, err := h.svc.Rents(c.UserContext(), ct)
+	if err != nil {
+		return err
+	}
+	out := rentListJSON{Rents: make([]rentJSON, 0, len(list))}
+	for _, r := range list {
+		out.Rents = append(out.Rents, rentJSON{From: r.From, Amount: r.Amount, ExpenseID: r.ExpenseID.String()})
+	}
+	return c.JSON(out)
+}
+
+func (h *Handler) changeRent(c *fiber.Ctx) error {
+	ct, err := h.contract(c)
+	if err != nil {
+		return err
+	}
+	var req rentRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
+	}
+	var details []string
+	var amount money.Amount
+	if req.Amount == nil {
+		details = append(details, "amount: is required")
+	} else if amount, err = money.Parse(req.Amount); err != nil {
+		details = append(details, "amount: "+err.Error())
+	} else if amount <= 0 {
+		details = append(details, "amount: must be more than 0")
+	}
+	var from calendar.Date
+	if req.From == nil {
+		details = append(details, "from: is required")
+	} else if from, err = calendar.ParseJSON(req.From); err != nil {
+		details = append(details, "from: "+err.Error())
+	}
+	if len(details) > 0 {
+		return apierror.Validation(details...)
+	}
+	ct, err = h.svc.ChangeRent(c.UserContext(), auth.Current(c), ct, amount, from)
+	if err != nil {
+		return err
+	}
+	return c.JSON(h.out(ct))
+}

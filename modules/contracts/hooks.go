@@ -1,0 +1,48 @@
+package contracts
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/platform/apierror"
+)
+
+// tenantGuard refuses the deletion of a contragent any contract names.
+type tenantGuard struct{}
+
+func newTenantGuard() tenantGuard { return tenantGuard{} }
+
+func (tenantGuard) ContragentDeleting(ctx context.Context, tx bun.Tx, contragentID uuid.UUID) error {
+	used, err := tx.NewSelect().Model((*Contract)(nil)).Where("tenant_id = ?", contragentID).Exists(ctx)
+	if err != nil {
+		return fmt.Errorf("contracts of contragent: %w", err)
+	}
+	if used {
+		return apierror.Conflict("in_use", "A contract names this contragent; it cannot be deleted.")
+	}
+	return nil
+}
+
+// propertyCleanup refuses the deletion of a property with contracts that
+// left draft, and deletes its drafts otherwise.
+type propertyCleanup struct{}
+
+func newPropertyCleanup() propertyCleanup { return propertyCleanup{} }
+
+func (propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error {
+	has, err := tx.NewSelect().Model((*Contract)(nil)).Where("property_id = ?", propertyID).
+		Where("status <> ?", Draft).Exists(ctx)
+	if err != nil {
+		return fmt.Errorf("contracts of property: %w", err)
+	}
+	if has {
+		return apierror.Conflict("has_contracts", "The property has active or terminated contracts.")
+	}
+	if _, err := tx.NewDelete().Model((*Contract)(nil)).Where("property_id = ?", propertyID).Exec(ctx); err != nil {
+		return fmt.Errorf("delete draft contracts: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+package contracts
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/expenses/money"
+)
+
+// The stored states of a contract. Ended is never stored: an active
+// contract whose end_date has passed is shown as ended.
+const (
+	Draft      = "draft"
+	Active     = "active"
+	Terminated = "terminated"
+	Ended      = "ended"
+)
+
+// Statuses are every status a client can see or filter by.
+var Statuses = []string{Draft, Active, Terminated, Ended}
+
+// The agreement blocks the contract's rules use.
+const (
+	CodeRent          = "MONTHLY_RENT_AMOUNT"
+	CodeStart         = "CONTRACT_START_DATE"
+	CodeEnd           = "CONTRACT_END_DATE"
+	CodePaymentDay    = "PAYMENT_DAY_OF_MONTH"
+	CodeDeposit       = "DEPOSIT_AMOUNT"
+	CodeDepositMonths = "DEPOSIT_MONTHS"
+	CodePrepayment    = "UTILITY_PREPAYMENT_AMOUNT"
+	// CodePrepaymentDE is Germany's prepayment of running costs, used when
+	// the generic prepayment block is absent.
+	CodePrepaymentDE = "DE_BETRIEBSKOSTEN_VORAUSZAHLUNG"
+)
+
+// Term is one condition of a contract: an agreement block's code and its
+// value, normalised (money with 2 decimals, dates YYYY-MM-DD).
+type Term struct {
+	Code  string          `json:"code"`
+	Value json.RawMessage `json:"value"`
+}
+
+// Contract is a row of contracts.
+type Contract struct {
+	bun.BaseModel `bun:"table:contracts"`
+
+	ID         uuid.UUID `bun:"id,pk"`
+	OwnerID    int64     `bun:"owner_id,notnull"`
+	PropertyID uuid.UUID `bun:"property_id,notnull"`
+	TenantID   uuid.UUID `bun:"tenant_id,notnull"`
+	Number     string    `bun:"number,notnull"`
+	Status     string    `bun:"status,notnull"`
+	Locale     string    `bun:"locale,notnull"`
+	// Terms is the JSON array of Term.
+	Terms     string        `bun:"terms,notnull"`
+	Currency  string        `bun:"currency,notnull"`
+	StartDate calendar.Date `bun:"start_date,nullzero"`
+	EndDate   calendar.Date `bun:"end_date,nullzero"`
+	// RentMinor and DepositMinor are in cents, nil when the terms do not
+	// set them (plain integers: bun writes a *money.Amount as JSON).
+	RentMinor         *int64        `bun:"rent_minor"`
+	DepositMinor      *int64        `bun:"deposit_minor"`
+	DueDay            int           `bun:"due_day,notnull"`
+	TerminatedOn      calendar.Date `bun:"terminated_on,nullzero"`
+	TerminationReason string        `bun:"termination_reason,notnull"`
+	CreatedAt         time.Time     `bun:"created_at,notnull"`
+	UpdatedAt         time.Time     `bun:"updated_at,notnull"`
+}
+
+// StatusOn is the status a client sees on the day today.
+func (c *Contract) StatusOn(today calendar.Date) string {
+	if c.Status == Active && !c.EndDate.IsZero() && c.EndDate.Before(today) {
+		return Ended
+	}
+	return c.Status
+}
+
+// TermList decodes the stored terms.
+func (c *Contract) TermList() []Term {
+	var ts []Term
+	if err := json.Unmarshal([]byte(c.Terms), &ts); err != nil || ts == nil {
+		return []Term{}
+	}
+	return ts
+}
+
+// Rent is the monthly rent, nil when the terms do not set it.
+func (c *Contract) Rent() *money.Amount { return amountOf(c.RentMinor) }
+
+// Deposit is the deposit, nil when the terms do not set it.
+func (c *Contract) Deposit() *money.Amount { return amountOf(c.DepositMinor) }
+
+func amountOf(minor *int64) *money.Amount {
+	if minor == nil {
+		return nil
+	}
+	a := money.Amount(*minor)
+	return &a
+}
+
+func minorOf(a *money.Amount) *int64 {
+	if a == nil {
+		return nil
+	}
+	n := int64(*a)
+	return &n
+}

@@ -1,0 +1,132 @@
+package contracts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+)
+
+// Rent is a row of contract_rents: the rent from a day on, and the expense
+// that bills it.
+type Rent struct {
+	bun.BaseModel `bun:"table:contract_rents"`
+
+	ID         uuid.UUID     `bun:"id,pk"`
+	ContractID uuid.UUID     `bun:"contract_id,notnull"`
+	From       calendar.Date `bun:"from_date,notnull"`
+	Amount     money.Amount  `bun:"amount_minor,notnull"`
+	ExpenseID  uuid.UUID     `bun:"expense_id,notnull"`
+	CreatedAt  time.Time     `bun:"created_at,notnull"`
+}
+
+func insertRent(ctx context.Context, db bun.IDB, contractID, expenseID uuid.UUID, from calendar.Date, amount money.Amount, at time.Time) error {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return fmt.Errorf("rent id: %w", err)
+	}
+	r := &Rent{ID: id, ContractID: contractID, From: from, Amount: amount, ExpenseID: expenseID, CreatedAt: at}
+	if _, err := db.NewInsert().Model(r).Exec(ctx); err != nil {
+		return fmt.Errorf("insert rent: %w", err)
+	}
+	return nil
+}
+
+// Rents returns the contract's rent history, oldest first.
+func (s *Service) Rents(ctx context.Context, c *Contract) ([]Rent, error) {
+	var list []Rent
+	if err := s.db.NewSelect().Model(&list).Where("contract_id = ?", c.ID).Order("from_date").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("contract rents: %w", err)
+	}
+	return list, nil
+}
+
+// ChangeRent indexes the rent of the active contract c: from must be the
+// first day of a month after the start, within the contract, and after the
+// last period the current rent expense billed. In one transaction the
+// current rent expense ends the day before from and a new one bills amount
+// from from on; charges already made are never touched.
+func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract, amount money.Amount, from calendar.Date) (*Contract, error) {
+	if c.StatusOn(s.today()) != Active {
+		return nil, apierror.Conflict("not_active", "Only an active contract's rent can change.")
+	}
+	if from.String()[8:] != "01" || !c.StartDate.Before(from) || (!c.EndDate.IsZero() && from.After(c.EndDate)) {
+		return nil, apierror.Validation("from: must be the first day of a month after the contract's start and within the contract")
+	}
+	prop, err := s.props.Authorize(ctx, p, c.PropertyID.String())
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := lockProperty(ctx, tx, c.PropertyID); err != nil {
+			return err
+		}
+		var cur Rent
+		err := tx.NewSelect().Model(&cur).Where("contract_id = ?", c.ID).Order("from_date DESC").Limit(1).Scan(ctx)
+		if err != nil {
+			return fmt.Errorf("current rent: %w", err)
+		}
+		if !cur.From.Before(from) {
+			return apierror.Validation(fmt.Sprintf("from: must be after the current rent's start (%s)", cur.From))
+		}
+		last, err := s.expenses.LastBilledPeriodTx(ctx, tx, cur.ExpenseID)
+		if err != nil {
+			return err
+		}
+		if last != "" && last >= calendar.MonthLabel(from) {
+			return apierror.Conflict("already_billed", fmt.Sprintf("The rent is billed up to %s; choose a later month.", last))
+		}
+		res, err := tx.NewUpdate().Model((*Contract)(nil)).Set("rent_minor = ?", int64(amount)).Set("updated_at = ?", now).
+			Where("id = ?", c.ID).Where("status = ?", Active).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("change rent: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return apierror.Conflict("not_active", "Only an active contract's rent can change.")
+		}
+		if err := s.expenses.EndExpenseTx(ctx, tx, cur.ExpenseID, dayBefore(from)); err != nil {
+			return err
+		}
+		e, err := s.rentExpense(ctx, tx, prop, c, amount, from)
+		if err != nil {
+			return err
+		}
+		return insertRent(ctx, tx, c.ID, e.ID, from, amount, now)
+	})
+	if errors.Is(err, ErrNotFound) {
+		return nil, errNotFound()
+	}
+	if err != nil {
+		return nil, err
+	}
+	n := int64(amount)
+	c.RentMinor, c.UpdatedAt = &n, now
+	return c, nil
+}
+
+// rentExpense creates, inside tx, the monthly rent expense of c from start.
+func (s *Service) rentExpense(ctx context.Context, tx bun.IDB, prop *properties.Property, c *Contract, amount money.Amount, start calendar.Date) (*expenses.Expense, error) {
+	name, monthly, due := RentName(c.Number), expenses.Monthly, c.DueDay
+	in := expenses.ExpenseInput{Name: &name, Type: &monthly, Amount: &amount, StartDate: &start, DueDay: &due}
+	if !c.EndDate.IsZero() {
+		in.SetEndDate, in.EndDate = true, c.EndDate
+	}
+	return s.expenses.CreateExpenseTx(ctx, tx, prop, in, c.ID)
+}
+
+// dayBefore is the day before d.
+func dayBefore(d calendar.Date) calendar.Date {
+	t, _ := time.Parse(time.DateOnly, d.String())
+	return calendar.DateOf(t.AddDate(0, 0, -1))
+}

@@ -1,0 +1,492 @@
+package contracts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+	"go.uber.org/fx"
+
+	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/agreements"
+	"github.com/propman/propman/modules/contragents"
+	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/modules/reference"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Bounds of the contract's own fields.
+const (
+	MaxNumberLen = 50
+	MaxReasonLen = 1000
+)
+
+// Service holds the rules of contracts and the access check every route
+// under /contracts/{contractId} goes through.
+type Service struct {
+	db       *bun.DB
+	store    *Store
+	blocks   *agreements.Store
+	clock    clock.Clock
+	props    *properties.Service
+	tenants  *contragents.Service
+	expenses *expenses.Service
+	dir      *reference.Directory
+}
+
+// ServiceParams are the service's dependencies as fx provides them.
+type ServiceParams struct {
+	fx.In
+
+	DB         *bun.DB
+	Store      *Store
+	Clock      clock.Clock
+	Properties *properties.Service
+	Tenants    *contragents.Service
+	Expenses   *expenses.Service
+	Directory  *reference.Directory
+}
+
+// NewService returns the service.
+func NewService(p ServiceParams) *Service {
+	return &Service{db: p.DB, store: p.Store, blocks: agreements.NewStore(p.DB), clock: p.Clock,
+		props: p.Properties, tenants: p.Tenants, expenses: p.Expenses, dir: p.Directory}
+}
+
+func errNotFound() error { return apierror.NotFound("Contract not found.") }
+
+// Authorize returns the contract with the raw id when p may see and change
+// it: 404 when the id is not a UUID or unknown, 403 when it belongs to
+// someone else and p is not an admin.
+func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string) (*Contract, error) {
+	id, err := uuid.Parse(rawID)
+	if err != nil || len(rawID) != 36 {
+		return nil, errNotFound()
+	}
+	c, err := s.store.ByID(ctx, s.db, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, errNotFound()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.OwnerID != p.UserID && !p.IsAdmin() {
+		return nil, apierror.Forbidden("This contract belongs to another user.")
+	}
+	return c, nil
+}
+
+// List returns a page of p's own contracts. Admins too see their own here.
+func (s *Service) List(ctx context.Context, p auth.Principal, f ListFilter, q listing.Query) ([]Contract, int, error) {
+	return s.store.ListByOwner(ctx, p.UserID, f, s.today(), q)
+}
+
+// Create adds a draft contract for a property of p (or, for an admin, of
+// anyone); the contract belongs to the property's owner.
+func (s *Service) Create(ctx context.Context, p auth.Principal, req *contractRequest) (*Contract, error) {
+	var details []string
+	for _, f := range []struct {
+		name  string
+		given bool
+	}{{"property_id", req.PropertyID != nil}, {"tenant_id", req.TenantID != nil}, {"number", req.Number != nil}} {
+		if !f.given {
+			details = append(details, f.name+": is required")
+		}
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return nil, fmt.Errorf("contract id: %w", err)
+	}
+	now := s.now()
+	c := &Contract{ID: id, Status: Draft, Locale: s.defaultLocale(p), Terms: "[]", DueDay: 1, CreatedAt: now, UpdatedAt: now}
+	if req.Terms == nil {
+		empty := []termRequest{}
+		req.Terms = &empty
+	}
+	more, err := s.apply(ctx, p, c, req)
+	if err != nil {
+		return nil, err
+	}
+	details = append(details, more...)
+	if len(details) > 0 {
+		return nil, apierror.Validation(details...)
+	}
+	if err := s.store.Insert(ctx, s.db, c); err != nil {
+		return nil, numberTaken(err)
+	}
+	return c, nil
+}
+
+// Update changes the given fields of c, a draft the caller got from
+// Authorize; terms, when given, replace the whole list.
+func (s *Service) Update(ctx context.Context, p auth.Principal, c *Contract, req *contractRequest) (*Contract, error) {
+	if c.Status != Draft {
+		return nil, errNotDraft()
+	}
+	details, err := s.apply(ctx, p, c, req)
+	if err != nil {
+		return nil, err
+	}
+	if len(details) > 0 {
+		return nil, apierror.Validation(details...)
+	}
+	c.UpdatedAt = s.now()
+	ok, err := s.store.UpdateDraft(ctx, c)
+	if err != nil {
+		return nil, numberTaken(err)
+	}
+	if !ok {
+		return nil, errNotDraft()
+	}
+	return c, nil
+}
+
+// Delete removes a draft contract.
+func (s *Service) Delete(ctx context.Context, c *Contract) error {
+	if c.Status != Draft {
+		return errHasCharges()
+	}
+	ok, err := s.store.DeleteDraft(ctx, c.ID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errHasCharges()
+	}
+	return nil
+}
+
+func errNotDraft() error {
+	return apierror.Conflict("not_draft", "Only a draft contract can be changed.")
+}
+
+func errHasCharges() error {
+	return apierror.Conflict("has_charges", "Only a draft contract can be deleted; an active or terminated one has money records.")
+}
+
+func numberTaken(err error) error {
+	if database.IsUniqueViolation(err) {
+		return apierror.Conflict("number_exists", "The owner already has a contract with this number.")
+	}
+	return err
+}
+
+// apply checks the given fields of req and copies them onto c. References
+// another user's property or tenant give 403 (as their own routes would);
+// the rest is one message per problem.
+func (s *Service) apply(ctx context.Context, p auth.Principal, c *Contract, req *contractRequest) ([]string, error) {
+	var details []string
+	if req.Number != nil {
+		n := strings.TrimSpace(*req.Number)
+		if l := utf8.RuneCountInString(n); l < 1 || l > MaxNumberLen {
+			details = append(details, fmt.Sprintf("number: must be 1 to %d characters", MaxNumberLen))
+		}
+		c.Number = n
+	}
+	if req.Locale != nil {
+		l, ok := s.dir.Language(strings.TrimSpace(*req.Locale))
+		if !ok {
+			details = append(details, "locale: must be the code of an active language (GET /api/v1/languages)")
+		} else {
+			c.Locale = l.Code
+		}
+	}
+	var prop *properties.Property
+	propOK := c.PropertyID != uuid.Nil
+	if req.PropertyID != nil {
+		got, err := s.props.Authorize(ctx, p, *req.PropertyID)
+		switch status(err) {
+		case 0:
+			prop, propOK = got, true
+			c.PropertyID, c.OwnerID, c.Currency = got.ID, got.OwnerID, got.Currency
+		case http.StatusNotFound:
+			propOK = false
+			details = append(details, "property_id: no such property")
+		default:
+			return nil, err
+		}
+	} else if propOK {
+		got, err := s.props.Authorize(ctx, p, c.PropertyID.String())
+		if err != nil {
+			return nil, err
+		}
+		prop = got
+	}
+	tenantID := c.TenantID
+	if req.TenantID != nil {
+		t, err := s.tenants.Authorize(ctx, p, *req.TenantID)
+		switch status(err) {
+		case 0:
+			tenantID = t.ID
+			if !t.HasRole(contragents.RoleTenant) {
+				details = append(details, "tenant_id: the contragent does not have the role tenant")
+			}
+			c.TenantID = t.ID
+		case http.StatusNotFound:
+			details = append(details, "tenant_id: no such contragent")
+		default:
+			return nil, err
+		}
+	}
+	if prop != nil && tenantID != uuid.Nil {
+		t, err := s.tenants.Authorize(ctx, auth.Principal{UserID: prop.OwnerID}, tenantID.String())
+		if status(err) == http.StatusForbidden {
+			details = append(details, "tenant_id: must be a contragent of the property's owner")
+		} else if err != nil && status(err) != http.StatusNotFound {
+			return nil, err
+		} else if err == nil && req.TenantID == nil && !t.HasRole(contragents.RoleTenant) {
+			details = append(details, "tenant_id: the contragent does not have the role tenant")
+		}
+	}
+	// Terms are checked again when the property changes: its country decides
+	// which blocks fit.
+	if req.Terms != nil || req.PropertyID != nil {
+		var in []termRequest
+		if req.Terms != nil {
+			in = *req.Terms
+		} else {
+			for _, t := range c.TermList() {
+				code := t.Code
+				in = append(in, termRequest{Code: &code, Value: t.Value})
+			}
+		}
+		country := ""
+		if propOK && prop != nil {
+			country = prop.CountryCode
+		}
+		terms, d, more, err := s.checkTerms(ctx, in, country)
+		if err != nil {
+			return nil, err
+		}
+		details = append(details, more...)
+		if len(more) == 0 {
+			c.setTerms(terms, d)
+		}
+	}
+	return details, nil
+}
+
+func (s *Service) checkTerms(ctx context.Context, in []termRequest, country string) ([]Term, derived, []string, error) {
+	codes := make([]string, 0, len(in))
+	for _, t := range in {
+		if t.Code != nil && len(*t.Code) <= maxCodeLen {
+			codes = append(codes, strings.ToUpper(strings.TrimSpace(*t.Code)))
+		}
+	}
+	if len(in) > MaxTerms {
+		codes = nil
+	}
+	found, err := s.blocks.ByCodes(ctx, s.db, codes)
+	if err != nil {
+		return nil, derived{}, nil, err
+	}
+	blocks := make(map[string]agreements.Block, len(found))
+	for _, b := range found {
+		blocks[strings.ToUpper(b.Code)] = b
+	}
+	terms, d, details := checkTerms(in, blocks, country)
+	return terms, d, details, nil
+}
+
+// setTerms stores terms and what they set.
+func (c *Contract) setTerms(terms []Term, d derived) {
+	c.Terms = encodeTerms(terms)
+	c.StartDate, c.EndDate, c.RentMinor, c.DepositMinor, c.DueDay = d.start, d.end, minorOf(d.rent), minorOf(d.deposit), d.dueDay
+}
+
+// status is the HTTP status of an *apierror.Error, 0 for nil, 500 for any
+// other error.
+func status(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ae *apierror.Error
+	if errors.As(err, &ae) {
+		return ae.Status
+	}
+	return http.StatusInternalServerError
+}
+
+// defaultLocale is the caller's locale when it is an active language, else en.
+func (s *Service) defaultLocale(p auth.Principal) string {
+	if u, ok := p.Record.(*accounts.User); ok {
+		if l, ok := s.dir.Language(u.Locale); ok {
+			return l.Code
+		}
+	}
+	return "en"
+}
+
+// Activate makes the draft c active, in one transaction: it checks the
+// required terms and that no other contract of the property runs on its
+// dates, then creates the rent expense, the utility prepayment expense and
+// the deposit charge.
+func (s *Service) Activate(ctx context.Context, p auth.Principal, c *Contract) (*Contract, error) {
+	if c.Status != Draft {
+		return nil, apierror.Conflict("not_draft", "Only a draft contract can be activated.")
+	}
+	var missing []string
+	if c.RentMinor == nil {
+		missing = append(missing, "terms: "+CodeRent+" is required to activate")
+	}
+	if c.StartDate.IsZero() {
+		missing = append(missing, "terms: "+CodeStart+" is required to activate")
+	}
+	if len(missing) > 0 {
+		return nil, apierror.Validation(missing...)
+	}
+	prop, err := s.props.Authorize(ctx, p, c.PropertyID.String())
+	if err != nil {
+		return nil, err
+	}
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := lockProperty(ctx, tx, c.PropertyID); err != nil {
+			return err
+		}
+		cur, err := s.store.ByID(ctx, tx, c.ID)
+		if err != nil {
+			return err
+		}
+		if cur.Status != Draft {
+			return apierror.Conflict("not_draft", "Only a draft contract can be activated.")
+		}
+		over, err := overlapping(ctx, tx, cur)
+		if err != nil {
+			return err
+		}
+		if over {
+			return apierror.Conflict("overlap", "Another contract of this property runs on some of these dates.")
+		}
+		now := s.now()
+		res, err := tx.NewUpdate().Model((*Contract)(nil)).Set("status = ?", Active).Set("updated_at = ?", now).
+			Where("id = ?", c.ID).Where("status = ?", Draft).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("activate contract: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return apierror.Conflict("not_draft", "Only a draft contract can be activated.")
+		}
+		if err := s.createMoney(ctx, tx, prop, cur); err != nil {
+			return err
+		}
+		c.Status, c.UpdatedAt = Active, now
+		return nil
+	})
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return nil, errNotFound()
+	case err != nil:
+		return nil, err
+	}
+	return c, nil
+}
+
+// createMoney adds, inside tx, the contract's expenses and deposit charge.
+func (s *Service) createMoney(ctx context.Context, tx bun.Tx, prop *properties.Property, c *Contract) error {
+	monthly := expenses.Monthly
+	expense := func(name string, amount money.Amount) error {
+		start := c.StartDate
+		due := c.DueDay
+		in := expenses.ExpenseInput{Name: &name, Type: &monthly, Amount: &amount, StartDate: &start, DueDay: &due}
+		if !c.EndDate.IsZero() {
+			in.SetEndDate, in.EndDate = true, c.EndDate
+		}
+		_, err := s.expenses.CreateExpenseTx(ctx, tx, prop, in, c.ID)
+		return err
+	}
+	rent, err := s.rentExpense(ctx, tx, prop, c, *c.Rent(), c.StartDate)
+	if err != nil {
+		return err
+	}
+	if err := insertRent(ctx, tx, c.ID, rent.ID, c.StartDate, *c.Rent(), rent.CreatedAt); err != nil {
+		return err
+	}
+	if pre := c.prepayment(); pre != nil {
+		if err := expense("Utility prepayment, contract "+c.Number, *pre); err != nil {
+			return err
+		}
+	}
+	if dep := c.Deposit(); dep != nil {
+		name, start := "Deposit", c.StartDate
+		if _, err := s.expenses.CreateChargeTx(ctx, tx, prop, expenses.ChargeInput{Name: &name, Amount: dep, DueDate: &start}, c.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RentName is the name of a contract's rent expense.
+func RentName(number string) string { return "Rent, contract " + number }
+
+// prepayment is the monthly utility prepayment the stored terms set: the
+// generic block, else Germany's running-costs prepayment; nil for none.
+func (c *Contract) prepayment() *money.Amount {
+	var de *money.Amount
+	for _, t := range c.TermList() {
+		if t.Code != CodePrepayment && t.Code != CodePrepaymentDE {
+			continue
+		}
+		a, err := money.Parse(t.Value)
+		if err != nil {
+			continue
+		}
+		if t.Code == CodePrepayment {
+			return &a
+		}
+		de = &a
+	}
+	return de
+}
+
+// Terminate ends the active contract c on date: its expenses end that day
+// (no charge for a period that starts after it); charges made stay.
+func (s *Service) Terminate(ctx context.Context, c *Contract, date calendar.Date, reason string) (*Contract, error) {
+	if c.StatusOn(s.today()) != Active {
+		return nil, apierror.Conflict("not_active", "Only an active contract can be terminated.")
+	}
+	if date.Before(c.StartDate) || (!c.EndDate.IsZero() && date.After(c.EndDate)) {
+		end := "open-ended"
+		if !c.EndDate.IsZero() {
+			end = c.EndDate.String()
+		}
+		return nil, apierror.Validation(fmt.Sprintf("date: must be within the contract (%s to %s)", c.StartDate, end))
+	}
+	now := s.now()
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewUpdate().Model((*Contract)(nil)).
+			Set("status = ?", Terminated).Set("terminated_on = ?", date).Set("termination_reason = ?", reason).
+			Set("updated_at = ?", now).Where("id = ?", c.ID).Where("status = ?", Active).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("terminate contract: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return apierror.Conflict("not_active", "Only an active contract can be terminated.")
+		}
+		_, err = s.expenses.EndContractExpensesTx(ctx, tx, c.ID, date)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.Status, c.TerminatedOn, c.TerminationReason, c.UpdatedAt = Terminated, date, reason, now
+	return c, nil
+}
+
+// now is the clock's time at the precision both databases keep.
+func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+
+// today is the clock's UTC calendar day.
+func (s *Service) today() calendar.Date { return calendar.DateOf(s.clock.Now()) }

@@ -1,0 +1,153 @@
+package contracts
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Store reads and writes contracts.
+type Store struct {
+	db *bun.DB
+}
+
+// NewStore returns a store on db.
+func NewStore(db *bun.DB) *Store { return &Store{db: db} }
+
+// ErrNotFound means no contract matched.
+var ErrNotFound = errors.New("contract not found")
+
+// ByID returns the contract with id, read on db.
+func (s *Store) ByID(ctx context.Context, db bun.IDB, id uuid.UUID) (*Contract, error) {
+	c := new(Contract)
+	err := db.NewSelect().Model(c).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("contract by id: %w", err)
+	}
+	return c, nil
+}
+
+// Insert adds c.
+func (s *Store) Insert(ctx context.Context, db bun.IDB, c *Contract) error {
+	if _, err := db.NewInsert().Model(c).Exec(ctx); err != nil {
+		return fmt.Errorf("insert contract: %w", err)
+	}
+	return nil
+}
+
+// editable are the columns PUT changes.
+var editable = []string{"property_id", "tenant_id", "number", "locale", "terms", "currency",
+	"start_date", "end_date", "rent_minor", "deposit_minor", "due_day", "updated_at"}
+
+// UpdateDraft writes the editable columns of c while it is a draft; false
+// when it no longer is.
+func (s *Store) UpdateDraft(ctx context.Context, c *Contract) (bool, error) {
+	res, err := s.db.NewUpdate().Model(c).Column(editable...).WherePK().Where("status = ?", Draft).Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("update contract: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// DeleteDraft deletes the contract while it is a draft; false when it no
+// longer is (or is gone).
+func (s *Store) DeleteDraft(ctx context.Context, id uuid.UUID) (bool, error) {
+	res, err := s.db.NewDelete().Model((*Contract)(nil)).Where("id = ?", id).Where("status = ?", Draft).Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("delete contract: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// ListFilter narrows a list; empty fields match anything.
+type ListFilter struct {
+	Status     string
+	PropertyID string
+	TenantID   string
+}
+
+// ListByOwner returns one page of the owner's contracts matching f, in
+// creation order, and how many match. today decides active vs ended.
+func (s *Store) ListByOwner(ctx context.Context, ownerID int64, f ListFilter, today calendar.Date, q listing.Query) ([]Contract, int, error) {
+	var list []Contract
+	sel := s.db.NewSelect().Model(&list).Where("owner_id = ?", ownerID)
+	switch f.Status {
+	case "":
+	case Active:
+		sel = sel.Where("status = ?", Active).WhereGroup(" AND ", func(w *bun.SelectQuery) *bun.SelectQuery {
+			return w.Where("end_date IS NULL").WhereOr("end_date >= ?", today)
+		})
+	case Ended:
+		sel = sel.Where("status = ?", Active).Where("end_date < ?", today)
+	default:
+		sel = sel.Where("status = ?", f.Status)
+	}
+	if f.PropertyID != "" {
+		sel = sel.Where("property_id = ?", f.PropertyID)
+	}
+	if f.TenantID != "" {
+		sel = sel.Where("tenant_id = ?", f.TenantID)
+	}
+	total, err := listing.Scan(ctx, sel.Order("id"), q)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list contracts: %w", err)
+	}
+	return list, total, nil
+}
+
+// lockProperty takes, on PostgreSQL, the property's row lock for the rest
+// of tx, so activations of one property's contracts run one at a time.
+// SQLite transactions begin IMMEDIATE (platform/database): writers already
+// run one at a time.
+func lockProperty(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error {
+	if !database.IsPostgres(tx) {
+		return nil
+	}
+	var id uuid.UUID
+	err := tx.NewSelect().Table("properties").Column("id").Where("id = ?", propertyID).For("UPDATE").Scan(ctx, &id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("lock property: %w", err)
+	}
+	return nil
+}
+
+// overlapping reports whether another active contract of the property runs
+// on any day of start..end (end zero: open-ended). Terminated contracts
+// count until their termination date.
+func overlapping(ctx context.Context, tx bun.IDB, c *Contract) (bool, error) {
+	q := tx.NewSelect().Model((*Contract)(nil)).
+		Where("property_id = ?", c.PropertyID).Where("id <> ?", c.ID).
+		WhereGroup(" AND ", func(w *bun.SelectQuery) *bun.SelectQuery {
+			return w.WhereGroup(" OR ", func(w *bun.SelectQuery) *bun.SelectQuery {
+				return w.Where("status = ?", Active).WhereGroup(" AND ", func(w *bun.SelectQuery) *bun.SelectQuery {
+					return w.Where("end_date IS NULL").WhereOr("end_date >= ?", c.StartDate)
+				})
+			}).WhereGroup(" OR ", func(w *bun.SelectQuery) *bun.SelectQuery {
+				return w.Where("status = ?", Terminated).Where("terminated_on >= ?", c.StartDate)
+			})
+		})
+	if !c.EndDate.IsZero() {
+		q = q.Where("start_date <= ?", c.EndDate)
+	}
+	ok, err := q.Exists(ctx)
+	if err != nil {
+		return false, fmt.Errorf("overlapping contracts: %w", err)
+	}
+	return ok, nil
+}
