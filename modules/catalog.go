@@ -6,6 +6,7 @@ import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/agreements"
 	"github.com/propman/propman/modules/contragents"
+	"github.com/propman/propman/modules/counters"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/profile"
 	"github.com/propman/propman/modules/properties"
@@ -26,6 +27,7 @@ func Catalog() []module.Entry {
 		properties.Entry(),
 		expenses.Entry(),
 		contragents.Entry(),
+		counters.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

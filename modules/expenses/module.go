@@ -28,7 +28,10 @@ func Entry() module.Entry {
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,
-			fx.Provide(fx.Private, NewStore, NewService, NewHandler),
+			// The service is shared: the contracts module creates expenses
+			// and charges through it inside its own transactions.
+			fx.Provide(NewService),
+			fx.Provide(fx.Private, NewStore, NewHandler),
 			properties.ProvideDependent(newPropertyCleanup),
 			module.ProvideRoutes(NewRoutes),
 		),

@@ -14,7 +14,6 @@ func stub(name, summary string, prefixes ...string) module.Entry {
 func Entries() []module.Entry {
 	return []module.Entry{
 		stub("documents", "Property documents", "/properties/:propertyId/documents"),
-		stub("counters", "Meters and counter readings", "/properties/:propertyId/counters"),
 		stub("payments", "Payments of charges", "/properties/:propertyId/payments"),
 		stub("receipts", "Payment receipts", "/properties/:propertyId/receipts"),
 		stub("rentalcharges", "Rental charges", "/properties/:propertyId/rental-charges"),
