@@ -7,6 +7,7 @@ import (
 	"github.com/propman/propman/modules/agreements"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
+	"github.com/propman/propman/modules/counters"
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/profile"
@@ -30,6 +31,7 @@ func Catalog() []module.Entry {
 		contragents.Entry(),
 		documents.Entry(),
 		contracts.Entry(),
+		counters.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -397,8 +397,8 @@ func TestModuleSwitch(t *testing.T) {
 	}{
 		{"ready module", "probe", "/api/v1/probe", "/api/v1/probe", http.StatusOK},
 		{"stub module", "printforms", "/api/v1/print-forms", "/api/v1/print-forms", http.StatusNotImplemented},
-		{"stub module under a property", "counters", "/api/v1/properties/p1/counters/d1",
-			"/api/v1/properties/{propertyId}/counters", http.StatusNotImplemented},
+		{"stub module under a property", "payments", "/api/v1/properties/p1/payments/d1",
+			"/api/v1/properties/{propertyId}/payments", http.StatusNotImplemented},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -180,3 +180,15 @@ func ValidLabel(s string) bool {
 
 // MonthLabel is the label of the month d falls in.
 func MonthLabel(d Date) string { return d.t.Format("2006-01") }
+
+// Year is d's year.
+func (d Date) Year() int { return d.t.Year() }
+
+// Month is d's month.
+func (d Date) Month() time.Month { return d.t.Month() }
+
+// Day is d's day of the month.
+func (d Date) Day() int { return d.t.Day() }
+
+// AddDays returns the day n days after d (before it when n is negative).
+func (d Date) AddDays(n int) Date { return Date{d.t.AddDate(0, 0, n)} }

@@ -1,0 +1,3 @@
+DROP TABLE counter_readings;
+--bun:split
+DROP TABLE counters;

@@ -1,0 +1,201 @@
+package counters
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Store reads and writes counters and readings.
+type Store struct {
+	db *bun.DB
+}
+
+// NewStore returns a store on db.
+func NewStore(db *bun.DB) *Store { return &Store{db: db} }
+
+// ErrNotFound means no record matched.
+var ErrNotFound = errors.New("not found")
+
+// Counter returns the counter id of the property through db.
+func (s *Store) Counter(ctx context.Context, db bun.IDB, propertyID, id uuid.UUID) (*Counter, error) {
+	c := new(Counter)
+	err := db.NewSelect().Model(c).Where("id = ?", id).Where("property_id = ?", propertyID).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("counter by id: %w", err)
+	}
+	return c, nil
+}
+
+// LockCounter reads the counter inside tx, locking its row on PostgreSQL
+// so that writers of its readings queue (SQLite's IMMEDIATE transactions
+// already serialize every writer).
+func (s *Store) LockCounter(ctx context.Context, tx bun.Tx, propertyID, id uuid.UUID) (*Counter, error) {
+	c := new(Counter)
+	q := tx.NewSelect().Model(c).Where("id = ?", id).Where("property_id = ?", propertyID)
+	if database.IsPostgres(tx) {
+		// The property first, shared: a deletion of the property (which
+		// locks it, then deletes the counters) and a reading (which locks
+		// the counter, then inserts a charge referring to the property)
+		// would otherwise wait for each other.
+		if _, err := tx.NewRaw("SELECT id FROM properties WHERE id = ? FOR SHARE", propertyID).Exec(ctx); err != nil {
+			return nil, fmt.Errorf("lock property: %w", err)
+		}
+		q = q.For("UPDATE")
+	}
+	err := q.Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lock counter: %w", err)
+	}
+	return c, nil
+}
+
+// Counters returns a page of the property's counters in creation order.
+func (s *Store) Counters(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Counter, int, error) {
+	var list []Counter
+	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", propertyID)
+	if v := q.Get("kind"); v != "" {
+		sel = sel.Where("kind = ?", v)
+	}
+	total, err := listing.Scan(ctx, sel.Order("id"), q)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list counters: %w", err)
+	}
+	return list, total, nil
+}
+
+// InsertCounter adds c.
+func (s *Store) InsertCounter(ctx context.Context, c *Counter) error {
+	if _, err := s.db.NewInsert().Model(c).Exec(ctx); err != nil {
+		return fmt.Errorf("insert counter: %w", err)
+	}
+	return nil
+}
+
+// UpdateCounter writes every editable column of c.
+func (s *Store) UpdateCounter(ctx context.Context, c *Counter) error {
+	_, err := s.db.NewUpdate().Model(c).
+		Column("contract_id", "kind", "unit", "serial", "name", "tariff_micro", "is_active", "updated_at").
+		WherePK().Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("update counter: %w", err)
+	}
+	return nil
+}
+
+// deleteCounter removes the counter (its readings go with it) inside tx.
+func (s *Store) deleteCounter(ctx context.Context, tx bun.Tx, id uuid.UUID) error {
+	if _, err := tx.NewDelete().Model((*Counter)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+		return fmt.Errorf("delete counter: %w", err)
+	}
+	return nil
+}
+
+// Latest returns the counter's latest reading through db, or nil.
+func (s *Store) Latest(ctx context.Context, db bun.IDB, counterID uuid.UUID) (*Reading, error) {
+	r := new(Reading)
+	err := db.NewSelect().Model(r).Where("counter_id = ?", counterID).Order("read_on DESC").Limit(1).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("latest reading: %w", err)
+	}
+	return r, nil
+}
+
+// readingExists reports whether the counter has a reading with id.
+func (s *Store) readingExists(ctx context.Context, db bun.IDB, counterID, id uuid.UUID) (bool, error) {
+	ok, err := db.NewSelect().Model((*Reading)(nil)).Where("id = ?", id).Where("counter_id = ?", counterID).Exists(ctx)
+	if err != nil {
+		return false, fmt.Errorf("reading exists: %w", err)
+	}
+	return ok, nil
+}
+
+// readingBatch is how many readings one INSERT carries.
+const readingBatch = 500
+
+// InsertReadings adds list inside tx with multi-row inserts.
+func (s *Store) InsertReadings(ctx context.Context, tx bun.IDB, list []Reading) error {
+	for start := 0; start < len(list); start += readingBatch {
+		batch := list[start:min(start+readingBatch, len(list))]
+		if _, err := tx.NewInsert().Model(&batch).Exec(ctx); err != nil {
+			return fmt.Errorf("insert readings: %w", err)
+		}
+	}
+	return nil
+}
+
+// deleteReading removes the reading inside tx.
+func (s *Store) deleteReading(ctx context.Context, tx bun.Tx, id uuid.UUID) error {
+	if _, err := tx.NewDelete().Model((*Reading)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+		return fmt.Errorf("delete reading: %w", err)
+	}
+	return nil
+}
+
+// Readings returns a page of the counter's readings, newest first,
+// optionally only from..to (zero dates are open ends).
+func (s *Store) Readings(ctx context.Context, counterID uuid.UUID, from, to calendar.Date, q listing.Query) ([]Reading, int, error) {
+	var list []Reading
+	sel := s.db.NewSelect().Model(&list).Where("counter_id = ?", counterID)
+	if !from.IsZero() {
+		sel = sel.Where("read_on >= ?", from)
+	}
+	if !to.IsZero() {
+		sel = sel.Where("read_on <= ?", to)
+	}
+	total, err := listing.Scan(ctx, sel.Order("read_on DESC"), q)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list readings: %w", err)
+	}
+	return list, total, nil
+}
+
+// consumptionRow is the part of a reading the consumption report needs.
+type consumptionRow struct {
+	ReadOn      calendar.Date `bun:"read_on"`
+	Consumption *Quantity     `bun:"consumption_milli"`
+}
+
+// consumptions returns the readings of from..to in date order.
+func (s *Store) consumptions(ctx context.Context, counterID uuid.UUID, from, to calendar.Date) ([]consumptionRow, error) {
+	var rows []consumptionRow
+	err := s.db.NewSelect().Model((*Reading)(nil)).Column("read_on", "consumption_milli").
+		Where("counter_id = ?", counterID).Where("read_on >= ?", from).Where("read_on <= ?", to).
+		Order("read_on").Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("consumptions: %w", err)
+	}
+	return rows, nil
+}
+
+// bounds returns the dates of the counter's first and last readings (zero
+// when it has none).
+func (s *Store) bounds(ctx context.Context, counterID uuid.UUID) (first, last calendar.Date, err error) {
+	var row struct {
+		First calendar.Date `bun:"first"`
+		Last  calendar.Date `bun:"last"`
+	}
+	err = s.db.NewSelect().Model((*Reading)(nil)).ColumnExpr("MIN(read_on) AS first, MAX(read_on) AS last").
+		Where("counter_id = ?", counterID).Scan(ctx, &row)
+	if err != nil {
+		return first, last, fmt.Errorf("reading bounds: %w", err)
+	}
+	return row.First, row.Last, nil
+}
