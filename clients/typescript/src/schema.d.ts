@@ -751,6 +751,233 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/properties/{propertyId}/counters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's counters, oldest first
+         * @description One page of the property's counters in creation order, optionally
+         *     only of one `kind`. 404 when the property does not exist (or the id
+         *     is not a UUID), 403 when it belongs to someone else (an admin may use
+         *     any).
+         */
+        get: operations["listCounters"];
+        put?: never;
+        /**
+         * Add a counter to the property
+         * @description `kind` is required. `unit` defaults to the kind's first unit
+         *     (electricity kWh; gas m3 or kWh; water m3; heating Gcal or kWh;
+         *     other unit, kWh, m3 or Gcal), `name` to the kind's label
+         *     ("Electricity"), `is_active` to true; without `tariff` readings bill
+         *     nothing. Broken rules give 400 validation_failed with one detail per
+         *     rule. The access check comes before the body is read.
+         *     404 when the property does not exist, 403 when it belongs to someone
+         *     else (an admin may use any).
+         */
+        post: operations["createCounter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/counters/{counterId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One counter
+         * @description 404 when the property or the counter under it does not exist (or an
+         *     id is not a UUID), 403 when the property belongs to someone else.
+         */
+        get: operations["getCounter"];
+        /**
+         * Change the given fields of a counter
+         * @description Fields left out keep their value; `tariff: null` and `contract_id:
+         *     null` remove them. A new tariff or contract applies to readings
+         *     added from then on; charges already billed keep their amounts. The
+         *     unit must fit the kind. 404 when the property or the counter does
+         *     not exist, 403 when the property belongs to someone else (checked
+         *     before the body is read).
+         */
+        put: operations["updateCounter"];
+        post?: never;
+        /**
+         * Delete a counter and its readings
+         * @description The counter goes with its readings, unless a charge was ever billed
+         *     from them: then 409 `has_charges` (money records are never lost
+         *     silently; set `is_active` to false instead). 404 when the property or
+         *     the counter does not exist, 403 when the property belongs to someone
+         *     else.
+         */
+        delete: operations["deleteCounter"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/counters/{counterId}/consumption": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The counter's consumption per month, for a chart
+         * @description The consumption of every month of `from`..`to` (YYYY-MM, both
+         *     included; by default the months of the first and the last reading),
+         *     at most 600 months. The consumption between two readings counts in
+         *     the month of the later one, as its charge does; months without a
+         *     reading show 0. `by` is `month` (the default and only grouping).
+         *     With no readings and no range the list is empty and `from`/`to` are
+         *     null. 404 when the property or the counter does not exist, 403 when
+         *     the property belongs to someone else.
+         */
+        get: operations["getCounterConsumption"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/counters/{counterId}/readings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The counter's readings, newest first
+         * @description One page of the counter's readings, newest first, optionally only
+         *     those read on `from` or later and on `to` or earlier. Each shows its
+         *     consumption since the previous reading (null for the first) and the
+         *     charge billed for it (null when none was). 404 when the property or
+         *     the counter does not exist, 403 when the property belongs to someone
+         *     else.
+         */
+        get: operations["listReadings"];
+        put?: never;
+        /**
+         * Append a reading; bill its consumption
+         * @description Readings are append-only in date order: a `read_on` not after the
+         *     counter's latest reading is 409 `out_of_order`; a `value` below the
+         *     previous reading is 400, and so is a `read_on` in the future. When
+         *     the counter has a tariff and this is not its first reading, the same
+         *     transaction creates one unpaid charge of (value - previous value) x
+         *     tariff, rounded half away from zero to the cent, named like
+         *     `Electricity 2026-11 (12.345 kWh x 0.301234)`, for the month of
+         *     `read_on`, due 14 days after it, in the property's currency, linked
+         *     to the counter, both readings and the counter's contract; none when
+         *     the amount rounds to 0.00. A charge above 999999999.99 is refused
+         *     (400). Concurrent readings of one counter are checked one after the
+         *     other. 409 `inactive` when the counter is not active.
+         *     404 when the property or the counter does not exist, 403 when the
+         *     property belongs to someone else (checked before the body is read).
+         */
+        post: operations["addReading"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/counters/{counterId}/readings/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append readings from a CSV file, all or none
+         * @description The body is a CSV file (`Content-Type: text/csv`, UTF-8): an
+         *     optional header line `read_on,value`, then one reading per line,
+         *     `YYYY-MM-DD,12345.678`, in increasing date order, all after the
+         *     counter's latest reading. At most 10,000 lines (and 1 MiB). Each
+         *     reading is appended and billed as by `POST .../readings`, all in one
+         *     transaction, or none: any bad line gives 400 `validation_failed`
+         *     with every problem in `details`, each starting with its line number
+         *     (`line 3: value: must not be below the previous reading, ...`).
+         *     409 `inactive` when the counter is not active. 404 when the property
+         *     or the counter does not exist, 403 when the property belongs to
+         *     someone else.
+         */
+        post: operations["importReadings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/counters/{counterId}/readings/{readingId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+                /** @description The reading's UUID; anything else is a 404 */
+                readingId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete the counter's latest reading; cancel its charge
+         * @description Only the latest reading can be deleted (409 `not_latest` for an
+         *     earlier one). The charge billed for it is cancelled in the same
+         *     transaction (status `cancelled`; who and when are kept), or the
+         *     deletion is refused with 409 `has_payments` when money was allocated
+         *     to it (a `paid` charge). 404 when the property, the counter or the
+         *     reading does not exist, 403 when the property belongs to someone
+         *     else.
+         */
+        delete: operations["deleteReading"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/properties/{propertyId}/documents": {
         parameters: {
             query?: never;
@@ -1187,6 +1414,31 @@ export interface components {
             per_page: number;
             total: number;
         };
+        Consumption: {
+            /** @enum {string} */
+            by: "month";
+            /** Format: uuid */
+            counter_id: string;
+            /**
+             * @description first month reported; null when nothing is
+             * @example 2026-01
+             */
+            from: string | null;
+            months: {
+                consumption: components["schemas"]["MeterValue"];
+                /** @example 2026-11 */
+                month: string;
+                /** @description readings taken in the month */
+                readings: number;
+            }[];
+            /**
+             * @description last month reported; null when nothing is
+             * @example 2026-12
+             */
+            to: string | null;
+            total: components["schemas"]["MeterValue"];
+            unit: components["schemas"]["CounterUnit"];
+        };
         Contract: {
             /** Format: date-time */
             created_at: string;
@@ -1373,6 +1625,73 @@ export interface components {
             phone?: string;
             roles?: ("tenant" | "guarantor" | "provider")[];
             tax_id?: string;
+        };
+        Counter: {
+            /**
+             * Format: uuid
+             * @description the rental contract whose tenant pays the charges billed from the readings; null for none
+             */
+            contract_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            is_active: boolean;
+            kind: components["schemas"]["CounterKind"];
+            name: string;
+            /** Format: uuid */
+            property_id: string;
+            /** @description the meter's serial number; empty when not given */
+            serial: string;
+            /** @description price per unit, exactly 6 decimals; null when readings bill nothing */
+            tariff: number | null;
+            unit: components["schemas"]["CounterUnit"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A new counter. `unit` defaults to the kind's first unit, `name` to
+         *     the kind's label, `is_active` to true. `id`, `property_id` and
+         *     timestamps cannot be set; such fields are ignored.
+         */
+        CounterCreate: {
+            /**
+             * Format: uuid
+             * @description who pays the charges billed from the readings
+             */
+            contract_id?: string | null;
+            is_active?: boolean;
+            kind: components["schemas"]["CounterKind"];
+            name?: string;
+            serial?: string;
+            /** @description price per unit in the property's currency, at most 6 decimals (no exponent); null for a counter that bills nothing */
+            tariff?: number | null;
+            unit?: components["schemas"]["CounterUnit"];
+        };
+        /** @enum {string} */
+        CounterKind: "electricity" | "gas" | "water_cold" | "water_hot" | "heating" | "other";
+        CounterList: {
+            counters: components["schemas"]["Counter"][];
+            page: number;
+            per_page: number;
+            total: number;
+        };
+        /** @enum {string} */
+        CounterUnit: "kWh" | "m3" | "Gcal" | "unit";
+        /**
+         * @description The fields to change; fields left out keep their value, and `tariff:
+         *     null` or `contract_id: null` remove them. Other fields are ignored.
+         */
+        CounterUpdate: {
+            /** Format: uuid */
+            contract_id?: string | null;
+            is_active?: boolean;
+            kind?: components["schemas"]["CounterKind"];
+            name?: string;
+            serial?: string;
+            /** @description price per unit in the property's currency, at most 6 decimals (no exponent); null for a counter that bills nothing */
+            tariff?: number | null;
+            unit?: components["schemas"]["CounterUnit"];
         };
         Country: {
             /** @example DE */
@@ -1574,6 +1893,11 @@ export interface components {
             status?: "unpaid" | "paid" | "cancelled";
         };
         /**
+         * @description A quantity of the counter's unit, at most 3 decimals, written as a JSON number (no exponent); answers carry exactly 3 decimals.
+         * @example 12345.678
+         */
+        MeterValue: number;
+        /**
          * @description An amount with at most 2 decimals, written as a JSON number (no exponent); answers carry exactly 2 decimals.
          * @example 1200.5
          */
@@ -1636,6 +1960,45 @@ export interface components {
             currency?: string;
             name?: string;
             postal_code?: string;
+        };
+        Reading: {
+            /**
+             * Format: uuid
+             * @description the charge billed for the consumption; null when none was
+             */
+            charge_id: string | null;
+            /** @description value minus the previous reading's, exactly 3 decimals; null for the counter's first reading */
+            consumption: number | null;
+            /** Format: uuid */
+            counter_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            read_on: string;
+            value: components["schemas"]["MeterValue"];
+        };
+        /** @description A reading of the counter on a day. Other fields are ignored. */
+        ReadingCreate: {
+            /**
+             * Format: date
+             * @description not in the future, and after the counter's latest reading
+             */
+            read_on: string;
+            value: components["schemas"]["MeterValue"];
+        };
+        ReadingImportResult: {
+            /** @description charges billed for them */
+            charged: number;
+            /** @description readings added */
+            created: number;
+        };
+        ReadingList: {
+            page: number;
+            per_page: number;
+            readings: components["schemas"]["Reading"][];
+            total: number;
         };
         RefreshResult: {
             created: number;
@@ -1758,6 +2121,8 @@ export interface components {
         ContractId: string;
         /** @description The contragent's UUID; anything else is a 404 */
         ContragentId: string;
+        /** @description The counter's UUID; anything else is a 404 */
+        CounterId: string;
         /** @description The document's UUID; anything else is a 404 */
         DocumentId: string;
         /** @description The expense's UUID; anything else is a 404 */
@@ -3320,6 +3685,421 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCounters: {
+        parameters: {
+            query?: {
+                /** @description Only counters of this kind */
+                kind?: components["schemas"]["CounterKind"];
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of counters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CounterList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "electricity",
+                 *       "name": "Flat electricity",
+                 *       "serial": "EM-2231-0042",
+                 *       "tariff": 0.301234
+                 *     }
+                 */
+                "application/json": components["schemas"]["CounterCreate"];
+            };
+        };
+        responses: {
+            /** @description The new counter */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counter */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counter"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateCounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "is_active": true,
+                 *       "tariff": 0.315
+                 *     }
+                 */
+                "application/json": components["schemas"]["CounterUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated counter */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Charges were billed from the counter's readings (has_charges) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCounterConsumption: {
+        parameters: {
+            query?: {
+                /** @description First month (YYYY-MM) */
+                from?: string;
+                /** @description Last month (YYYY-MM), not before from */
+                to?: string;
+                /** @description Grouping; only month so far */
+                by?: "month";
+            };
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The consumption per month */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Consumption"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listReadings: {
+        parameters: {
+            query?: {
+                /** @description Only readings of this day or later (YYYY-MM-DD) */
+                from?: string;
+                /** @description Only readings of this day or earlier (YYYY-MM-DD) */
+                to?: string;
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of readings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadingList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    addReading: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "read_on": "2026-11-20",
+                 *       "value": 12345.678
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReadingCreate"];
+            };
+        };
+        responses: {
+            /** @description The new reading, with its consumption and charge */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reading"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The date is not after the latest reading's (out_of_order), or the counter is not active (inactive) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importReadings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example read_on,value
+                 *     2026-09-30,10234.5
+                 *     2026-10-31,10456.125
+                 *     2026-11-20,10600
+                 */
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Every reading was added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadingImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The counter is not active (inactive) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The body is not sent as text/csv (unsupported_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteReading: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+                /** @description The reading's UUID; anything else is a 404 */
+                readingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not the latest reading (not_latest), or its charge has payments (has_payments) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
