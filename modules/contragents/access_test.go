@@ -12,22 +12,7 @@ import (
 // ownRoutes are the routes the module serves under /api/v1/contragents/:contragentId,
 // read from Fiber's route table so that a route added later is covered.
 func ownRoutes(app *testkit.App) [][2]string {
-	var out [][2]string
-	seen := map[string]bool{}
-	for _, r := range app.Fiber.GetRoutes(true) {
-		switch r.Method {
-		case http.MethodHead, http.MethodOptions, http.MethodConnect, http.MethodTrace:
-			continue
-		}
-		if !strings.HasPrefix(r.Path, "/api/v1/contragents/:contragentId") {
-			continue
-		}
-		if key := r.Method + " " + r.Path; !seen[key] {
-			seen[key] = true
-			out = append(out, [2]string{r.Method, r.Path})
-		}
-	}
-	return out
+	return app.RoutesUnder("/api/v1/contragents/:contragentId")
 }
 
 // Another user sends the first user's id to every route with an id and gets

@@ -14,22 +14,7 @@ import (
 // ownRoutes are the routes of this module, read from Fiber's route table
 // so that a route added later is covered without touching this test.
 func ownRoutes(app *testkit.App) [][2]string {
-	var out [][2]string
-	seen := map[string]bool{}
-	for _, r := range app.Fiber.GetRoutes(true) {
-		switch r.Method {
-		case http.MethodHead, http.MethodOptions, http.MethodConnect, http.MethodTrace:
-			continue
-		}
-		if !strings.HasPrefix(r.Path, "/api/v1/properties/:propertyId/counters") {
-			continue
-		}
-		if key := r.Method + " " + r.Path; !seen[key] {
-			seen[key] = true
-			out = append(out, [2]string{r.Method, r.Path})
-		}
-	}
-	return out
+	return app.RoutesUnder("/api/v1/properties/:propertyId/counters")
 }
 
 func snapshot(t *testing.T, app *testkit.App) map[string][]map[string]any {

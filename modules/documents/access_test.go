@@ -16,22 +16,7 @@ import (
 // that a route added later is covered without touching this test.
 func documentRoutes(t *testing.T, app *testkit.App) [][2]string {
 	t.Helper()
-	var out [][2]string
-	seen := map[string]bool{}
-	for _, r := range app.Fiber.GetRoutes(true) {
-		switch r.Method {
-		case http.MethodHead, http.MethodOptions, http.MethodConnect, http.MethodTrace:
-			continue
-		}
-		if !strings.HasPrefix(r.Path, "/api/v1/properties/:propertyId/documents") {
-			continue
-		}
-		if key := r.Method + " " + r.Path; !seen[key] {
-			seen[key] = true
-			out = append(out, [2]string{r.Method, r.Path})
-		}
-	}
-	return out
+	return app.RoutesUnder("/api/v1/properties/:propertyId/documents")
 }
 
 func snapshot(t *testing.T, f *fixture) ([]map[string]any, []string) {

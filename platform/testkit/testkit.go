@@ -446,3 +446,27 @@ func (r *Response) Map() map[string]any {
 
 // String is the body as text.
 func (r *Response) String() string { return string(r.Body) }
+
+// RoutesUnder lists the routes the app serves whose path starts with prefix
+// (Fiber syntax, e.g. "/api/v1/contracts/:contractId"), each method and path
+// once, HEAD, OPTIONS, CONNECT and TRACE left out. Read from Fiber's route
+// table, so an access-control test over them covers a route added later
+// without being touched.
+func (a *App) RoutesUnder(prefix string) [][2]string {
+	var out [][2]string
+	seen := map[string]bool{}
+	for _, r := range a.Fiber.GetRoutes(true) {
+		switch r.Method {
+		case http.MethodHead, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+			continue
+		}
+		if !strings.HasPrefix(r.Path, prefix) {
+			continue
+		}
+		if key := r.Method + " " + r.Path; !seen[key] {
+			seen[key] = true
+			out = append(out, [2]string{r.Method, r.Path})
+		}
+	}
+	return out
+}
