@@ -36,6 +36,14 @@ func TestActivateThenRefreshAll(t *testing.T) {
 	if el.Expenses[0].Amount != 950.0 || el.Expenses[0].Name != "Rent, contract R-1" || el.Expenses[1].Amount != 200.0 {
 		t.Errorf("expenses %+v", el.Expenses)
 	}
+	// The contract's expenses follow it: no direct change or deletion.
+	expenseURL := "/api/v1/properties/" + f.property + "/expenses/" + el.Expenses[0].ID
+	if res := f.app.Put(expenseURL, f.user.Token, map[string]any{"amount": 1}).Expect(http.StatusConflict); res.Map()["error"] != "contract_expense" {
+		t.Fatal(res.String())
+	}
+	if res := f.app.Delete(expenseURL, f.user.Token).Expect(http.StatusConflict); res.Map()["error"] != "contract_expense" {
+		t.Fatal(res.String())
+	}
 	l := f.charges(t, "?contract_id="+c.ID)
 	if l.Total != 1 || l.Charges[0].Name != "Deposit" || l.Charges[0].Amount != 1900.0 || l.Charges[0].DueDate != "2026-11-01" ||
 		l.Charges[0].ExpenseID != nil {

@@ -69,7 +69,9 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 	}
 	now := s.now()
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := lockProperty(ctx, tx, c.PropertyID); err != nil {
+		// Indexations of one contract run one at a time (SQLite
+		// transactions begin IMMEDIATE: writers already do).
+		if _, err := properties.Lock(ctx, tx, c.PropertyID); err != nil {
 			return err
 		}
 		var cur Rent

@@ -89,6 +89,17 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 	return c, nil
 }
 
+// OfProperty reports whether the contract with id exists and is one of the
+// property's (any status): other modules link records to a contract (a
+// counter's payer, a payment) and check the link with it.
+func (s *Service) OfProperty(ctx context.Context, propertyID, id uuid.UUID) (bool, error) {
+	ok, err := s.db.NewSelect().Model((*Contract)(nil)).Where("id = ?", id).Where("property_id = ?", propertyID).Exists(ctx)
+	if err != nil {
+		return false, fmt.Errorf("contract of property: %w", err)
+	}
+	return ok, nil
+}
+
 // List returns a page of p's own contracts. Admins too see their own here.
 func (s *Service) List(ctx context.Context, p auth.Principal, f ListFilter, q listing.Query) ([]Contract, int, error) {
 	return s.store.ListByOwner(ctx, p.UserID, f, s.today(), q)
@@ -210,6 +221,9 @@ func (s *Service) apply(ctx context.Context, p auth.Principal, c *Contract, req 
 		got, err := s.props.Authorize(ctx, p, *req.PropertyID)
 		switch status(err) {
 		case 0:
+			if got.Archived() {
+				return nil, properties.ErrArchived()
+			}
 			prop, propOK = got, true
 			c.PropertyID, c.OwnerID, c.Currency = got.ID, got.OwnerID, got.Currency
 		case http.StatusNotFound:
@@ -222,6 +236,9 @@ func (s *Service) apply(ctx context.Context, p auth.Principal, c *Contract, req 
 		got, err := s.props.Authorize(ctx, p, c.PropertyID.String())
 		if err != nil {
 			return nil, err
+		}
+		if got.Archived() {
+			return nil, properties.ErrArchived()
 		}
 		prop = got
 	}
@@ -353,8 +370,15 @@ func (s *Service) Activate(ctx context.Context, p auth.Principal, c *Contract) (
 		return nil, err
 	}
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := lockProperty(ctx, tx, c.PropertyID); err != nil {
+		locked, err := properties.Lock(ctx, tx, c.PropertyID)
+		if errors.Is(err, properties.ErrNotFound) {
+			return ErrNotFound
+		}
+		if err != nil {
 			return err
+		}
+		if locked.Archived() {
+			return properties.ErrArchived()
 		}
 		cur, err := s.store.ByID(ctx, tx, c.ID)
 		if err != nil {

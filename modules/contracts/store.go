@@ -10,7 +10,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -106,25 +105,6 @@ func (s *Store) ListByOwner(ctx context.Context, ownerID int64, f ListFilter, to
 		return nil, 0, fmt.Errorf("list contracts: %w", err)
 	}
 	return list, total, nil
-}
-
-// lockProperty takes, on PostgreSQL, the property's row lock for the rest
-// of tx, so activations of one property's contracts run one at a time.
-// SQLite transactions begin IMMEDIATE (platform/database): writers already
-// run one at a time.
-func lockProperty(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error {
-	if !database.IsPostgres(tx) {
-		return nil
-	}
-	var id uuid.UUID
-	err := tx.NewSelect().Table("properties").Column("id").Where("id = ?", propertyID).For("UPDATE").Scan(ctx, &id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ErrNotFound
-	}
-	if err != nil {
-		return fmt.Errorf("lock property: %w", err)
-	}
-	return nil
 }
 
 // overlapping reports whether another active contract of the property runs

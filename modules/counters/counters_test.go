@@ -12,10 +12,11 @@ import (
 
 func TestCounterCreateGetUpdateDelete(t *testing.T) {
 	f := start(t)
+	contract := newContract(t, f.app, f.user.Token, f.property, "C-1")
 	var c counter
 	res := f.app.Post(f.counters(), f.user.Token, map[string]any{
 		"kind": "heating", "name": " Radiators ", "serial": "H-7", "tariff": 95.5,
-		"contract_id": "019a0000-0000-7000-8000-0000000000aa",
+		"contract_id": contract,
 		// Not settable: ignored.
 		"id": "01900000-0000-7000-8000-000000000000", "property_id": "x", "created_at": "2000-01-01T00:00:00Z",
 	}).Expect(http.StatusCreated)
@@ -23,7 +24,6 @@ func TestCounterCreateGetUpdateDelete(t *testing.T) {
 		t.Fatalf("tariff not written with 6 decimals: %s", res.String())
 	}
 	res.JSON(&c)
-	contract := "019a0000-0000-7000-8000-0000000000aa"
 	want := counter{ID: c.ID, PropertyID: f.property, ContractID: &contract, Kind: "heating", Unit: "Gcal", Serial: "H-7",
 		Name: "Radiators", Tariff: 95.5, IsActive: true, CreatedAt: "2026-11-22T10:00:00Z", UpdatedAt: "2026-11-22T10:00:00Z"}
 	if !reflect.DeepEqual(c, want) {
@@ -85,6 +85,8 @@ func TestCounterCreateGetUpdateDelete(t *testing.T) {
 
 func TestCounterRejectsBadInput(t *testing.T) {
 	f := start(t)
+	// A contract of the same owner's other property is not this one's payer.
+	otherContract := newContract(t, f.app, f.user.Token, newProperty(t, f.app, f.user.Token), "O-1")
 	cases := []struct {
 		name string
 		body any
@@ -101,6 +103,10 @@ func TestCounterRejectsBadInput(t *testing.T) {
 		{"tariff too large", map[string]any{"kind": "gas", "tariff": 1000000}, []string{"tariff: must be at most 999999.999999, or null"}},
 		{"tariff string", map[string]any{"kind": "gas", "tariff": "0.3"}, []string{"tariff: must be a JSON number such as 12.345, or null"}},
 		{"contract", map[string]any{"kind": "gas", "contract_id": "x"}, []string{"contract_id: must be the UUID of a contract of the property, or null"}},
+		{"contract unknown", map[string]any{"kind": "gas", "contract_id": "019a0000-0000-7000-8000-0000000000aa"},
+			[]string{"contract_id: must be the UUID of a contract of the property, or null"}},
+		{"contract of another property", map[string]any{"kind": "gas", "contract_id": otherContract},
+			[]string{"contract_id: must be the UUID of a contract of the property, or null"}},
 		{"name and serial", map[string]any{"kind": "gas", "name": " ", "serial": strings.Repeat("s", 101)},
 			[]string{"name: must not be empty", "serial: must be at most 100 characters"}},
 		{"malformed", `{"kind":`, []string{"body: the JSON ends too early"}},

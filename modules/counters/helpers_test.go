@@ -70,6 +70,20 @@ func start(t testing.TB, opts ...testkit.Option) fixture {
 	return fixture{app: app, user: u, property: newProperty(t, app, u.Token)}
 }
 
+// newContract adds a draft contract (with a new tenant) of the property
+// and returns its id.
+func newContract(t testing.TB, app *testkit.App, token, property, number string) string {
+	t.Helper()
+	var tenant, c struct {
+		ID string `json:"id"`
+	}
+	app.Post("/api/v1/contragents", token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Tenant " + number}).
+		Expect(http.StatusCreated).JSON(&tenant)
+	app.Post("/api/v1/contracts", token, map[string]any{"property_id": property, "tenant_id": tenant.ID, "number": number}).
+		Expect(http.StatusCreated).JSON(&c)
+	return c.ID
+}
+
 func newProperty(t testing.TB, app *testkit.App, token string) string {
 	t.Helper()
 	var p struct {

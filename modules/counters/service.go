@@ -10,7 +10,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
@@ -27,15 +29,47 @@ const DueAfterDays = 14
 // Service holds the rules of counters and readings. Every method takes a
 // property the caller got from properties.Service.Authorize.
 type Service struct {
-	db      *bun.DB
-	store   *Store
-	charges *expenses.Service
-	clock   clock.Clock
+	db        *bun.DB
+	store     *Store
+	charges   *expenses.Service
+	contracts *contracts.Service
+	clock     clock.Clock
+}
+
+// ServiceParams are the service's dependencies as fx provides them.
+// Contracts is nil when that module is switched off; a counter then takes
+// no contract_id.
+type ServiceParams struct {
+	fx.In
+
+	DB        *bun.DB
+	Store     *Store
+	Charges   *expenses.Service
+	Contracts *contracts.Service `optional:"true"`
+	Clock     clock.Clock
 }
 
 // NewService returns the service.
-func NewService(db *bun.DB, store *Store, charges *expenses.Service, clk clock.Clock) *Service {
-	return &Service{db: db, store: store, charges: charges, clock: clk}
+func NewService(p ServiceParams) *Service {
+	return &Service{db: p.DB, store: p.Store, charges: p.Charges, contracts: p.Contracts, clock: p.Clock}
+}
+
+// checkContract refuses a contract_id that is not a contract of prop.
+func (s *Service) checkContract(ctx context.Context, prop *properties.Property, in CounterInput) error {
+	if !in.SetContract || in.ContractID == nil {
+		return nil
+	}
+	if s.contracts == nil {
+		return apierror.Validation("contract_id: the contracts module is switched off; leave it out")
+	}
+	ok, err := s.contracts.OfProperty(ctx, prop.ID, *in.ContractID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return apierror.Validation("contract_id: must be the UUID of a contract of the property, or null")
+	}
+	return nil
 }
 
 func errNoCounter() error { return apierror.NotFound("Counter not found.") }
@@ -89,6 +123,9 @@ func (s *Service) CreateCounter(ctx context.Context, prop *properties.Property, 
 	if err := apply(c, in); err != nil {
 		return nil, err
 	}
+	if err := s.checkContract(ctx, prop, in); err != nil {
+		return nil, err
+	}
 	if err := s.store.InsertCounter(ctx, c); err != nil {
 		return nil, err
 	}
@@ -105,6 +142,9 @@ func (s *Service) UpdateCounter(ctx context.Context, prop *properties.Property, 
 	}
 	before := *c
 	if err := apply(c, in); err != nil {
+		return nil, err
+	}
+	if err := s.checkContract(ctx, prop, in); err != nil {
 		return nil, err
 	}
 	if sameCounter(&before, c) {

@@ -123,6 +123,9 @@ func (s *Service) UpdateExpense(ctx context.Context, prop *properties.Property, 
 	if err != nil {
 		return nil, err
 	}
+	if e.ContractID != nil {
+		return nil, errContractExpense()
+	}
 	before := *e
 	if err := apply(e, in); err != nil {
 		return nil, err
@@ -143,7 +146,19 @@ func (s *Service) DeleteExpense(ctx context.Context, prop *properties.Property, 
 	if err != nil {
 		return err
 	}
+	if e.ContractID != nil {
+		return errContractExpense()
+	}
 	return s.store.SoftDeleteExpense(ctx, e.ID, s.now())
+}
+
+// errContractExpense refuses a direct change of an expense a contract
+// made: its amount and dates follow the contract (indexation through
+// POST /contracts/{id}/rent, the end through terminate), and changing them
+// here would let the two disagree.
+func errContractExpense() error {
+	return apierror.Conflict("contract_expense",
+		"A contract made this expense; change it through the contract (rent indexation, termination).")
 }
 
 // apply copies in onto e and checks the rules that span fields.

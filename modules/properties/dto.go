@@ -41,14 +41,21 @@ type propertyJSON struct {
 	Currency    string `json:"currency"`
 	CreatedAt   string `json:"created_at"`
 	UpdatedAt   string `json:"updated_at"`
+	// ArchivedAt is null while the property is in use.
+	ArchivedAt *string `json:"archived_at"`
 }
 
 func toJSON(p *Property) propertyJSON {
-	return propertyJSON{
+	out := propertyJSON{
 		ID: p.ID.String(), Name: p.Name, Address: p.Address, City: p.City, PostalCode: p.PostalCode,
 		CountryCode: p.CountryCode, Currency: p.Currency,
 		CreatedAt: Timestamp(p.CreatedAt), UpdatedAt: Timestamp(p.UpdatedAt),
 	}
+	if p.ArchivedAt != nil {
+		at := Timestamp(*p.ArchivedAt)
+		out.ArchivedAt = &at
+	}
+	return out
 }
 
 // Timestamp formats t as RFC 3339 in UTC, to the second, as every record

@@ -19,7 +19,7 @@ type Handler struct {
 func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
 
 func (h *Handler) list(c *fiber.Ctx) error {
-	q, err := listing.Parse(c)
+	q, err := listing.Parse(c, listing.OneOf("archived", "true", "false"))
 	if err != nil {
 		return err
 	}
@@ -73,6 +73,21 @@ func (h *Handler) delete(c *fiber.Ctx) error {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h *Handler) archive(c *fiber.Ctx) error   { return h.setArchived(c, true) }
+func (h *Handler) unarchive(c *fiber.Ctx) error { return h.setArchived(c, false) }
+
+func (h *Handler) setArchived(c *fiber.Ctx, archived bool) error {
+	prop, err := h.svc.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	if err != nil {
+		return err
+	}
+	prop, err = h.svc.SetArchived(c.UserContext(), prop, archived)
+	if err != nil {
+		return err
+	}
+	return c.JSON(toJSON(prop))
 }
 
 func decode(c *fiber.Ctx) (Input, error) {

@@ -21,4 +21,10 @@ type Property struct {
 	Currency    string    `bun:"currency,notnull"`
 	CreatedAt   time.Time `bun:"created_at,notnull"`
 	UpdatedAt   time.Time `bun:"updated_at,notnull"`
+	// ArchivedAt is when the owner archived the property; nil while it is
+	// in use.
+	ArchivedAt *time.Time `bun:"archived_at"`
 }
+
+// Archived reports whether the property is archived.
+func (p *Property) Archived() bool { return p.ArchivedAt != nil }

@@ -16,5 +16,7 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		api.Get("/properties/:propertyId", guard.Require(), h.get)
 		api.Put("/properties/:propertyId", guard.Require(), h.update)
 		api.Delete("/properties/:propertyId", guard.Require(), h.delete)
+		api.Post("/properties/:propertyId/archive", guard.Require(), h.archive)
+		api.Post("/properties/:propertyId/unarchive", guard.Require(), h.unarchive)
 	}}
 }

@@ -141,6 +141,30 @@ func (s *Service) Update(ctx context.Context, prop *Property, in Input) (*Proper
 	return prop, nil
 }
 
+// SetArchived archives prop (or brings it back into use). Archiving keeps
+// every record and what runs (active contracts go on billing); it stops
+// new contracts. Asking for the state the property is in changes nothing.
+func (s *Service) SetArchived(ctx context.Context, prop *Property, archived bool) (*Property, error) {
+	if prop.Archived() == archived {
+		return prop, nil
+	}
+	now := s.now()
+	prop.ArchivedAt, prop.UpdatedAt = nil, now
+	if archived {
+		prop.ArchivedAt = &now
+	}
+	if err := s.store.setArchived(ctx, prop); err != nil {
+		return nil, err
+	}
+	return prop, nil
+}
+
+// ErrArchived is the 409 a module answers when a record cannot be added to
+// an archived property.
+func ErrArchived() error {
+	return apierror.Conflict("property_archived", "property_id: the property is archived; unarchive it first.")
+}
+
 // Delete removes the property with the raw id, after every Dependent has
 // agreed and removed its records, all in one transaction.
 func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) error {

@@ -49,7 +49,14 @@ func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*Property, error) {
 // and how many the owner has.
 func (s *Store) ListByOwner(ctx context.Context, ownerID int64, q listing.Query) ([]Property, int, error) {
 	var list []Property
-	total, err := listing.Scan(ctx, s.db.NewSelect().Model(&list).Where("owner_id = ?", ownerID).Order("id"), q)
+	sel := s.db.NewSelect().Model(&list).Where("owner_id = ?", ownerID).Order("id")
+	switch q.Get("archived") {
+	case "true":
+		sel = sel.Where("archived_at IS NOT NULL")
+	case "false":
+		sel = sel.Where("archived_at IS NULL")
+	}
+	total, err := listing.Scan(ctx, sel, q)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list properties: %w", err)
 	}
@@ -65,6 +72,34 @@ func (s *Store) Update(ctx context.Context, p *Property) error {
 		return fmt.Errorf("update property: %w", err)
 	}
 	return nil
+}
+
+// setArchived sets or clears archived_at of p, already changed in memory.
+func (s *Store) setArchived(ctx context.Context, p *Property) error {
+	_, err := s.db.NewUpdate().Model(p).Column("archived_at", "updated_at").WherePK().Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("archive property: %w", err)
+	}
+	return nil
+}
+
+// Lock reads the property with id inside tx, locking its row on PostgreSQL
+// until tx ends, so that an archiving or a deletion waits for what tx adds
+// under the property (and the other way round). ErrNotFound when it is gone.
+func Lock(ctx context.Context, tx bun.Tx, id uuid.UUID) (*Property, error) {
+	p := new(Property)
+	q := tx.NewSelect().Model(p).Where("id = ?", id)
+	if database.IsPostgres(tx) {
+		q = q.For("UPDATE")
+	}
+	err := q.Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lock property: %w", err)
+	}
+	return p, nil
 }
 
 // lockForDelete reads the property row inside tx, locking it on PostgreSQL

@@ -237,7 +237,8 @@ export interface paths {
          *     (`YYYY-MM-DD`). `CONTRACT_END_DATE` is not before
          *     `CONTRACT_START_DATE`; `PAYMENT_DAY_OF_MONTH` is 1-28. Every problem
          *     is one line of the 400's `details`; nothing is written then. Another
-         *     user's property or tenant gives 403; an unknown one a 400 line.
+         *     user's property or tenant gives 403; an unknown one a 400 line. An
+         *     archived property takes no new contract: 409 `property_archived`.
          */
         post: operations["createContract"];
         delete?: never;
@@ -299,7 +300,8 @@ export interface paths {
          * @description Needs the terms `MONTHLY_RENT_AMOUNT` and `CONTRACT_START_DATE` (400
          *     naming the missing ones). 409 `overlap` when another active (or
          *     terminated, up to its termination date) contract of the property
-         *     runs on any of its days; 409 `not_draft` when it is not a draft. In
+         *     runs on any of its days; 409 `not_draft` when it is not a draft; 409
+         *     `property_archived` when its property was archived meanwhile. In
          *     one transaction it makes the contract active and creates, linked by
          *     `contract_id`: the rent expense (`MONTHLY`, the rent, the contract's
          *     dates, due on `PAYMENT_DAY_OF_MONTH` or the 1st), the utility
@@ -709,6 +711,32 @@ export interface paths {
          *     owner (or an admin) may delete it.
          */
         delete: operations["deleteProperty"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a property
+         * @description An archived property keeps all its records, and what runs goes on
+         *     (an active contract is still billed), but it takes no new contract:
+         *     creating, changing or activating a contract of it answers 409
+         *     `property_archived`. Archiving an archived property changes nothing.
+         */
+        post: operations["archiveProperty"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1176,7 +1204,10 @@ export interface paths {
          * @description Fields left out keep their value; `end_date: null` removes the end.
          *     Charges already generated keep their amounts. 404 when the property
          *     or the expense does not exist, 403 when the property belongs to
-         *     someone else (checked before the body is read).
+         *     someone else (checked before the body is read). An expense a
+         *     contract made (`contract_id` set) follows its contract: 409
+         *     `contract_expense` (index the rent with `POST
+         *     /contracts/{contractId}/rent`, end it with terminate).
          */
         put: operations["updateExpense"];
         post?: never;
@@ -1185,9 +1216,33 @@ export interface paths {
          * @description The expense no longer appears and generates nothing; the charges it
          *     generated are kept (money records are never lost silently). 404
          *     when the property or the expense does not exist, 403 when the
-         *     property belongs to someone else.
+         *     property belongs to someone else. An expense a contract made: 409
+         *     `contract_expense`.
          */
         delete: operations["deleteExpense"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring an archived property back into use
+         * @description Clears `archived_at`; on a property in use it changes nothing.
+         */
+        post: operations["unarchiveProperty"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1657,7 +1712,7 @@ export interface components {
         CounterCreate: {
             /**
              * Format: uuid
-             * @description who pays the charges billed from the readings
+             * @description who pays the charges billed from the readings: a contract of this property (400 otherwise)
              */
             contract_id?: string | null;
             is_active?: boolean;
@@ -1909,6 +1964,11 @@ export interface components {
         Property: {
             /** @description empty when not given */
             address: string;
+            /**
+             * Format: date-time
+             * @description when the property was archived; null while in use
+             */
+            archived_at: string | null;
             city: string;
             /** @example DE */
             country_code: string;
@@ -2675,7 +2735,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The owner has a contract with this number (number_exists) */
+            /** @description The owner has a contract with this number (number_exists), or the property is archived (property_archived) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2761,7 +2821,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The contract is not a draft (not_draft), or the number is taken (number_exists) */
+            /** @description The contract is not a draft (not_draft), the number is taken (number_exists), or the property is archived (property_archived) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2835,7 +2895,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description Another contract runs on these dates (overlap), or the contract is not a draft (not_draft) */
+            /** @description Another contract runs on these dates (overlap), the contract is not a draft (not_draft), or its property is archived (property_archived) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3446,6 +3506,8 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Records per page */
                 per_page?: components["parameters"]["PerPage"];
+                /** @description `true`: only archived properties; `false`: only those in use; absent: all */
+                archived?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -3604,6 +3666,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    archiveProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The property, with `archived_at` set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Property"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4535,6 +4625,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description A contract made this expense (contract_expense); change it through the contract */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4560,6 +4659,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description A contract made this expense (contract_expense); change it through the contract */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    unarchiveProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The property, with `archived_at` null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Property"];
+                };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
