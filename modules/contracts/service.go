@@ -89,11 +89,13 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 	return c, nil
 }
 
-// OfProperty reports whether the contract with id exists and is one of the
-// property's (any status): other modules link records to a contract (a
-// counter's payer, a payment) and check the link with it.
-func (s *Service) OfProperty(ctx context.Context, propertyID, id uuid.UUID) (bool, error) {
-	ok, err := s.db.NewSelect().Model((*Contract)(nil)).Where("id = ?", id).Where("property_id = ?", propertyID).Exists(ctx)
+// OfProperty reports, through db, whether the contract with id exists and
+// is one of the property's (any status): other modules link records to a
+// contract (a counter's payer, a payment) and check the link with it. It
+// is a function, not a method, so that modules the contracts service
+// itself depends on (through the expenses ledger) can use it.
+func OfProperty(ctx context.Context, db bun.IDB, propertyID, id uuid.UUID) (bool, error) {
+	ok, err := db.NewSelect().Model((*Contract)(nil)).Where("id = ?", id).Where("property_id = ?", propertyID).Exists(ctx)
 	if err != nil {
 		return false, fmt.Errorf("contract of property: %w", err)
 	}

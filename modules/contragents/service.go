@@ -77,6 +77,13 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 	return c, nil
 }
 
+// ByID returns the contragent with id, or ErrNotFound, without an access
+// check: other modules use it for a record their caller was authorized
+// for (a payment's payer must then belong to the property's owner).
+func (s *Service) ByID(ctx context.Context, id uuid.UUID) (*Contragent, error) {
+	return s.store.ByID(ctx, id)
+}
+
 // ListFilter narrows a list: Role and Kind match exactly, Search is a
 // case-insensitive substring of the name or the email. Empty means any.
 type ListFilter struct {

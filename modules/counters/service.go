@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
@@ -29,29 +28,15 @@ const DueAfterDays = 14
 // Service holds the rules of counters and readings. Every method takes a
 // property the caller got from properties.Service.Authorize.
 type Service struct {
-	db        *bun.DB
-	store     *Store
-	charges   *expenses.Service
-	contracts *contracts.Service
-	clock     clock.Clock
-}
-
-// ServiceParams are the service's dependencies as fx provides them.
-// Contracts is nil when that module is switched off; a counter then takes
-// no contract_id.
-type ServiceParams struct {
-	fx.In
-
-	DB        *bun.DB
-	Store     *Store
-	Charges   *expenses.Service
-	Contracts *contracts.Service `optional:"true"`
-	Clock     clock.Clock
+	db      *bun.DB
+	store   *Store
+	charges *expenses.Service
+	clock   clock.Clock
 }
 
 // NewService returns the service.
-func NewService(p ServiceParams) *Service {
-	return &Service{db: p.DB, store: p.Store, charges: p.Charges, contracts: p.Contracts, clock: p.Clock}
+func NewService(db *bun.DB, store *Store, charges *expenses.Service, clk clock.Clock) *Service {
+	return &Service{db: db, store: store, charges: charges, clock: clk}
 }
 
 // checkContract refuses a contract_id that is not a contract of prop.
@@ -59,10 +44,7 @@ func (s *Service) checkContract(ctx context.Context, prop *properties.Property, 
 	if !in.SetContract || in.ContractID == nil {
 		return nil
 	}
-	if s.contracts == nil {
-		return apierror.Validation("contract_id: the contracts module is switched off; leave it out")
-	}
-	ok, err := s.contracts.OfProperty(ctx, prop.ID, *in.ContractID)
+	ok, err := contracts.OfProperty(ctx, s.db, prop.ID, *in.ContractID)
 	if err != nil {
 		return err
 	}

@@ -32,16 +32,29 @@ func (s *Service) Charges(ctx context.Context, prop *properties.Property, q list
 	return s.store.Charges(ctx, prop.ID, q)
 }
 
-// CreateCharge adds a manual charge (one no expense generated) to prop.
+// CreateCharge adds a manual charge (one no expense generated) to prop, in
+// one transaction with the ledger's use of credit on it.
 func (s *Service) CreateCharge(ctx context.Context, prop *properties.Property, in ChargeInput) (*Charge, error) {
-	return s.createCharge(ctx, s.store.db, prop, in, nil)
+	var c *Charge
+	err := s.store.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
+			return err
+		}
+		var err error
+		c, err = s.createCharge(ctx, tx, prop, in, nil)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
-// CreateChargeTx adds a manual charge to prop inside db (normally the
-// caller's transaction) under the same rules as CreateCharge, linked to the
-// contract contractID.
-func (s *Service) CreateChargeTx(ctx context.Context, db bun.IDB, prop *properties.Property, in ChargeInput, contractID uuid.UUID) (*Charge, error) {
-	return s.createCharge(ctx, db, prop, in, &contractID)
+// CreateChargeTx adds a manual charge to prop inside tx, the caller's
+// transaction, which holds the property's lock (properties.Lock), under
+// the same rules as CreateCharge, linked to the contract contractID.
+func (s *Service) CreateChargeTx(ctx context.Context, tx bun.IDB, prop *properties.Property, in ChargeInput, contractID uuid.UUID) (*Charge, error) {
+	return s.createCharge(ctx, tx, prop, in, &contractID)
 }
 
 func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties.Property, in ChargeInput, contractID *uuid.UUID) (*Charge, error) {
@@ -64,18 +77,49 @@ func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties
 	c := &Charge{
 		ID: id, PropertyID: prop.ID, Origin: id, Name: *in.Name, Amount: *in.Amount, Currency: cur,
 		Period: calendar.MonthLabel(*in.DueDate), DueDate: *in.DueDate, Status: Unpaid, ContractID: contractID,
-		CreatedAt: s.now(),
+		Kind: Regular, CreatedAt: s.now(),
 	}
 	if in.Period != nil {
 		c.Period = *in.Period
 	}
+	status := Unpaid
 	if in.Status != nil {
-		c.Status = *in.Status
+		status = *in.Status
+	}
+	switch {
+	case status == Cancelled:
+		c.Status = Cancelled
+	case status == Paid && s.ledger == nil:
+		c.Status, c.PaidAmount = Paid, c.Amount
 	}
 	if err := s.store.InsertCharge(ctx, db, c); err != nil {
 		return nil, err
 	}
+	switch {
+	case c.Status != Unpaid:
+	case status == Paid:
+		// Entered as paid: the ledger records the payment that settles it.
+		if err := s.ledger.ChargeEnteredPaid(ctx, db, c); err != nil {
+			return nil, err
+		}
+		c.Status, c.PaidAmount = Paid, c.Amount
+	case s.ledger != nil:
+		if err := s.chargesCreated(ctx, db, prop.ID, []Charge{*c}); err != nil {
+			return nil, err
+		}
+		if err := reread(ctx, db, c); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
+}
+
+// reread loads c's paid amount and status again (credit may have paid it).
+func reread(ctx context.Context, db bun.IDB, c *Charge) error {
+	if err := db.NewSelect().Model(c).Column("paid_amount_minor", "status").WherePK().Scan(ctx); err != nil {
+		return fmt.Errorf("reread charge: %w", err)
+	}
+	return nil
 }
 
 // RefreshResult counts what RefreshAll did; the three add up to the number
@@ -86,58 +130,129 @@ type RefreshResult struct {
 	Errors  int `json:"errors"`
 }
 
+// MaxCatchUp is how many periods one refresh-all?since= may bill per
+// expense: since is at most MaxCatchUp-1 months before the current month.
+const MaxCatchUp = 60
+
+// sinceParam reads refresh-all's ?since=YYYY-MM: the zero date when absent,
+// else the first day of that month, which must lie within the last
+// MaxCatchUp months (the handler compares it with the clock's month).
+func sinceParam(raw string) (calendar.Date, error) {
+	if raw == "" {
+		return calendar.Date{}, nil
+	}
+	t, err := time.Parse("2006-01", raw)
+	if err != nil || len(raw) != 7 {
+		return calendar.Date{}, apierror.Validation("since: must be a month, YYYY-MM")
+	}
+	return calendar.DateOf(t), nil
+}
+
 // RefreshAll gives every active automatic expense of prop its charge for
-// the current period of its type (UTC): due on its due_day of the period's
-// first month. An expense whose charge exists, or whose start..end does not
-// reach into the period, is skipped; one that fails is counted in Errors
-// and the rest go on. The unique key on (origin, period) makes concurrent
-// calls create each charge once.
-func (s *Service) RefreshAll(ctx context.Context, prop *properties.Property) (RefreshResult, error) {
+// the current period of its type (UTC), due on its due_day of the period's
+// first month; with since (not zero) also every earlier period from the one
+// holding since (not before the expense's start) that has none: the
+// catch-up of missed periods. A period that has its charge is skipped; an
+// expense with no period in range counts once as skipped; one that fails is
+// counted in Errors and the rest go on. The unique key on (origin, period)
+// makes concurrent calls create each charge once. The inserts and the
+// ledger's use of the property's credit on the new charges are one
+// transaction, under the property's lock.
+func (s *Service) RefreshAll(ctx context.Context, prop *properties.Property, since calendar.Date) (RefreshResult, error) {
 	var res RefreshResult
+	now := s.now()
+	if !since.IsZero() {
+		cur, _ := calendar.PeriodOf(calendar.Month, now)
+		earliest := calendar.DateOf(cur.First.Time().AddDate(0, -(MaxCatchUp - 1), 0))
+		switch {
+		case since.After(cur.First):
+			return res, apierror.Validation("since: must not be after the current month " + calendar.MonthLabel(cur.First))
+		case since.Before(earliest):
+			return res, apierror.Validation(fmt.Sprintf("since: at most %d months back, %s or later", MaxCatchUp, calendar.MonthLabel(earliest)))
+		}
+	}
 	list, err := s.store.ActiveAutomatic(ctx, prop.ID)
 	if err != nil {
 		return res, err
 	}
-	now := s.now()
-	due := make([]Charge, 0, len(list))
+	var due []Charge
 	for i := range list {
 		e := &list[i]
-		c, ok, err := chargeFor(e, now)
+		cs, err := chargesFor(e, since, now)
 		switch {
 		case err != nil:
 			res.Errors++
 			s.log.Warn("refresh-all: expense skipped with an error", "expense_id", e.ID, "error", err)
-		case !ok:
+		case len(cs) == 0:
 			res.Skipped++
 		default:
-			due = append(due, c)
+			due = append(due, cs...)
 		}
 	}
-	inserted, failed, err := s.store.InsertChargesOnce(ctx, due)
+	if len(due) == 0 {
+		return res, nil
+	}
+	var inserted, failed []Charge
+	err = s.store.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
+			return err
+		}
+		inserted, failed, err = s.store.InsertChargesOnce(ctx, tx, due)
+		if err != nil {
+			return err
+		}
+		return s.chargesCreated(ctx, tx, prop.ID, inserted)
+	})
 	if err != nil {
 		return RefreshResult{}, err
 	}
 	for _, c := range failed {
 		s.log.Warn("refresh-all: charge could not be stored", "expense_id", c.Origin, "period", c.Period)
 	}
-	res.Created = inserted
+	res.Created = len(inserted)
 	res.Errors += len(failed)
-	res.Skipped += len(due) - inserted - len(failed)
-	s.met.ChargesGenerated(inserted)
+	res.Skipped += len(due) - len(inserted) - len(failed)
+	s.met.ChargesGenerated(len(inserted))
 	return res, nil
 }
 
-// chargeFor returns e's charge for the period containing now, or false
-// when that period lies outside e's start..end.
-func chargeFor(e *Expense, now time.Time) (Charge, bool, error) {
+// chargesFor returns e's charges for the period containing now and, when
+// since is not zero, for every earlier period from the one holding since,
+// keeping those within e's start..end.
+func chargesFor(e *Expense, since calendar.Date, now time.Time) ([]Charge, error) {
 	sp, ok := span(e.Type)
 	if !ok {
-		return Charge{}, false, fmt.Errorf("expense type %q has no period", e.Type)
+		return nil, fmt.Errorf("expense type %q has no period", e.Type)
 	}
-	p, err := calendar.PeriodOf(sp, now)
+	last, err := calendar.PeriodOf(sp, now)
 	if err != nil {
-		return Charge{}, false, err
+		return nil, err
 	}
+	from := last
+	if !since.IsZero() {
+		if from, err = calendar.PeriodOf(sp, since.Time()); err != nil {
+			return nil, err
+		}
+	}
+	var out []Charge
+	for p := from; !p.First.After(last.First); {
+		c, ok, err := chargeIn(e, p, now)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, c)
+		}
+		if p, err = calendar.PeriodOf(sp, p.Last.AddDays(1).Time()); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// chargeIn returns e's charge for the period p, or false when p lies
+// outside e's start..end.
+func chargeIn(e *Expense, p calendar.Period, now time.Time) (Charge, bool, error) {
 	if !p.Overlaps(e.StartDate, e.EndDate) {
 		return Charge{}, false, nil
 	}
@@ -152,6 +267,6 @@ func chargeFor(e *Expense, now time.Time) (Charge, bool, error) {
 	return Charge{
 		ID: id, PropertyID: e.PropertyID, ExpenseID: &expenseID, Origin: e.ID, Name: e.Name,
 		Amount: e.Amount, Currency: e.Currency, Period: p.Label, DueDate: p.DueDate(e.DueDay),
-		Status: Unpaid, ContractID: e.ContractID, CreatedAt: now,
+		Status: Unpaid, ContractID: e.ContractID, Kind: Regular, CreatedAt: now,
 	}, true, nil
 }

@@ -156,16 +156,23 @@ type chargeJSON struct {
 	Period     string        `json:"period"`
 	DueDate    calendar.Date `json:"due_date"`
 	Status     string        `json:"status"`
-	ContractID *string       `json:"contract_id"`
-	CreatedAt  string        `json:"created_at"`
+	PaidAmount money.Amount  `json:"paid_amount"`
+	// Outstanding is amount - paid_amount, 0 for a cancelled charge.
+	Outstanding money.Amount `json:"outstanding"`
+	Kind        string       `json:"kind"`
+	PenaltyFor  *string      `json:"penalty_for"`
+	ContractID  *string      `json:"contract_id"`
+	CreatedAt   string       `json:"created_at"`
 }
 
 func chargeOut(c *Charge) chargeJSON {
 	out := chargeJSON{
 		ID: c.ID.String(), PropertyID: c.PropertyID.String(), Name: c.Name, Amount: c.Amount,
-		Currency: c.Currency, Period: c.Period, DueDate: c.DueDate, Status: c.Status,
+		Currency: c.Currency, Period: c.Period, DueDate: c.DueDate, Status: c.State(),
+		PaidAmount: c.PaidAmount, Outstanding: c.Outstanding(), Kind: c.Kind,
 		CreatedAt: properties.Timestamp(c.CreatedAt),
 	}
+	out.PenaltyFor = uuidString(c.PenaltyFor)
 	out.ExpenseID = uuidString(c.ExpenseID)
 	out.ContractID = uuidString(c.ContractID)
 	return out

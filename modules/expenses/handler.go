@@ -105,7 +105,11 @@ func (h *Handler) refreshAll(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	res, err := h.svc.RefreshAll(c.UserContext(), prop)
+	since, err := sinceParam(c.Query("since"))
+	if err != nil {
+		return err
+	}
+	res, err := h.svc.RefreshAll(c.UserContext(), prop, since)
 	if err != nil {
 		return err
 	}
@@ -131,8 +135,9 @@ func (h *Handler) listCharges(c *fiber.Ctx) error {
 // chargeFilters are the query parameters of the charge list.
 var chargeFilters = []listing.Filter{
 	{Name: "period", Rule: "must be a month (2026-11), a quarter (2026-Q4) or a year (2026)", OK: calendar.ValidLabel, MaxLen: 7},
-	listing.OneOf("status", Unpaid, Paid, Cancelled),
+	listing.OneOf("status", Statuses...),
 	listing.UUID("contract_id"),
+	listing.OneOf("kind", Regular, Penalty),
 }
 
 func (h *Handler) createCharge(c *fiber.Ctx) error {

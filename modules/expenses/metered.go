@@ -83,17 +83,27 @@ func (s *Service) CreateMeterChargesInTx(ctx context.Context, db bun.IDB, list [
 			return fmt.Errorf("insert meter charges: %w", err)
 		}
 	}
-	return nil
+	if s.ledger == nil {
+		return nil
+	}
+	// A reading bills the charges of one property: credit goes to them.
+	created := make([]Charge, len(rows))
+	for i, r := range rows {
+		created[i] = Charge{ID: r.ID, PropertyID: r.PropertyID, Origin: r.Origin, Name: r.Name, Amount: r.Amount,
+			Currency: r.Currency, Period: r.Period, DueDate: r.DueDate, Status: Unpaid, ContractID: r.ContractID,
+			Kind: Regular, CreatedAt: r.CreatedAt}
+	}
+	return s.chargesCreated(ctx, db, rows[0].PropertyID, created)
 }
 
 // ErrHasPayments refuses to cancel a charge money was allocated to.
 var ErrHasPayments = errors.New("the charge has payments")
 
-// hasPayments reports whether money was allocated to a charge. Until the
-// payments module exists a charge counts as paid by its status; this is
-// the one place to change when allocations (paid_amount) arrive.
-func hasPayments(status string) bool {
-	return status == Paid
+// hasPayments reports whether money was allocated to a charge: its paid
+// amount, or, for a charge entered as paid before payments existed, its
+// status.
+func hasPayments(status string, paid money.Amount) bool {
+	return paid > 0 || status == Paid
 }
 
 // CancelChargeInTx marks the charge with id cancelled through db (a
@@ -101,12 +111,13 @@ func hasPayments(status string) bool {
 // returns ErrHasPayments when money was allocated to it, ErrNotFound when
 // no charge has the id; a charge already cancelled is left as it is.
 func (s *Service) CancelChargeInTx(ctx context.Context, db bun.IDB, id uuid.UUID, by int64) error {
-	q := db.NewSelect().Model((*Charge)(nil)).Column("status").Where("id = ?", id)
+	q := db.NewSelect().Model((*Charge)(nil)).Column("status", "paid_amount_minor").Where("id = ?", id)
 	if database.IsPostgres(db) {
 		q = q.For("UPDATE")
 	}
 	var status string
-	err := q.Scan(ctx, &status)
+	var paid money.Amount
+	err := q.Scan(ctx, &status, &paid)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
 	}
@@ -116,7 +127,7 @@ func (s *Service) CancelChargeInTx(ctx context.Context, db bun.IDB, id uuid.UUID
 	switch {
 	case status == Cancelled:
 		return nil
-	case hasPayments(status):
+	case hasPayments(status, paid):
 		return ErrHasPayments
 	}
 	_, err = db.NewUpdate().Model((*Charge)(nil)).

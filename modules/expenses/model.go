@@ -19,11 +19,24 @@ const (
 	Yearly    = "YEARLY"
 )
 
-// The charge statuses.
+// The charge statuses. The status column stores Unpaid, Paid or
+// Cancelled; PartiallyPaid is an unpaid charge that money was allocated to
+// (see Charge.State), which is how clients see and filter it.
 const (
-	Unpaid    = "unpaid"
-	Paid      = "paid"
-	Cancelled = "cancelled"
+	Unpaid        = "unpaid"
+	PartiallyPaid = "partially_paid"
+	Paid          = "paid"
+	Cancelled     = "cancelled"
+)
+
+// Statuses are the charge statuses clients see, in lifecycle order.
+var Statuses = []string{Unpaid, PartiallyPaid, Paid, Cancelled}
+
+// The charge kinds.
+const (
+	Regular = "regular"
+	// Penalty is a late fee for the charge PenaltyFor (modules/penalties).
+	Penalty = "penalty"
 )
 
 // Expense is a row of expenses.
@@ -77,5 +90,27 @@ type Charge struct {
 	Status     string        `bun:"status,notnull"`
 	// ContractID is the contract the charge belongs to (modules/contracts).
 	ContractID *uuid.UUID `bun:"contract_id"`
-	CreatedAt  time.Time  `bun:"created_at,notnull"`
+	// PaidAmount is what payments allocated to the charge (modules/payments).
+	PaidAmount money.Amount `bun:"paid_amount_minor,notnull"`
+	Kind       string       `bun:"kind,notnull"`
+	PenaltyFor *uuid.UUID   `bun:"penalty_for"`
+	CreatedAt  time.Time    `bun:"created_at,notnull"`
+}
+
+// State is the status a client sees: partially_paid for an unpaid charge
+// with money allocated.
+func (c *Charge) State() string {
+	if c.Status == Unpaid && c.PaidAmount > 0 {
+		return PartiallyPaid
+	}
+	return c.Status
+}
+
+// Outstanding is what is still owed on the charge: 0 once paid or
+// cancelled.
+func (c *Charge) Outstanding() money.Amount {
+	if c.Status == Cancelled {
+		return 0
+	}
+	return c.Amount - c.PaidAmount
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
@@ -27,11 +28,24 @@ type Service struct {
 	log   *slog.Logger
 	// met counts generated charges; nil when metrics are off.
 	met *metrics.Metrics
+	// ledger is the payments module; nil when it is switched off.
+	ledger Ledger
+}
+
+// ServiceParams are the service's dependencies as fx provides them.
+type ServiceParams struct {
+	fx.In
+
+	Store   *Store
+	Clock   clock.Clock
+	Log     *slog.Logger
+	Metrics *metrics.Metrics `optional:"true"`
+	Ledger  Ledger           `optional:"true"`
 }
 
 // NewService returns the service.
-func NewService(store *Store, clk clock.Clock, log *slog.Logger, met *metrics.Metrics) *Service {
-	return &Service{store: store, clock: clk, log: log, met: met}
+func NewService(p ServiceParams) *Service {
+	return &Service{store: p.Store, clock: p.Clock, log: p.Log, met: p.Metrics, ledger: p.Ledger}
 }
 
 // ExpenseInput carries an expense's fields as the handler checked them. A

@@ -106,65 +106,82 @@ const (
 	sqliteInsertBatch = 500
 )
 
-// InsertChargesOnce inserts the generated charges whose (origin, period) is
-// not taken yet and skips the others, in few statements. The charges are of
-// one refresh: they share property, status and created_at. When a
-// statement fails, its rows are tried one by one so that one bad row fails
-// alone. It returns how many rows were inserted and the rows that failed;
-// err is set only when the database itself is unavailable.
-func (s *Store) InsertChargesOnce(ctx context.Context, charges []Charge) (inserted int, failed []Charge, err error) {
+// InsertChargesOnce inserts, through tx, the generated charges whose
+// (origin, period) is not taken yet and skips the others, in few
+// statements. The charges are of one refresh: they share property, status
+// and created_at. When a statement fails, its rows are tried one by one
+// (each under a savepoint, so the transaction goes on) and one bad row
+// fails alone. It returns the rows inserted and the rows that failed; err
+// is set only when the database itself fails.
+func (s *Store) InsertChargesOnce(ctx context.Context, tx bun.Tx, charges []Charge) (inserted, failed []Charge, err error) {
 	size := sqliteInsertBatch
-	if database.IsPostgres(s.db) {
+	if database.IsPostgres(tx) {
 		size = pgInsertBatch
+	}
+	byID := make(map[uuid.UUID]int, len(charges))
+	for i := range charges {
+		byID[charges[i].ID] = i
+	}
+	keep := func(ids []uuid.UUID) {
+		for _, id := range ids {
+			inserted = append(inserted, charges[byID[id]])
+		}
 	}
 	for start := 0; start < len(charges); start += size {
 		batch := charges[start:min(start+size, len(charges))]
-		n, err := s.insertIgnoringConflicts(ctx, &batch)
+		ids, err := s.insertUnderSavepoint(ctx, tx, batch)
 		if err == nil {
-			inserted += n
+			keep(ids)
 			continue
 		}
 		if database.IsUnavailable(err) {
-			return inserted, nil, err
+			return nil, nil, err
 		}
 		for i := range batch {
-			one := batch[i : i+1]
-			n, err := s.insertIgnoringConflicts(ctx, &one)
+			ids, err := s.insertUnderSavepoint(ctx, tx, batch[i:i+1])
 			if database.IsUnavailable(err) {
-				return inserted, nil, err
+				return nil, nil, err
 			}
 			if err != nil {
 				failed = append(failed, batch[i])
 				continue
 			}
-			inserted += n
+			keep(ids)
 		}
 	}
 	return inserted, failed, nil
 }
 
-func (s *Store) insertIgnoringConflicts(ctx context.Context, charges *[]Charge) (int, error) {
-	var res sql.Result
+// insertUnderSavepoint inserts charges ignoring conflicts and returns the
+// ids of the rows inserted; on an error the transaction is rolled back to
+// where it was before, so it can go on.
+func (s *Store) insertUnderSavepoint(ctx context.Context, tx bun.Tx, charges []Charge) ([]uuid.UUID, error) {
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT charges_batch"); err != nil {
+		return nil, fmt.Errorf("savepoint: %w", err)
+	}
+	var ids []uuid.UUID
 	var err error
-	if database.IsPostgres(s.db) {
-		res, err = s.insertUnnest(ctx, *charges)
+	if database.IsPostgres(tx) {
+		err = s.insertUnnest(ctx, tx, charges).Scan(ctx, &ids)
 	} else {
-		res, err = s.db.NewInsert().Model(charges).On("CONFLICT (origin, period) DO NOTHING").Exec(ctx)
+		_, err = tx.NewInsert().Model(&charges).On("CONFLICT (origin, period) DO NOTHING").Returning("id").Exec(ctx, &ids)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("insert charges: %w", err)
+		if _, rbErr := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT charges_batch"); rbErr != nil {
+			return nil, fmt.Errorf("insert charges: %w (and the rollback to the savepoint: %v)", err, rbErr)
+		}
+		return nil, fmt.Errorf("insert charges: %w", err)
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, fmt.Errorf("insert charges: %w", err)
+	if _, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT charges_batch"); err != nil {
+		return nil, fmt.Errorf("release savepoint: %w", err)
 	}
-	return int(n), nil
+	return ids, nil
 }
 
 // insertUnnest inserts generated charges on PostgreSQL as columns of
 // arrays: a thousand rows as one VALUES list cost the server far more to
 // parse and plan than seven array literals (see the README's figures).
-func (s *Store) insertUnnest(ctx context.Context, charges []Charge) (sql.Result, error) {
+func (s *Store) insertUnnest(ctx context.Context, db bun.IDB, charges []Charge) *bun.RawQuery {
 	n := len(charges)
 	ids, origins, contracts := make([]string, n), make([]string, n), make([]string, n)
 	names, currencies, periods, dueDates := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
@@ -179,15 +196,16 @@ func (s *Store) insertUnnest(ctx context.Context, charges []Charge) (sql.Result,
 	// Every charge of one refresh shares property, status and creation time.
 	first := charges[0]
 	// contract_id travels as text, '' for none.
-	return s.db.NewRaw(`INSERT INTO charges (id, property_id, expense_id, origin, name, amount_minor, currency, period, due_date, status, contract_id, created_at)
+	return db.NewRaw(`INSERT INTO charges (id, property_id, expense_id, origin, name, amount_minor, currency, period, due_date, status, contract_id, created_at)
 		SELECT u.id, ?, u.origin, u.origin, u.name, u.amount, u.currency, u.period, u.due_date, ?, NULLIF(u.contract_id, '')::uuid, ?
 		FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::date[], ?::text[])
 			AS u (id, origin, name, amount, currency, period, due_date, contract_id)
-		ON CONFLICT (origin, period) DO NOTHING`,
+		ON CONFLICT (origin, period) DO NOTHING
+		RETURNING id`,
 		first.PropertyID, first.Status, first.CreatedAt,
 		pgdialect.Array(ids), pgdialect.Array(origins), pgdialect.Array(names), pgdialect.Array(amounts),
 		pgdialect.Array(currencies), pgdialect.Array(periods), pgdialect.Array(dueDates), pgdialect.Array(contracts),
-	).Exec(ctx)
+	)
 }
 
 // InsertCharge adds c on db (the store's database or a transaction).
@@ -206,8 +224,17 @@ func (s *Store) Charges(ctx context.Context, propertyID uuid.UUID, q listing.Que
 	if v := q.Get("period"); v != "" {
 		sel = sel.Where("period = ?", v)
 	}
-	if v := q.Get("status"); v != "" {
+	switch v := q.Get("status"); v {
+	case "":
+	case Unpaid:
+		sel = sel.Where("status = ?", Unpaid).Where("paid_amount_minor = 0")
+	case PartiallyPaid:
+		sel = sel.Where("status = ?", Unpaid).Where("paid_amount_minor > 0")
+	default:
 		sel = sel.Where("status = ?", v)
+	}
+	if v := q.Get("kind"); v != "" {
+		sel = sel.Where("kind = ?", v)
 	}
 	if v := q.Get("contract_id"); v != "" {
 		sel = sel.Where("contract_id = ?", v)

@@ -397,8 +397,8 @@ func TestModuleSwitch(t *testing.T) {
 	}{
 		{"ready module", "probe", "/api/v1/probe", "/api/v1/probe", http.StatusOK},
 		{"stub module", "printforms", "/api/v1/print-forms", "/api/v1/print-forms", http.StatusNotImplemented},
-		{"stub module under a property", "payments", "/api/v1/properties/p1/payments/d1",
-			"/api/v1/properties/{propertyId}/payments", http.StatusNotImplemented},
+		{"stub module under a property", "violations", "/api/v1/properties/p1/violations/d1",
+			"/api/v1/properties/{propertyId}/violations", http.StatusNotImplemented},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -429,7 +429,7 @@ func TestStubAnswersNotImplemented(t *testing.T) {
 		{Method: http.MethodPost, Path: "/api/v1/print-forms", Body: map[string]any{"x": 1}},
 		{Method: http.MethodDelete, Path: "/api/v1/billing/invoices/7"},
 		{Method: http.MethodPost, Path: "/api/v1/analytics/track", Body: map[string]any{"event": "x"}},
-		{Method: http.MethodPut, Path: "/api/v1/properties/abc/payments/1"},
+		{Method: http.MethodPut, Path: "/api/v1/properties/abc/violations/1"},
 	} {
 		res := app.Do(req).Expect(http.StatusNotImplemented)
 		var e struct{ Error, Message string }

@@ -192,3 +192,6 @@ func (d Date) Day() int { return d.t.Day() }
 
 // AddDays returns the day n days after d (before it when n is negative).
 func (d Date) AddDays(n int) Date { return Date{d.t.AddDate(0, 0, n)} }
+
+// Time is the date's midnight UTC.
+func (d Date) Time() time.Time { return d.t }

@@ -1,0 +1,3 @@
+DROP TABLE payment_allocations;
+--bun:split
+DROP TABLE payments;

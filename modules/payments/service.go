@@ -1,0 +1,517 @@
+package payments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+	"go.uber.org/fx"
+
+	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/modules/contragents"
+	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/listing"
+)
+
+// MaxAllocations bounds the explicit allocations of one payment.
+const MaxAllocations = 1000
+
+// Service holds the rules of payments. It is also the expenses module's
+// Ledger: every transaction that creates charges hands them to it, and
+// credit is used on them there.
+type Service struct {
+	db        *bun.DB
+	store     *Store
+	clock     clock.Clock
+	payers    *contragents.Service
+	listeners []Listener
+}
+
+// ServiceParams are the service's dependencies as fx provides them. The
+// contragents service is nil when that module is off; a payment then names
+// no payer. Contracts are checked with contracts.OfProperty, a function:
+// the contracts service depends on the expenses service, which depends on
+// this one as its Ledger.
+type ServiceParams struct {
+	fx.In
+
+	DB        *bun.DB
+	Store     *Store
+	Clock     clock.Clock
+	Payers    *contragents.Service `optional:"true"`
+	Listeners []Listener           `group:"payment_listeners"`
+}
+
+// NewService returns the service.
+func NewService(p ServiceParams) *Service {
+	return &Service{db: p.DB, store: p.Store, clock: p.Clock, payers: p.Payers, listeners: p.Listeners}
+}
+
+// Input is a payment to post, as the handler read it.
+type Input struct {
+	Amount      money.Amount
+	Currency    string
+	PaidOn      calendar.Date
+	Method      string
+	Reference   string
+	ContractID  *uuid.UUID
+	PayerID     *uuid.UUID
+	Allocations []AllocationInput
+	// Explicit is true when the client gave allocations (even none).
+	Explicit bool
+}
+
+// AllocationInput is one explicit allocation of a payment.
+type AllocationInput struct {
+	ChargeID uuid.UUID
+	Amount   money.Amount
+}
+
+func errNoPayment() error { return apierror.NotFound("Payment not found.") }
+
+// Payment returns the payment with the raw id under prop, with its
+// allocations.
+func (s *Service) Payment(ctx context.Context, prop *properties.Property, rawID string) (*Payment, error) {
+	id, err := uuid.Parse(rawID)
+	if err != nil || len(rawID) != 36 {
+		return nil, errNoPayment()
+	}
+	p, err := s.store.ByID(ctx, s.db, id)
+	if errors.Is(err, errNotFound) || (err == nil && p.PropertyID != prop.ID) {
+		return nil, errNoPayment()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.LoadAllocations(ctx, s.db, []*Payment{p}); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// List returns a page of prop's payments with their allocations.
+func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Payment, int, error) {
+	list, total, err := s.store.List(ctx, prop.ID, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	ptrs := make([]*Payment, len(list))
+	for i := range list {
+		ptrs[i] = &list[i]
+	}
+	return list, total, s.store.LoadAllocations(ctx, s.db, ptrs)
+}
+
+// Post records a payment for prop in one transaction: the payment, its
+// allocations (explicit, or oldest outstanding charges first), the charges'
+// paid amounts and what the listeners keep (the receipt).
+func (s *Service) Post(ctx context.Context, who auth.Principal, prop *properties.Property, in Input) (*Payment, error) {
+	if err := s.check(ctx, prop, &in); err != nil {
+		return nil, err
+	}
+	var out *Payment
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
+			return err
+		}
+		var err error
+		out, err = s.post(ctx, tx, prop, who.UserID, in)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// check applies the rules that need no transaction.
+func (s *Service) check(ctx context.Context, prop *properties.Property, in *Input) error {
+	var details []string
+	if in.Currency != "" && in.Currency != prop.Currency {
+		details = append(details, fmt.Sprintf("currency: must be the property's currency, %s", prop.Currency))
+	}
+	if in.PaidOn.After(calendar.DateOf(s.clock.Now())) {
+		details = append(details, "paid_on: must not be in the future")
+	}
+	var sum money.Amount
+	seen := map[uuid.UUID]bool{}
+	for i, a := range in.Allocations {
+		if seen[a.ChargeID] {
+			details = append(details, fmt.Sprintf("allocations[%d].charge_id: appears twice", i))
+		}
+		seen[a.ChargeID] = true
+		sum += a.Amount
+	}
+	if sum > in.Amount {
+		details = append(details, fmt.Sprintf("allocations: add up to %s, more than the amount %s", sum, in.Amount))
+	}
+	if in.ContractID != nil {
+		switch ok, err := s.contractOf(ctx, prop, *in.ContractID); {
+		case err != nil:
+			return err
+		case !ok:
+			details = append(details, "contract_id: must be a contract of this property")
+		}
+	}
+	if in.PayerID != nil {
+		switch ok, err := s.payerOf(ctx, prop, *in.PayerID); {
+		case err != nil:
+			return err
+		case !ok:
+			details = append(details, "payer_id: must be a contragent of the property's owner")
+		}
+	}
+	if len(details) > 0 {
+		return apierror.Validation(details...)
+	}
+	return nil
+}
+
+func (s *Service) contractOf(ctx context.Context, prop *properties.Property, id uuid.UUID) (bool, error) {
+	return contracts.OfProperty(ctx, s.db, prop.ID, id)
+}
+
+func (s *Service) payerOf(ctx context.Context, prop *properties.Property, id uuid.UUID) (bool, error) {
+	if s.payers == nil {
+		return false, nil
+	}
+	c, err := s.payers.ByID(ctx, id)
+	if errors.Is(err, contragents.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return c.OwnerID == prop.OwnerID, nil
+}
+
+// payerName is the payer's name for the receipt, "" when none or unknown.
+func (s *Service) payerName(ctx context.Context, id *uuid.UUID) (string, error) {
+	if id == nil || s.payers == nil {
+		return "", nil
+	}
+	c, err := s.payers.ByID(ctx, *id)
+	if errors.Is(err, contragents.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return c.Name, nil
+}
+
+// post does Post's work inside tx, which holds the property's lock.
+func (s *Service) post(ctx context.Context, tx bun.Tx, prop *properties.Property, by int64, in Input) (*Payment, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return nil, fmt.Errorf("payment id: %w", err)
+	}
+	now := s.now()
+	p := &Payment{
+		ID: id, PropertyID: prop.ID, OwnerID: prop.OwnerID, ContractID: in.ContractID, PayerID: in.PayerID,
+		Amount: in.Amount, Currency: prop.Currency, PaidOn: in.PaidOn, Method: in.Method, Reference: in.Reference,
+		Status: Posted, CreatedBy: by, CreatedAt: now, UpdatedAt: now,
+	}
+	var charges []*expenses.Charge
+	var amounts []money.Amount
+	if in.Explicit {
+		charges, amounts, err = s.explicit(ctx, tx, prop, in)
+	} else {
+		charges, amounts, err = s.oldestFirst(ctx, tx, prop, in)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var given money.Amount
+	for _, a := range amounts {
+		given += a
+	}
+	p.Unallocated = p.Amount - given
+	if err := s.store.Insert(ctx, tx, p); err != nil {
+		return nil, err
+	}
+	lines, err := s.allocate(ctx, tx, []*Payment{p}, charges, amounts, func(int) *Payment { return p })
+	if err != nil {
+		return nil, err
+	}
+	name, err := s.payerName(ctx, p.PayerID)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range s.listeners {
+		if err := l.PaymentPosted(ctx, tx, PostedPayment{Payment: p, PayerName: name, Lines: lines}); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// explicit checks the client's allocations against the charges, read and
+// locked in tx.
+func (s *Service) explicit(ctx context.Context, tx bun.Tx, prop *properties.Property, in Input) ([]*expenses.Charge, []money.Amount, error) {
+	ids := make([]uuid.UUID, len(in.Allocations))
+	for i, a := range in.Allocations {
+		ids[i] = a.ChargeID
+	}
+	found, err := expenses.ChargesByID(ctx, tx, prop.ID, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	var details []string
+	var cancelled, over []string
+	charges := make([]*expenses.Charge, len(in.Allocations))
+	amounts := make([]money.Amount, len(in.Allocations))
+	for i, a := range in.Allocations {
+		c, ok := found[a.ChargeID]
+		switch {
+		case !ok:
+			details = append(details, fmt.Sprintf("allocations[%d].charge_id: not a charge of this property", i))
+			continue
+		case in.ContractID != nil && (c.ContractID == nil || *c.ContractID != *in.ContractID):
+			details = append(details, fmt.Sprintf("allocations[%d].charge_id: not a charge of the payment's contract", i))
+			continue
+		case c.Status == expenses.Cancelled:
+			cancelled = append(cancelled, fmt.Sprintf("allocations[%d]: the charge is cancelled", i))
+		case a.Amount > c.Outstanding():
+			over = append(over, fmt.Sprintf("allocations[%d].amount: %s is more than the %s owed", i, a.Amount, c.Outstanding()))
+		}
+		charges[i], amounts[i] = c, a.Amount
+	}
+	switch {
+	case len(details) > 0:
+		return nil, nil, apierror.Validation(details...)
+	case len(cancelled) > 0:
+		return nil, nil, conflict("charge_cancelled", append(cancelled, over...))
+	case len(over) > 0:
+		return nil, nil, conflict("over_allocated", over)
+	}
+	return charges, amounts, nil
+}
+
+// conflict is a 409 with the lines that explain it.
+func conflict(code string, lines []string) error {
+	e := apierror.Conflict(code, lines[0])
+	e.Details = lines
+	return e
+}
+
+// oldestFirst spreads the payment over the outstanding charges, oldest
+// first (of the contract, when the payment names one).
+func (s *Service) oldestFirst(ctx context.Context, tx bun.Tx, prop *properties.Property, in Input) ([]*expenses.Charge, []money.Amount, error) {
+	open, err := expenses.OpenCharges(ctx, tx, prop.ID, in.ContractID)
+	if err != nil {
+		return nil, nil, err
+	}
+	left := in.Amount
+	var charges []*expenses.Charge
+	var amounts []money.Amount
+	for i := range open {
+		if left == 0 {
+			break
+		}
+		give := min(left, open[i].Outstanding())
+		if give <= 0 {
+			continue
+		}
+		charges, amounts = append(charges, &open[i]), append(amounts, give)
+		left -= give
+	}
+	return charges, amounts, nil
+}
+
+// allocate writes the allocations of charges[i] (amounts[i], from the
+// payment of(i)), adds them to the charges' paid amounts and returns the
+// receipt lines.
+func (s *Service) allocate(ctx context.Context, tx bun.IDB, _ []*Payment, charges []*expenses.Charge, amounts []money.Amount, of func(int) *Payment) ([]Line, error) {
+	if len(charges) == 0 {
+		return []Line{}, nil
+	}
+	now := s.now()
+	rows := make([]Allocation, len(charges))
+	changes := make([]expenses.PaidChange, 0, len(charges))
+	lines := make([]Line, len(charges))
+	byCharge := map[uuid.UUID]int{}
+	for i, c := range charges {
+		id, err := uuid.NewV7()
+		if err != nil {
+			return nil, fmt.Errorf("allocation id: %w", err)
+		}
+		p := of(i)
+		rows[i] = Allocation{ID: id, PaymentID: p.ID, ChargeID: c.ID, PropertyID: c.PropertyID, Amount: amounts[i], CreatedAt: now}
+		p.Allocations = append(p.Allocations, rows[i])
+		lines[i] = Line{ChargeName: c.Name, Period: c.Period, DueDate: c.DueDate, Amount: amounts[i]}
+		// Credit of several payments may go to one charge: one change each.
+		if j, ok := byCharge[c.ID]; ok {
+			changes[j].Delta += amounts[i]
+			continue
+		}
+		byCharge[c.ID] = len(changes)
+		changes = append(changes, expenses.PaidChange{ChargeID: c.ID, Delta: amounts[i]})
+	}
+	if err := s.store.InsertAllocations(ctx, tx, rows); err != nil {
+		return nil, err
+	}
+	if err := expenses.AddPaid(ctx, tx, changes); err != nil {
+		return nil, err
+	}
+	return lines, nil
+}
+
+// Reverse marks the posted payment p reversed, in one transaction: its
+// allocations are voided, the charges owe again what it paid, the
+// listeners void what they keep (the receipt).
+func (s *Service) Reverse(ctx context.Context, who auth.Principal, prop *properties.Property, p *Payment, reason string) (*Payment, error) {
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
+			return err
+		}
+		cur, err := s.store.ByID(ctx, tx, p.ID)
+		if err != nil {
+			return err
+		}
+		if cur.Status != Posted {
+			return apierror.Conflict("already_reversed", "The payment was reversed already.")
+		}
+		if err := s.store.LoadAllocations(ctx, tx, []*Payment{cur}); err != nil {
+			return err
+		}
+		changes := make([]expenses.PaidChange, 0, len(cur.Allocations))
+		byCharge := map[uuid.UUID]int{}
+		for _, a := range cur.Allocations {
+			if j, ok := byCharge[a.ChargeID]; ok {
+				changes[j].Delta -= a.Amount
+				continue
+			}
+			byCharge[a.ChargeID] = len(changes)
+			changes = append(changes, expenses.PaidChange{ChargeID: a.ChargeID, Delta: -a.Amount})
+		}
+		if err := expenses.AddPaid(ctx, tx, changes); err != nil {
+			return err
+		}
+		now := s.now()
+		by := who.UserID
+		cur.Status, cur.ReversedAt, cur.ReversedBy, cur.ReversalReason = Reversed, &now, &by, &reason
+		cur.Unallocated, cur.UpdatedAt, cur.Allocations = 0, now, nil
+		if err := s.store.MarkReversed(ctx, tx, cur); err != nil {
+			return err
+		}
+		for _, l := range s.listeners {
+			if err := l.PaymentReversed(ctx, tx, cur); err != nil {
+				return err
+			}
+		}
+		*p = *cur
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// ChargesCreated is the Ledger's hook: in tx, the transaction that created
+// the charges, the property's unallocated credit goes to them, oldest
+// payment first, each charge in due-date order; a payment that names a
+// contract gives credit only to that contract's charges.
+func (s *Service) ChargesCreated(ctx context.Context, tx bun.IDB, propertyID uuid.UUID, created []expenses.Charge) error {
+	credit, err := s.store.WithCredit(ctx, tx, propertyID)
+	if err != nil || len(credit) == 0 {
+		return err
+	}
+	order := make([]*expenses.Charge, 0, len(created))
+	for i := range created {
+		if created[i].Status == expenses.Unpaid {
+			order = append(order, &created[i])
+		}
+	}
+	slices.SortStableFunc(order, func(a, b *expenses.Charge) int {
+		if c := a.DueDate.Time().Compare(b.DueDate.Time()); c != 0 {
+			return c
+		}
+		return a.CreatedAt.Compare(b.CreatedAt)
+	})
+	var charges []*expenses.Charge
+	var amounts []money.Amount
+	var from []*Payment
+	for _, c := range order {
+		owed := c.Outstanding()
+		for _, p := range credit {
+			if owed == 0 {
+				break
+			}
+			if p.Unallocated == 0 || (p.ContractID != nil && (c.ContractID == nil || *c.ContractID != *p.ContractID)) {
+				continue
+			}
+			give := min(owed, p.Unallocated)
+			p.Unallocated -= give
+			owed -= give
+			charges, amounts, from = append(charges, c), append(amounts, give), append(from, p)
+		}
+	}
+	if len(charges) == 0 {
+		return nil
+	}
+	if _, err := s.allocate(ctx, tx, nil, charges, amounts, func(i int) *Payment { return from[i] }); err != nil {
+		return err
+	}
+	return s.store.SetUnallocated(ctx, tx, credit, s.now())
+}
+
+// ChargeEnteredPaid is the Ledger's hook for a manual charge entered as
+// paid: a payment (method other, paid today) settles it, receipt included.
+func (s *Service) ChargeEnteredPaid(ctx context.Context, tx bun.IDB, c *expenses.Charge) error {
+	btx, ok := tx.(bun.Tx)
+	if !ok {
+		return errors.New("payments: a charge entered as paid needs a transaction")
+	}
+	prop, err := properties.Lock(ctx, btx, c.PropertyID)
+	if err != nil {
+		return err
+	}
+	in := Input{
+		Amount: c.Amount, PaidOn: calendar.DateOf(s.clock.Now()), Method: "other",
+		Reference: "entered as paid with the charge", ContractID: c.ContractID,
+		Allocations: []AllocationInput{{ChargeID: c.ID, Amount: c.Amount}}, Explicit: true,
+	}
+	_, err = s.post(ctx, btx, prop, prop.OwnerID, in)
+	return err
+}
+
+// Balance is a property's (or a contract's) money at a glance.
+type Balance struct {
+	Currency    string        `json:"currency"`
+	Charged     money.Amount  `json:"charged"`
+	Paid        money.Amount  `json:"paid"`
+	Outstanding money.Amount  `json:"outstanding"`
+	Overdue     money.Amount  `json:"overdue"`
+	Credit      money.Amount  `json:"credit"`
+	AsOf        calendar.Date `json:"as_of"`
+}
+
+// Balance returns prop's balance in one query: charged (charges not
+// cancelled), paid (posted payments), outstanding, overdue (outstanding
+// of charges due before asOf, default today) and credit (unallocated).
+func (s *Service) Balance(ctx context.Context, prop *properties.Property, contractID *uuid.UUID, asOf calendar.Date) (Balance, error) {
+	if asOf.IsZero() {
+		asOf = calendar.DateOf(s.clock.Now())
+	}
+	b, err := s.store.Balance(ctx, prop.ID, contractID, asOf)
+	if err != nil {
+		return Balance{}, err
+	}
+	b.Currency, b.AsOf = prop.Currency, asOf
+	return b, nil
+}
+
+// now is the clock's time at the precision both databases keep.
+func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }

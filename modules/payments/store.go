@@ -1,0 +1,178 @@
+package payments
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Store reads and writes payments and their allocations.
+type Store struct{ db *bun.DB }
+
+// NewStore returns a store on db.
+func NewStore(db *bun.DB) *Store { return &Store{db: db} }
+
+var errNotFound = errors.New("payment not found")
+
+// allocationBatch is how many allocations one INSERT carries.
+const allocationBatch = 500
+
+// Insert adds p through db.
+func (s *Store) Insert(ctx context.Context, db bun.IDB, p *Payment) error {
+	if _, err := db.NewInsert().Model(p).Exec(ctx); err != nil {
+		return fmt.Errorf("insert payment: %w", err)
+	}
+	return nil
+}
+
+// InsertAllocations adds rows through db, a few hundred a statement.
+func (s *Store) InsertAllocations(ctx context.Context, db bun.IDB, rows []Allocation) error {
+	for start := 0; start < len(rows); start += allocationBatch {
+		batch := rows[start:min(start+allocationBatch, len(rows))]
+		if _, err := db.NewInsert().Model(&batch).Exec(ctx); err != nil {
+			return fmt.Errorf("insert allocations: %w", err)
+		}
+	}
+	return nil
+}
+
+// ByID returns the payment with id through db (locked on PostgreSQL when
+// db is a transaction).
+func (s *Store) ByID(ctx context.Context, db bun.IDB, id uuid.UUID) (*Payment, error) {
+	p := new(Payment)
+	q := db.NewSelect().Model(p).Where("id = ?", id)
+	if _, isTx := db.(bun.Tx); isTx && database.IsPostgres(db) {
+		q = q.For("UPDATE")
+	}
+	err := q.Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("payment by id: %w", err)
+	}
+	return p, nil
+}
+
+// LoadAllocations fills the live allocations of list, in one query.
+func (s *Store) LoadAllocations(ctx context.Context, db bun.IDB, list []*Payment) error {
+	if len(list) == 0 {
+		return nil
+	}
+	ids := make([]uuid.UUID, len(list))
+	byID := make(map[uuid.UUID]*Payment, len(list))
+	for i, p := range list {
+		ids[i], byID[p.ID] = p.ID, p
+		p.Allocations = []Allocation{}
+	}
+	var rows []Allocation
+	err := db.NewSelect().Model(&rows).Where("payment_id IN (?)", bun.In(ids)).Where("voided_at IS NULL").
+		Order("created_at", "id").Scan(ctx)
+	if err != nil {
+		return fmt.Errorf("allocations: %w", err)
+	}
+	for _, a := range rows {
+		p := byID[a.PaymentID]
+		p.Allocations = append(p.Allocations, a)
+	}
+	return nil
+}
+
+// List returns a page of the property's payments, newest paid_on first,
+// and how many match the filters.
+func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Payment, int, error) {
+	var list []Payment
+	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", propertyID)
+	if v := q.Get("contract_id"); v != "" {
+		sel = sel.Where("contract_id = ?", v)
+	}
+	if v := q.Get("status"); v != "" {
+		sel = sel.Where("status = ?", v)
+	}
+	if v := q.Get("from"); v != "" {
+		sel = sel.Where("paid_on >= ?", v)
+	}
+	if v := q.Get("to"); v != "" {
+		sel = sel.Where("paid_on <= ?", v)
+	}
+	total, err := listing.Scan(ctx, sel.Order("paid_on DESC", "id DESC"), q)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list payments: %w", err)
+	}
+	return list, total, nil
+}
+
+// MarkReversed writes p's reversal through db.
+func (s *Store) MarkReversed(ctx context.Context, db bun.IDB, p *Payment) error {
+	_, err := db.NewUpdate().Model(p).
+		Column("status", "unallocated_minor", "reversed_at", "reversed_by", "reversal_reason", "updated_at").
+		WherePK().Where("status = ?", Posted).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("reverse payment: %w", err)
+	}
+	_, err = db.NewUpdate().Model((*Allocation)(nil)).Set("voided_at = ?", p.ReversedAt).
+		Where("payment_id = ?", p.ID).Where("voided_at IS NULL").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("void allocations: %w", err)
+	}
+	return nil
+}
+
+// WithCredit returns the property's posted payments with unallocated
+// money, oldest first (locked on PostgreSQL for the caller's transaction).
+func (s *Store) WithCredit(ctx context.Context, db bun.IDB, propertyID uuid.UUID) ([]*Payment, error) {
+	var list []*Payment
+	q := db.NewSelect().Model(&list).Where("property_id = ?", propertyID).Where("status = ?", Posted).
+		Where("unallocated_minor > 0").Order("paid_on", "created_at", "id")
+	if database.IsPostgres(db) {
+		q = q.For("UPDATE")
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, fmt.Errorf("payments with credit: %w", err)
+	}
+	return list, nil
+}
+
+// SetUnallocated writes the unallocated amount of each of list through db.
+func (s *Store) SetUnallocated(ctx context.Context, db bun.IDB, list []*Payment, at time.Time) error {
+	for _, p := range list {
+		_, err := db.NewUpdate().Model((*Payment)(nil)).Set("unallocated_minor = ?", p.Unallocated).
+			Set("updated_at = ?", at).Where("id = ?", p.ID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("payment credit: %w", err)
+		}
+	}
+	return nil
+}
+
+// Balance sums, in one statement, the property's charges (through the
+// expenses module's TotalsQuery) and posted payments.
+func (s *Store) Balance(ctx context.Context, propertyID uuid.UUID, contractID *uuid.UUID, asOf calendar.Date) (Balance, error) {
+	pay := s.db.NewSelect().Model((*Payment)(nil)).
+		ColumnExpr("CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) AS paid").
+		ColumnExpr("CAST(COALESCE(SUM(unallocated_minor), 0) AS BIGINT) AS credit").
+		Where("property_id = ?", propertyID).Where("status = ?", Posted)
+	if contractID != nil {
+		pay = pay.Where("contract_id = ?", *contractID)
+	}
+	var b Balance
+	err := s.db.NewSelect().
+		TableExpr("(?) AS c", expenses.TotalsQuery(s.db, propertyID, contractID, asOf)).
+		TableExpr("(?) AS p", pay).
+		ColumnExpr("c.charged, p.paid, c.outstanding, c.overdue, p.credit").
+		Scan(ctx, &b.Charged, &b.Paid, &b.Outstanding, &b.Overdue, &b.Credit)
+	if err != nil {
+		return Balance{}, fmt.Errorf("balance: %w", err)
+	}
+	return b, nil
+}
