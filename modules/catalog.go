@@ -13,6 +13,7 @@ import (
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/profile"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/modules/receipts"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/modules/stubs"
 	"github.com/propman/propman/modules/translations"
@@ -34,6 +35,7 @@ func Catalog() []module.Entry {
 		contracts.Entry(),
 		counters.Entry(),
 		payments.Entry(),
+		receipts.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -1,0 +1,3 @@
+DROP TABLE receipt_sequences;
+--bun:split
+DROP TABLE receipts;

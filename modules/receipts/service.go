@@ -1,0 +1,141 @@
+package receipts
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/payments"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Service issues, lists and voids receipts. It is a payments.Listener:
+// a receipt is issued and voided inside the payment's transaction.
+type Service struct {
+	db    *bun.DB
+	clock clock.Clock
+	props *properties.Service
+}
+
+// NewService returns the service.
+func NewService(db *bun.DB, clk clock.Clock, props *properties.Service) *Service {
+	return &Service{db: db, clock: clk, props: props}
+}
+
+// PaymentPosted issues the payment's receipt with the owner's next number
+// of the year. The sequence row is taken with one upsert, which locks it
+// until tx ends: concurrent payments of one owner get consecutive numbers,
+// and a payment rolled back gives its number back.
+func (s *Service) PaymentPosted(ctx context.Context, tx bun.IDB, ev payments.PostedPayment) error {
+	p := ev.Payment
+	now := s.now()
+	year := now.Year()
+	var seq int
+	err := tx.NewRaw(`INSERT INTO receipt_sequences (owner_id, year, last) VALUES (?, ?, 1)
+		ON CONFLICT (owner_id, year) DO UPDATE SET last = receipt_sequences.last + 1
+		RETURNING last`, p.OwnerID, year).Scan(ctx, &seq)
+	if err != nil {
+		return fmt.Errorf("receipt number: %w", err)
+	}
+	if seq > 999999 {
+		return fmt.Errorf("receipt number: owner %d issued a million receipts in %d", p.OwnerID, year)
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return fmt.Errorf("receipt id: %w", err)
+	}
+	r := &Receipt{
+		ID: id, OwnerID: p.OwnerID, PropertyID: p.PropertyID, PaymentID: p.ID, Year: year, Seq: seq,
+		Number: fmt.Sprintf("%04d-%06d", year, seq), IssuedAt: now, Amount: p.Amount, Currency: p.Currency,
+		Payer: ev.PayerName, Lines: ev.Lines, Credit: p.Unallocated, Status: Issued, UpdatedAt: now,
+	}
+	if r.Lines == nil {
+		r.Lines = []payments.Line{}
+	}
+	if _, err := tx.NewInsert().Model(r).Exec(ctx); err != nil {
+		return fmt.Errorf("insert receipt: %w", err)
+	}
+	return nil
+}
+
+// PaymentReversed voids the payment's receipt, keeping when and why.
+func (s *Service) PaymentReversed(ctx context.Context, tx bun.IDB, p *payments.Payment) error {
+	_, err := tx.NewUpdate().Model((*Receipt)(nil)).
+		Set("status = ?", Void).Set("voided_at = ?", p.ReversedAt).Set("void_reason = ?", p.ReversalReason).
+		Set("updated_at = ?", s.now()).
+		Where("payment_id = ?", p.ID).Where("status = ?", Issued).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("void receipt: %w", err)
+	}
+	return nil
+}
+
+func errNoReceipt() error { return apierror.NotFound("Receipt not found.") }
+
+// Authorize returns the receipt with the raw id when who may see it (the
+// owner, or an admin): 404 for a malformed or unknown id, 403 for another
+// owner's. The print forms reach receipts by id through it.
+func (s *Service) Authorize(ctx context.Context, who auth.Principal, rawID string) (*Receipt, error) {
+	r, err := s.byRawID(ctx, rawID)
+	if err != nil {
+		return nil, err
+	}
+	if r.OwnerID != who.UserID && !who.IsAdmin() {
+		return nil, apierror.Forbidden("This receipt belongs to another user.")
+	}
+	return r, nil
+}
+
+// Receipt returns the receipt with the raw id under prop.
+func (s *Service) Receipt(ctx context.Context, prop *properties.Property, rawID string) (*Receipt, error) {
+	r, err := s.byRawID(ctx, rawID)
+	if err != nil {
+		return nil, err
+	}
+	if r.PropertyID != prop.ID {
+		return nil, errNoReceipt()
+	}
+	return r, nil
+}
+
+func (s *Service) byRawID(ctx context.Context, rawID string) (*Receipt, error) {
+	id, err := uuid.Parse(rawID)
+	if err != nil || len(rawID) != 36 {
+		return nil, errNoReceipt()
+	}
+	r := new(Receipt)
+	err = s.db.NewSelect().Model(r).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNoReceipt()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("receipt by id: %w", err)
+	}
+	return r, nil
+}
+
+// List returns a page of prop's receipts, newest first.
+func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Receipt, int, error) {
+	var list []Receipt
+	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", prop.ID)
+	if v := q.Get("status"); v != "" {
+		sel = sel.Where("status = ?", v)
+	}
+	total, err := listing.Scan(ctx, sel.Order("issued_at DESC", "id DESC"), q)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list receipts: %w", err)
+	}
+	return list, total, nil
+}
+
+// now is the clock's time at the precision both databases keep.
+func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
