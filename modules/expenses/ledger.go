@@ -88,7 +88,7 @@ type PaidChange struct {
 }
 
 // paidBatch is how many charges one UPDATE of AddPaid carries.
-const paidBatch = 500
+const paidBatch = 2000
 
 // AddPaid applies changes to the charges' paid_amount through db (the
 // caller's transaction), a few hundred charges a statement, and sets each

@@ -25,7 +25,7 @@ func NewStore(db *bun.DB) *Store { return &Store{db: db} }
 var errNotFound = errors.New("payment not found")
 
 // allocationBatch is how many allocations one INSERT carries.
-const allocationBatch = 500
+const allocationBatch = 2000
 
 // Insert adds p through db.
 func (s *Store) Insert(ctx context.Context, db bun.IDB, p *Payment) error {
