@@ -10,6 +10,7 @@ import (
 	"github.com/propman/propman/modules/counters"
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/profile"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/reference"
@@ -32,6 +33,7 @@ func Catalog() []module.Entry {
 		documents.Entry(),
 		contracts.Entry(),
 		counters.Entry(),
+		printforms.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -69,8 +69,9 @@ func TestMigrateCommands(t *testing.T) {
 func TestOpenAPICommand(t *testing.T) {
 	t.Setenv("PROPMAN_DATABASE_URL", "postgres://nobody@127.0.0.1:1/none?sslmode=disable") // never opened
 	t.Setenv("PROPMAN_MODULES_EXPENSES_ENABLED", "false")
-	t.Setenv("PROPMAN_MODULES_CONTRACTS_ENABLED", "false") // it needs expenses
-	t.Setenv("PROPMAN_MODULES_COUNTERS_ENABLED", "false")  // it needs expenses
+	t.Setenv("PROPMAN_MODULES_CONTRACTS_ENABLED", "false")  // it needs expenses
+	t.Setenv("PROPMAN_MODULES_COUNTERS_ENABLED", "false")   // it needs expenses
+	t.Setenv("PROPMAN_MODULES_PRINTFORMS_ENABLED", "false") // it needs contracts
 	code, out, errOut := runCmd(t, "openapi")
 	if code != 0 {
 		t.Fatalf("openapi: %d %q", code, errOut)
@@ -90,7 +91,8 @@ func TestOpenAPICommand(t *testing.T) {
 		t.Error("a disabled module's paths are printed")
 	}
 	served := testkit.Start(t, testkit.WithConfig("modules.expenses.enabled", false),
-		testkit.WithConfig("modules.contracts.enabled", false), testkit.WithConfig("modules.counters.enabled", false)).Doc.Operations()
+		testkit.WithConfig("modules.contracts.enabled", false), testkit.WithConfig("modules.counters.enabled", false),
+		testkit.WithConfig("modules.printforms.enabled", false)).Doc.Operations()
 	var printed []string
 	for p, item := range doc.Paths {
 		for m := range item {
