@@ -218,8 +218,9 @@ func (d *doc) row(label, value string) {
 	h := d.lineH()
 	values := d.wrap(value, contentW-labelW)
 	n := max(len(labels), len(values))
-	if n <= 8 {
-		d.need(float64(n) * h)
+	// A row of up to half a page is not split.
+	if rowH := float64(n) * h; rowH <= (bottom-marginT)/2 {
+		d.need(rowH)
 	}
 	for i := 0; i < n; i++ {
 		d.need(h)

@@ -150,7 +150,8 @@ func (d *doc) receiptTable(lines []ReceiptLine, total money.Amount, currency str
 		if len(names) == 0 {
 			names = []string{""}
 		}
-		if len(names) <= 8 && d.pdf.GetY()+float64(len(names))*h > bottom {
+		// A row that fits on a page is not split.
+		if rowH := float64(len(names)) * h; rowH <= (bottom-marginT)/2 && d.pdf.GetY()+rowH > bottom {
 			d.pdf.AddPage()
 			header()
 		}
