@@ -11,6 +11,7 @@ import (
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/payments"
+	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/profile"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/receipts"
@@ -36,6 +37,7 @@ func Catalog() []module.Entry {
 		counters.Entry(),
 		payments.Entry(),
 		receipts.Entry(),
+		printforms.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -69,10 +69,11 @@ func TestMigrateCommands(t *testing.T) {
 func TestOpenAPICommand(t *testing.T) {
 	t.Setenv("PROPMAN_DATABASE_URL", "postgres://nobody@127.0.0.1:1/none?sslmode=disable") // never opened
 	t.Setenv("PROPMAN_MODULES_EXPENSES_ENABLED", "false")
-	t.Setenv("PROPMAN_MODULES_CONTRACTS_ENABLED", "false") // it needs expenses
-	t.Setenv("PROPMAN_MODULES_COUNTERS_ENABLED", "false")  // it needs expenses
-	t.Setenv("PROPMAN_MODULES_PAYMENTS_ENABLED", "false")  // it needs expenses
-	t.Setenv("PROPMAN_MODULES_RECEIPTS_ENABLED", "false")  // it needs payments
+	t.Setenv("PROPMAN_MODULES_CONTRACTS_ENABLED", "false")  // it needs expenses
+	t.Setenv("PROPMAN_MODULES_COUNTERS_ENABLED", "false")   // it needs expenses
+	t.Setenv("PROPMAN_MODULES_PAYMENTS_ENABLED", "false")   // it needs expenses
+	t.Setenv("PROPMAN_MODULES_RECEIPTS_ENABLED", "false")   // it needs payments
+	t.Setenv("PROPMAN_MODULES_PRINTFORMS_ENABLED", "false") // it needs contracts
 	code, out, errOut := runCmd(t, "openapi")
 	if code != 0 {
 		t.Fatalf("openapi: %d %q", code, errOut)
@@ -93,7 +94,8 @@ func TestOpenAPICommand(t *testing.T) {
 	}
 	served := testkit.Start(t, testkit.WithConfig("modules.expenses.enabled", false),
 		testkit.WithConfig("modules.contracts.enabled", false), testkit.WithConfig("modules.counters.enabled", false),
-		testkit.WithConfig("modules.payments.enabled", false), testkit.WithConfig("modules.receipts.enabled", false)).Doc.Operations()
+		testkit.WithConfig("modules.payments.enabled", false), testkit.WithConfig("modules.receipts.enabled", false),
+		testkit.WithConfig("modules.printforms.enabled", false)).Doc.Operations()
 	var printed []string
 	for p, item := range doc.Paths {
 		for m := range item {

@@ -29,9 +29,9 @@ type termRequest struct {
 	Value json.RawMessage `json:"value"`
 }
 
-// isMoney reports whether a float block holds an amount of money: every
+// IsMoney reports whether a float block holds an amount of money: every
 // float block but percentages (LATE_FEE_PERCENTAGE).
-func isMoney(code string) bool { return !strings.HasSuffix(code, "_PERCENTAGE") }
+func IsMoney(code string) bool { return !strings.HasSuffix(code, "_PERCENTAGE") }
 
 // derived is what the rules read from valid terms.
 type derived struct {
@@ -151,7 +151,7 @@ func normalize(code, dataType string, raw json.RawMessage) (json.RawMessage, str
 		}
 		return json.RawMessage(strconv.FormatInt(n, 10)), ""
 	case agreements.TypeFloat:
-		if isMoney(code) {
+		if IsMoney(code) {
 			a, err := money.Parse(raw)
 			if err != nil {
 				return nil, err.Error()

@@ -20,7 +20,6 @@ func Entries() []module.Entry {
 		stub("negotiations", "Negotiations with tenants", "/properties/:propertyId/negotiations"),
 		stub("proposals", "Proposals", "/properties/:propertyId/proposals"),
 		stub("messages", "Property messages", "/properties/:propertyId/messages"),
-		stub("printforms", "PDF print forms of contracts", "/print-forms"),
 		stub("tools", "Tools: postal-carrier lookup, geolocation, help links", "/tools"),
 		stub("calendar", "Calendar events", "/calendar-events"),
 		stub("billing", "Billing: subscriptions, invoices, payment methods", "/billing"),

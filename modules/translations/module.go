@@ -23,7 +23,10 @@ func Entry() module.Entry {
 		Depends: []string{"accounts", "reference"},
 		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,
-			fx.Provide(fx.Private, Embedded, NewHandler),
+			// The dictionaries are shared: other modules (printforms) word
+			// what they render with them.
+			fx.Provide(Embedded),
+			fx.Provide(fx.Private, NewHandler),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}

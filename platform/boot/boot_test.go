@@ -295,7 +295,7 @@ func TestModuleErrorStopsTheStart(t *testing.T) {
 }
 
 func TestServiceInfoListsModules(t *testing.T) {
-	app := testkit.Start(t, testkit.WithConfig("modules.contracts.enabled", false))
+	app := testkit.Start(t, testkit.WithConfig("modules.printforms.enabled", false))
 	var info struct {
 		Name          string `json:"name"`
 		Version       string `json:"version"`
@@ -316,8 +316,8 @@ func TestServiceInfoListsModules(t *testing.T) {
 	}
 	for i, m := range info.Modules {
 		e := catalog[i]
-		if m.Name != e.Name || m.Status != string(e.Status) || m.Enabled != (e.Name != "contracts") {
-			t.Errorf("module %d: %+v, want %s %s enabled=%v", i, m, e.Name, e.Status, e.Name != "contracts")
+		if m.Name != e.Name || m.Status != string(e.Status) || m.Enabled != (e.Name != "printforms") {
+			t.Errorf("module %d: %+v, want %s %s enabled=%v", i, m, e.Name, e.Status, e.Name != "printforms")
 		}
 	}
 }
@@ -396,7 +396,7 @@ func TestModuleSwitch(t *testing.T) {
 		onStatus int
 	}{
 		{"ready module", "probe", "/api/v1/probe", "/api/v1/probe", http.StatusOK},
-		{"stub module", "printforms", "/api/v1/print-forms", "/api/v1/print-forms", http.StatusNotImplemented},
+		{"stub module", "calendar", "/api/v1/calendar-events", "/api/v1/calendar-events", http.StatusNotImplemented},
 		{"stub module under a property", "violations", "/api/v1/properties/p1/violations/d1",
 			"/api/v1/properties/{propertyId}/violations", http.StatusNotImplemented},
 	}
@@ -424,9 +424,9 @@ func TestModuleSwitch(t *testing.T) {
 func TestStubAnswersNotImplemented(t *testing.T) {
 	app := testkit.Start(t)
 	for _, req := range []testkit.Request{
-		{Method: http.MethodGet, Path: "/api/v1/print-forms"},
-		{Method: http.MethodGet, Path: "/api/v1/print-forms/42/print"},
-		{Method: http.MethodPost, Path: "/api/v1/print-forms", Body: map[string]any{"x": 1}},
+		{Method: http.MethodGet, Path: "/api/v1/calendar-events"},
+		{Method: http.MethodGet, Path: "/api/v1/calendar-events/42/print"},
+		{Method: http.MethodPost, Path: "/api/v1/calendar-events", Body: map[string]any{"x": 1}},
 		{Method: http.MethodDelete, Path: "/api/v1/billing/invoices/7"},
 		{Method: http.MethodPost, Path: "/api/v1/analytics/track", Body: map[string]any{"event": "x"}},
 		{Method: http.MethodPut, Path: "/api/v1/properties/abc/violations/1"},

@@ -649,6 +649,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/print-forms/contracts/{contractId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The contract as a PDF
+         * @description The contract as a PDF attachment: title and number; the parties
+         *     (landlord: the owner's profile name and email; tenant: the
+         *     contragent's name, address, email, phone and tax id); the property's
+         *     name and address; start and end dates, monthly rent with its
+         *     currency, deposit and payment day; then every term in the contract's
+         *     order with its agreement block's name and description in the locale
+         *     and its value formatted by the block's data type (dates as
+         *     2026-11-23 in en, 23.11.2026 in de and uk, 23/11/2026 in fr and es;
+         *     amounts as 1,234.50 EUR in en, 1.234,50 EUR in de and es,
+         *     1 234,50 EUR in fr and uk; percentages; yes or no in the locale);
+         *     "Page n of N" on every page; and a signature block with lines for
+         *     both parties' signatures and dates.
+         *
+         *     The locale is `?locale=` when given, else the contract's `locale`,
+         *     else the owner's profile locale, else `en`; a `?locale=` that is not
+         *     an active language is 400 `validation_failed` naming `locale`. Text
+         *     is drawn left to right as stored; control and invisible formatting
+         *     characters (such as U+202E) are left out, and a character the
+         *     embedded Go fonts (Latin, Greek, Cyrillic) cannot draw is drawn as
+         *     U+FFFD.
+         *
+         *     The `ETag` is a digest of everything the PDF shows (the contract's,
+         *     owner's, tenant's, property's and blocks' last changes, the locale
+         *     and the labels' texts): `If-None-Match` with it gives 304 without
+         *     drawing the PDF again. Recently drawn PDFs are kept in memory
+         *     (`modules.printforms.cache`).
+         */
+        get: operations["printContract"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/properties": {
         parameters: {
             query?: never;
@@ -2206,6 +2254,17 @@ export interface components {
         DocumentDisposition: string;
         /** @description The SHA-256 of the content, quoted */
         DocumentETag: string;
+        /** @description `private, no-cache`: keep it, but ask again (If-None-Match) before using it */
+        PrintFormCacheControl: string;
+        /**
+         * @description `attachment; filename="contract-<number>.pdf"`: the contract number
+         *     in printable ASCII (slashes become `-`; quotes, control characters
+         *     and backslashes are left out; other characters become `_`), and
+         *     `filename*=UTF-8''...` with the number in UTF-8 when it differs
+         */
+        PrintFormDisposition: string;
+        /** @description A strong ETag, the digest of everything the PDF shows in this locale, quoted */
+        PrintFormETag: string;
     };
     pathItems: never;
 }
@@ -3497,6 +3556,52 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    printContract: {
+        parameters: {
+            query?: {
+                /** @description The language of the form, an active language code (GET /api/v1/languages); by default the contract's */
+                locale?: string;
+            };
+            header?: {
+                /** @description An ETag the client has; 304 when it still matches */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contract's print form */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["PrintFormCacheControl"];
+                    "Content-Disposition": components["headers"]["PrintFormDisposition"];
+                    ETag: components["headers"]["PrintFormETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The client's copy (If-None-Match) is current; no body */
+            304: {
+                headers: {
+                    ETag: components["headers"]["PrintFormETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listProperties: {

@@ -1,0 +1,148 @@
+package printforms
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/expenses/money"
+)
+
+// nbsp is the no-break space: French and Ukrainian group digits with it, and
+// it joins an amount to its currency so that a line never breaks between
+// them.
+const nbsp = "\u00a0"
+
+// style is how one locale writes numbers and dates.
+type style struct {
+	group   string // between groups of three digits
+	decimal string // before the decimals
+	// date is a time layout for a calendar day.
+	date string
+	// percent follows a percentage: "%" or nbsp+"%".
+	percent string
+	// month is a layout for a billing month (YYYY-MM), quarter the format
+	// of a quarter (%d is the quarter, %s the year).
+	month string
+}
+
+// styles are the locales' formats. Dates: ISO 8601 in English (no month
+// names to translate, unambiguous for readers on both sides of the
+// Atlantic), day.month.year in German and Ukrainian, day/month/year in
+// French and Spanish. Amounts: two decimals always, the currency code
+// after the number.
+var styles = map[string]style{
+	"en": {group: ",", decimal: ".", date: "2006-01-02", percent: "%", month: "2006-01"},
+	"de": {group: ".", decimal: ",", date: "02.01.2006", percent: nbsp + "%", month: "01.2006"},
+	"fr": {group: nbsp, decimal: ",", date: "02/01/2006", percent: nbsp + "%", month: "01/2006"},
+	"es": {group: ".", decimal: ",", date: "02/01/2006", percent: nbsp + "%", month: "01/2006"},
+	"uk": {group: nbsp, decimal: ",", date: "02.01.2006", percent: nbsp + "%", month: "01.2006"},
+}
+
+// styleOf is the format of locale; a language without one of its own (an
+// operator may activate more) is written the English way.
+func styleOf(locale string) style {
+	if s, ok := styles[locale]; ok {
+		return s
+	}
+	return styles["en"]
+}
+
+// grouped writes the decimal digits of n (n >= 0) in groups of three.
+func (s style) grouped(digits string) string {
+	if len(digits) <= 3 {
+		return digits
+	}
+	var b strings.Builder
+	head := len(digits) % 3
+	if head > 0 {
+		b.WriteString(digits[:head])
+	}
+	for i := head; i < len(digits); i += 3 {
+		if b.Len() > 0 {
+			b.WriteString(s.group)
+		}
+		b.WriteString(digits[i : i+3])
+	}
+	return b.String()
+}
+
+// Money writes an amount with two decimals and its currency code:
+// "1,234.50 EUR" (en), "1.234,50 EUR" (de, es), "1 234,50 EUR" (fr, uk,
+// with no-break spaces).
+func (s style) Money(a money.Amount, currency string) string {
+	n := int64(a)
+	sign := ""
+	if n < 0 {
+		sign, n = "-", -n
+	}
+	out := sign + s.grouped(strconv.FormatInt(n/100, 10)) + s.decimal + twoDigits(n%100)
+	if currency != "" {
+		out += nbsp + currency
+	}
+	return out
+}
+
+func twoDigits(n int64) string {
+	if n < 10 {
+		return "0" + strconv.FormatInt(n, 10)
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// Int writes a whole number with the locale's groups.
+func (s style) Int(n int64) string {
+	if n < 0 {
+		return "-" + s.grouped(strconv.FormatInt(-n, 10))
+	}
+	return s.grouped(strconv.FormatInt(n, 10))
+}
+
+// Decimal writes a JSON number as the locale does, keeping its decimals
+// (5.5 is "5,5" in German); text that is not a plain decimal number is
+// returned as it is.
+func (s style) Decimal(num string) string {
+	num = strings.TrimSpace(num)
+	if _, err := strconv.ParseFloat(num, 64); err != nil || strings.ContainsAny(num, "eE") {
+		return num
+	}
+	sign := ""
+	if strings.HasPrefix(num, "-") {
+		sign, num = "-", num[1:]
+	}
+	whole, frac, _ := strings.Cut(num, ".")
+	out := sign + s.grouped(whole)
+	if frac != "" {
+		out += s.decimal + frac
+	}
+	return out
+}
+
+// Percent writes a percentage: "5.5%" (en), "5,5 %" (others).
+func (s style) Percent(num string) string { return s.Decimal(num) + s.percent }
+
+// Date writes a calendar day.
+func (s style) Date(d calendar.Date) string {
+	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC).Format(s.date)
+}
+
+// Period writes a billing period label: a month (YYYY-MM) in the
+// locale's order, a quarter (YYYY-Qn) as "Qn YYYY", a year as it is;
+// anything else is returned as it is.
+func (s style) Period(label string) string {
+	if !calendar.ValidLabel(label) {
+		return label
+	}
+	switch {
+	case len(label) == 7 && label[5] == 'Q':
+		return label[5:] + " " + label[:4]
+	case len(label) == 7:
+		t, err := time.Parse("2006-01", label)
+		if err != nil {
+			return label
+		}
+		return t.Format(s.month)
+	}
+	return label
+}

@@ -1,0 +1,112 @@
+package printforms
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/propman/propman/modules/translations"
+)
+
+// The dictionary keys of the forms' static texts (modules/translations/
+// locales/*.json, printforms.*).
+const (
+	keyAddress        = "printforms.common.address"
+	keyDate           = "printforms.common.date"
+	keyEmail          = "printforms.common.email"
+	keyNo             = "printforms.common.no"
+	keyNotSet         = "printforms.common.not_set"
+	keyPage           = "printforms.common.page"
+	keyPhone          = "printforms.common.phone"
+	keyProperty       = "printforms.common.property"
+	keySignature      = "printforms.common.signature"
+	keyTaxID          = "printforms.common.tax_id"
+	keyYes            = "printforms.common.yes"
+	keyDeposit        = "printforms.contract.deposit"
+	keyEndDate        = "printforms.contract.end_date"
+	keyLandlord       = "printforms.contract.landlord"
+	keyMainTerms      = "printforms.contract.main_terms"
+	keyContractNumber = "printforms.contract.number"
+	keyOpenEnded      = "printforms.contract.open_ended"
+	keyParties        = "printforms.contract.parties"
+	keyPaymentDay     = "printforms.contract.payment_day"
+	keyRent           = "printforms.contract.rent"
+	keySignatures     = "printforms.contract.signatures"
+	keyStartDate      = "printforms.contract.start_date"
+	keyTenant         = "printforms.contract.tenant"
+	keyTerms          = "printforms.contract.terms"
+	keyContractTitle  = "printforms.contract.title"
+	keyAmount         = "printforms.receipt.amount"
+	keyCharge         = "printforms.receipt.charge"
+	keyIssuedOn       = "printforms.receipt.issued_on"
+	keyReceiptNumber  = "printforms.receipt.number"
+	keyPayer          = "printforms.receipt.payer"
+	keyPeriod         = "printforms.receipt.period"
+	keyReceiptTitle   = "printforms.receipt.title"
+	keyTotal          = "printforms.receipt.total"
+	keyVoid           = "printforms.receipt.void"
+	keyVoidNote       = "printforms.receipt.void_note"
+)
+
+var labelKeys = []string{
+	keyAddress, keyDate, keyEmail, keyNo, keyNotSet, keyPage, keyPhone, keyProperty, keySignature, keyTaxID, keyYes,
+	keyDeposit, keyEndDate, keyLandlord, keyMainTerms, keyContractNumber, keyOpenEnded, keyParties, keyPaymentDay,
+	keyRent, keySignatures, keyStartDate, keyTenant, keyTerms, keyContractTitle,
+	keyAmount, keyCharge, keyIssuedOn, keyReceiptNumber, keyPayer, keyPeriod, keyReceiptTitle, keyTotal, keyVoid, keyVoidNote,
+}
+
+// labels are one locale's texts of the keys above.
+type labels map[string]string
+
+// get is the text of key; the key itself when no dictionary has it (a test
+// catches that).
+func (l labels) get(key string) string {
+	if s, ok := l[key]; ok {
+		return s
+	}
+	return key
+}
+
+// page is "Page {page} of {pages}" filled in.
+func (l labels) page(n, total string) string {
+	return strings.NewReplacer("{page}", n, "{pages}", total).Replace(l.get(keyPage))
+}
+
+// Labels gives each locale's texts, chosen once per locale from the
+// translation dictionaries (English per key where a locale lacks one).
+type Labels struct {
+	dicts *translations.Dictionaries
+	cache sync.Map // locale -> labels
+}
+
+// NewLabels returns the texts of dicts.
+func NewLabels(dicts *translations.Dictionaries) *Labels { return &Labels{dicts: dicts} }
+
+// For returns locale's texts and the keys no dictionary has. locale is a
+// language code the caller owns (a reference.Language's), never a
+// request's bytes: it is kept as a map key.
+func (l *Labels) For(locale string) (labels, []string) {
+	if v, ok := l.cache.Load(locale); ok {
+		return v.(labels), nil
+	}
+	found, missing := l.dicts.Select(locale, labelKeys)
+	l.cache.Store(strings.Clone(locale), labels(found))
+	return found, missing
+}
+
+// Version is a digest of every locale's texts: the forms' ETags change
+// when a new build changes a label.
+func (l *Labels) Version() string {
+	h := sha256.New()
+	locales := l.dicts.Locales()
+	sort.Strings(locales)
+	for _, loc := range locales {
+		found, _ := l.dicts.Select(loc, labelKeys)
+		for _, k := range labelKeys {
+			h.Write([]byte(loc + "\x00" + k + "\x00" + found[k] + "\x00"))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}

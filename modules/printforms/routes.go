@@ -1,0 +1,20 @@
+package printforms
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/module"
+)
+
+// NewRoutes lists every route of the module. Each needs a token; the
+// handler checks the record's owner (or an admin) through the owning
+// module's Authorize.
+func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
+	return module.Routes{Module: Name, Register: func(api fiber.Router) {
+		api.Get("/print-forms/contracts/:contractId", guard.Require(), h.contract)
+		// Once modules/receipts provides a ReceiptSource (see receipt.go),
+		// with the operation README.md gives added to openapi.yaml:
+		// api.Get("/print-forms/receipts/:receiptId", guard.Require(), h.receipt)
+	}}
+}

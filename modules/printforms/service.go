@@ -1,0 +1,244 @@
+package printforms
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+	"go.uber.org/fx"
+
+	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/agreements"
+	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/modules/contragents"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/modules/reference"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+)
+
+// formVersion is part of every ETag: raise it when the layout changes, so
+// clients holding a PDF drawn the old way get the new one. (A changed
+// label changes the ETags by itself: Labels.Version.)
+const formVersion = "1"
+
+// Job is one form to send: its version key (the ETag's content and the
+// cache key), its filename, and how to draw it when no cached copy exists.
+type Job struct {
+	Key string
+	// Filename is the attachment's name; Content-Disposition gives it as an
+	// ASCII fallback and as UTF-8 (filename*).
+	Filename string
+	Render   func() ([]byte, error)
+}
+
+// Service gathers what a form shows, through the other modules' exported
+// services, and decides its locale and version.
+type Service struct {
+	db        *bun.DB
+	contracts *contracts.Service
+	tenants   *contragents.Service
+	props     *properties.Service
+	accounts  *accounts.Service
+	blocks    *agreements.Store
+	dir       directory
+	render    *Renderer
+	labels    string
+}
+
+// directory is what the service reads of *reference.Directory (an
+// interface so the receipt path can be tested without a database).
+type directory interface {
+	Language(code string) (reference.Language, bool)
+	Country(code string) (reference.Country, bool)
+}
+
+// ServiceParams are the service's dependencies as fx provides them.
+type ServiceParams struct {
+	fx.In
+
+	DB          *bun.DB
+	Contracts   *contracts.Service
+	Contragents *contragents.Service
+	Properties  *properties.Service
+	Accounts    *accounts.Service
+	Directory   *reference.Directory
+	Renderer    *Renderer
+	Labels      *Labels
+}
+
+// NewService returns the service.
+func NewService(p ServiceParams) *Service {
+	return &Service{db: p.DB, contracts: p.Contracts, tenants: p.Contragents, props: p.Properties, accounts: p.Accounts,
+		blocks: agreements.NewStore(p.DB), dir: p.Directory, render: p.Renderer, labels: p.Labels.Version()}
+}
+
+// errLocale is the 400 of a ?locale= that is not an active language.
+func errLocale() error {
+	return apierror.Validation("locale: must be the code of an active language (GET /api/v1/languages)")
+}
+
+// Locale is the form's locale: the query's when given (400 unless it is an
+// active language), else the first of defaults that is an active
+// language, else en. The code returned is the Directory's own string.
+func (s *Service) Locale(query string, defaults ...string) (string, error) {
+	if query = strings.TrimSpace(query); query != "" {
+		if len(query) > 35 {
+			return "", errLocale()
+		}
+		l, ok := s.dir.Language(query)
+		if !ok {
+			return "", errLocale()
+		}
+		return l.Code, nil
+	}
+	for _, d := range defaults {
+		if l, ok := s.dir.Language(d); ok {
+			return l.Code, nil
+		}
+	}
+	return "en", nil
+}
+
+// ContractJob checks that p may see the contract with the raw id (404 for
+// a non-UUID or unknown id, 403 for another user's unless p is an admin),
+// picks the locale (?locale=, else the contract's, else its owner's, else
+// en) and reads what the form shows. Nothing is drawn yet.
+func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, localeQuery string) (*Job, error) {
+	c, err := s.contracts.Authorize(ctx, p, rawID)
+	if err != nil {
+		return nil, err
+	}
+	owner, err := s.accounts.User(ctx, c.OwnerID)
+	if err != nil {
+		return nil, err
+	}
+	locale, err := s.Locale(localeQuery, c.Locale, owner.Locale)
+	if err != nil {
+		return nil, err
+	}
+	// The owner's view: the contract's property and tenant are the owner's
+	// (the contracts module makes sure), whoever asks.
+	as := auth.Principal{UserID: c.OwnerID}
+	tenant, err := s.tenants.Authorize(ctx, as, c.TenantID.String())
+	if err != nil {
+		return nil, err
+	}
+	prop, err := s.props.Authorize(ctx, as, c.PropertyID.String())
+	if err != nil {
+		return nil, err
+	}
+	terms := c.TermList()
+	codes := make([]string, len(terms))
+	for i, t := range terms {
+		codes[i] = t.Code
+	}
+	found, err := s.blocks.ByCodes(ctx, s.db, codes)
+	if err != nil {
+		return nil, err
+	}
+	blocks := make(map[string]agreements.Block, len(found))
+	for _, b := range found {
+		blocks[strings.ToUpper(b.Code)] = b
+	}
+
+	v := newVersion("contract", s.labels, locale)
+	v.add(c.ID.String(), stamp(c.UpdatedAt), stamp(owner.UpdatedAt), stamp(tenant.UpdatedAt), stamp(prop.UpdatedAt))
+	form := ContractForm{
+		Number: c.Number, Currency: c.Currency,
+		Landlord:     Party{Name: owner.Name, Email: owner.Email},
+		Tenant:       Party{Name: tenant.Name, Address: tenant.Address, Email: tenant.Email, Phone: tenant.Phone, TaxID: tenant.TaxID},
+		PropertyName: prop.Name, PropertyAddress: s.address(prop, locale),
+		Start: c.StartDate, End: c.EndDate, Rent: c.Rent(), Deposit: c.Deposit(), DueDay: c.DueDay,
+		Updated: c.UpdatedAt,
+	}
+	for _, t := range terms {
+		ft := FormTerm{Code: t.Code, Name: t.Code, Value: t.Value}
+		if b, ok := blocks[strings.ToUpper(t.Code)]; ok {
+			ft.Name, ft.Description, ft.DataType = localized(b.Name, locale, t.Code), localized(b.Description, locale, ""), b.DataType
+			v.add(b.Code, stamp(b.UpdatedAt))
+		}
+		form.Terms = append(form.Terms, ft)
+	}
+	return &Job{
+		Key:      v.key(),
+		Filename: "contract-" + c.Number + ".pdf",
+		Render:   func() ([]byte, error) { return s.render.Contract(locale, form) },
+	}, nil
+}
+
+// ReceiptJob is ContractJob for a receipt the source finds.
+func (s *Service) ReceiptJob(ctx context.Context, src ReceiptSource, p auth.Principal, rawID, localeQuery string) (*Job, error) {
+	pr, err := src.PrintableReceipt(ctx, p, rawID)
+	if err != nil {
+		return nil, err
+	}
+	locale, err := s.Locale(localeQuery, pr.DefaultLocale)
+	if err != nil {
+		return nil, err
+	}
+	v := newVersion("receipt", s.labels, locale)
+	v.add(rawID, pr.Version)
+	rc := pr.Receipt
+	return &Job{
+		Key:      v.key(),
+		Filename: "receipt-" + rc.Number + ".pdf",
+		Render:   func() ([]byte, error) { return s.render.Receipt(locale, rc) },
+	}, nil
+}
+
+// address is the property's street, postal code and city, and country in
+// locale.
+func (s *Service) address(p *properties.Property, locale string) string {
+	var parts []string
+	add := func(v string) {
+		if v = strings.TrimSpace(v); v != "" {
+			parts = append(parts, v)
+		}
+	}
+	add(p.Address)
+	add(strings.TrimSpace(p.PostalCode + " " + p.City))
+	if c, ok := s.dir.Country(p.CountryCode); ok {
+		add(localized(c.Name, locale, c.Code))
+	} else {
+		add(p.CountryCode)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// localized is m's text in locale, else in English, else def.
+func localized(m map[string]string, locale, def string) string {
+	if s := m[locale]; s != "" {
+		return s
+	}
+	if s := m["en"]; s != "" {
+		return s
+	}
+	return def
+}
+
+func stamp(t time.Time) string { return strconv.FormatInt(t.UnixNano(), 36) }
+
+// version digests everything a form's bytes depend on.
+type version struct{ parts []string }
+
+func newVersion(kind, labels, locale string) *version {
+	return &version{parts: []string{formVersion, kind, labels, locale}}
+}
+
+func (v *version) add(parts ...string) { v.parts = append(v.parts, parts...) }
+
+// key is the digest: 32 hex digits.
+func (v *version) key() string {
+	h := sha256.New()
+	for _, p := range v.parts {
+		h.Write([]byte(strconv.Itoa(len(p))))
+		h.Write([]byte{':'})
+		h.Write([]byte(p))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
