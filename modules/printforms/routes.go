@@ -13,8 +13,8 @@ import (
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
 		api.Get("/print-forms/contracts/:contractId", guard.Require(), h.contract)
-		// Once modules/receipts provides a ReceiptSource (see receipt.go),
-		// with the operation README.md gives added to openapi.yaml:
-		// api.Get("/print-forms/receipts/:receiptId", guard.Require(), h.receipt)
+		// The receipts module provides the ReceiptSource; without it the
+		// handler answers 404.
+		api.Get("/print-forms/receipts/:receiptId", guard.Require(), h.receipt)
 	}}
 }

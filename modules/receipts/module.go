@@ -32,6 +32,8 @@ func Entry() module.Entry {
 			fx.Provide(NewService),
 			fx.Provide(fx.Private, NewHandler),
 			payments.ProvideListener(func(s *Service) *Service { return s }),
+			// The print forms (modules/printforms) render receipts from it.
+			fx.Provide(newPrintSource),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}
