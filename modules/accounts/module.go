@@ -46,10 +46,13 @@ func Entry() module.Entry {
 
 // Config is the section modules.accounts.
 type Config struct {
-	// CacheTTL is how long, on PostgreSQL, a user read for a token check
-	// is kept at most (0: every check reads the database). Every change is
-	// heard at its commit whatever it is (see principals); it bounds what a
-	// lost notification could leave.
+	// CacheTTL is how long a user read for a token check is kept at most
+	// (0: every check reads the database). On PostgreSQL every change is
+	// heard at its commit whatever made it (see principals); the TTL bounds
+	// what a lost notification could leave. On SQLite the serving process
+	// forgets a user at each change it makes itself; the TTL bounds how
+	// long a change made outside it (`propman user role`, an edit by hand)
+	// goes unseen.
 	CacheTTL time.Duration `koanf:"cachettl"`
 }
 
@@ -66,11 +69,16 @@ func NewConfig(cfg *config.Config) (Config, error) {
 }
 
 // providePrincipals gives the guard its user lookup. On PostgreSQL the cache
-// is trusted only while this instance listens for changes of users.
+// is trusted only while this instance listens for changes of users; on
+// SQLite, served by one process, from the start.
 func providePrincipals(lc fx.Lifecycle, store *Store, mc Config, cfg *config.Config, log *slog.Logger) auth.Accounts {
 	pg := cfg.Database.IsPostgres()
 	p := newPrincipals(store, mc.CacheTTL, pg && mc.CacheTTL > 0)
-	if !pg || mc.CacheTTL == 0 {
+	if !pg {
+		p.trusted.Store(mc.CacheTTL > 0)
+		return p
+	}
+	if mc.CacheTTL == 0 {
 		return p
 	}
 	ctx, cancel := context.WithCancel(context.Background())

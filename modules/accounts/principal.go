@@ -24,9 +24,11 @@ const usersChannel = "propman_users"
 const maxCachedPrincipals = 100_000
 
 // principals answers the token guard: the current roles, token version and
-// state of a token's user. On PostgreSQL it keeps the users it read, so a
+// state of a token's user. It keeps the users it read for at most ttl, so a
 // request with a token costs no query, and forgets one the moment it
-// changes:
+// changes.
+//
+// On PostgreSQL, where several instances may share the database:
 //
 //   - a trigger on users notifies usersChannel with the id at the commit of
 //     every update or delete, whoever made it (an instance, a `propman
@@ -37,8 +39,14 @@ const maxCachedPrincipals = 100_000
 //   - while the listening connection is down nothing is kept, so nothing
 //     stale is believed; ttl bounds how long a user is kept at all.
 //
-// On SQLite every check reads the row: another process (a command) or a
-// hand edit could change it unheard, and the read is in-process anyway.
+// On SQLite one process serves a database file (docs/OPERATIONS.md), so
+// every change the service makes goes through this process's Store, which
+// forgets the user after the commit and before the change is answered
+// (changing): the very next request reads the new row. What this process
+// does not make is not heard: a `propman user role` run against the file of
+// a running server (it only adds a role) or an edit by hand counts after at
+// most ttl (modules.accounts.cachettl, 5 s by default; 0 reads the row on
+// every check).
 //
 // A read that started before a change must not store what it read after
 // the change was forgotten: every forget raises gen, and a read stores its
@@ -47,7 +55,8 @@ type principals struct {
 	store *Store
 	ttl   time.Duration
 	// trusted is true while this instance hears of every change: on
-	// PostgreSQL while it listens, and never with ttl 0 or on SQLite.
+	// PostgreSQL while it listens, on SQLite always (one process makes the
+	// changes), and never with ttl 0.
 	trusted atomic.Bool
 	gen     atomic.Uint64
 

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/platform/testkit"
 )
 
@@ -142,4 +144,74 @@ func TestTokenChecksUnderConcurrentPasswordChange(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
+}
+
+// TestSQLiteTokenRefusedAfterChange: the token check keeps the users it read
+// (on SQLite in the serving process, on PostgreSQL with notifications), and
+// every change the service makes counts from the very next request: a
+// password change retires older tokens, and a role change through the
+// Store's SetRoles (what `propman user role` runs; no route or command
+// deactivates or deletes a user) is granted and withdrawn at once. The
+// cache lives 1 h here, so nothing below passes because an entry expired.
+func TestSQLiteTokenRefusedAfterChange(t *testing.T) {
+	var store *accounts.Store
+	app := testkit.Start(t, testkit.WithConfig("modules.accounts.cachettl", "1h"), testkit.WithPopulate(&store))
+	ctx := context.Background()
+	id := register(t, app, "Anna Landlord", "anna@example.com")
+	token := login(t, app, "anna@example.com", goodPassword)
+	var me meView
+	for range 3 {
+		app.Get("/api/v1/auth/me", token).Expect(200).JSON(&me)
+	}
+	if app.Engine == "sqlite" {
+		// The checks are answered from memory: an edit by hand, which the
+		// process does not make, is not seen (within the 1 h lifetime).
+		if _, err := app.DB.ExecContext(ctx, "UPDATE users SET name = 'Edited By Hand' WHERE id = ?", id); err != nil {
+			t.Fatal(err)
+		}
+		app.Get("/api/v1/auth/me", token).Expect(200).JSON(&me)
+		if me.Name != "Anna Landlord" {
+			t.Fatalf("token check read the row again (name %q): the cache is not in use", me.Name)
+		}
+	}
+
+	// Password change: the old token is refused on the very next request.
+	app.Put("/api/v1/user/password", token, map[string]any{"current_password": goodPassword, "new_password": "Other-Ledger-2027"}).Expect(200)
+	app.Get("/api/v1/auth/me", token).Expect(401)
+	token = login(t, app, "anna@example.com", "Other-Ledger-2027")
+
+	// Role change: another user's property is readable with ROLE_ADMIN from
+	// the next request on, and refused again from the one after revoking.
+	owner := accountstest.NewUser(t, app)
+	var prop struct {
+		ID string `json:"id"`
+	}
+	app.Post("/api/v1/properties", owner.Token, map[string]any{"name": "Flat", "country_code": "DE"}).Expect(201).JSON(&prop)
+	other := "/api/v1/properties/" + prop.ID
+	for range 3 {
+		app.Get(other, token).Expect(403)
+	}
+	setRoles := func(roles ...string) {
+		t.Helper()
+		u, err := store.ByID(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.Roles = accounts.RolesOf(roles...)
+		if err := store.SetRoles(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setRoles("ROLE_USER", "ROLE_ADMIN")
+	app.Get(other, token).Expect(200)
+	app.Get("/api/v1/auth/me", token).Expect(200).JSON(&me)
+	if len(me.Roles) != 2 {
+		t.Fatalf("roles after the grant: %v", me.Roles)
+	}
+	setRoles("ROLE_USER")
+	app.Get(other, token).Expect(403)
+	app.Get("/api/v1/auth/me", token).Expect(200).JSON(&me)
+	if len(me.Roles) != 1 {
+		t.Fatalf("roles after the revocation: %v", me.Roles)
+	}
 }

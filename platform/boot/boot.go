@@ -65,11 +65,9 @@ type ModuleState struct {
 func Logger(cfg config.Log, w io.Writer) *slog.Logger {
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(cfg.Level))
-	opts := &slog.HandlerOptions{Level: level}
-	if cfg.Format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	// slog's text or JSON handler, which also takes the access log's line
+	// formatted by hand (logbuf.Direct).
+	return slog.New(logbuf.NewHandler(w, cfg.Format == "json", &slog.HandlerOptions{Level: level}))
 }
 
 // BufferedLogger is Logger over a logbuf.Writer on w, whose warnings and

@@ -19,8 +19,11 @@ import (
 // of a handler sending 40 bytes of JSON, and each step is a sub-benchmark
 // run in process (fasthttp's handler called directly, no socket), so the
 // difference between two steps is the cost of the middleware added. The
-// access log writes to /dev/null through a real file, as to a log file,
-// once directly and from then on through logbuf, as propman serve does.
+// access log writes to /dev/null through a real file, as to a log file:
+// through slog directly (3), through slog over logbuf (3b, how propman
+// serve wrote it before the line was formatted by hand), and as propman
+// serve writes it now (3c: the line formatted by hand into logbuf, see
+// logbuf.Direct), which the later steps keep.
 //
 //	go test -run '^$' -bench Middleware -benchtime 200000x ./platform/httpserver/
 func BenchmarkMiddleware(b *testing.B) {
@@ -35,6 +38,8 @@ func BenchmarkMiddleware(b *testing.B) {
 	logBuf := logbuf.New(devNull)
 	defer logBuf.Close()
 	bufferedLog := slog.New(logBuf.Handler(slog.NewTextHandler(logBuf, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	// As boot.BufferedLogger builds it.
+	directLog := slog.New(logBuf.Handler(logbuf.NewHandler(logBuf, false, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	steps := []struct {
 		name string
 		mw   fiber.Handler
@@ -43,7 +48,8 @@ func BenchmarkMiddleware(b *testing.B) {
 		{"1b-nosniff", noSniff},
 		{"2-accesslog-warn", accessLog(warnLog)},
 		{"3-accesslog-info", nil},         // step 2 writing each line to the file
-		{"3b-accesslog-info-logbuf", nil}, // step 2 writing through logbuf, as propman serve does
+		{"3b-accesslog-info-logbuf", nil}, // step 2 writing through slog over logbuf
+		{"3c-accesslog-info-direct", nil}, // step 2 as propman serve writes it
 		{"4-recover", recoverer(infoLog)},
 		{"5-cors", cors.New(cors.Config{AllowOrigins: "https://app.example", AllowMethods: "GET,POST"})},
 		{"6-clientaddress", clientAddress(nil)},
@@ -57,8 +63,8 @@ func BenchmarkMiddleware(b *testing.B) {
 		}
 		panic(name)
 	}
-	// The access log's two later steps replace its first one.
-	direct, buffered := step("3-accesslog-info"), step("3b-accesslog-info-logbuf")
+	// The access log's three later steps replace its first one.
+	direct, buffered, handmade := step("3-accesslog-info"), step("3b-accesslog-info-logbuf"), step("3c-accesslog-info-direct")
 	body := []byte(`{"name":"propman","version":"1.0.0","ok":1}`)
 	build := func(upTo int) fasthttp.RequestHandler {
 		app := fiber.New(fiber.Config{DisableStartupMessage: true, ErrorHandler: ErrorHandler(infoLog)})
@@ -67,8 +73,10 @@ func BenchmarkMiddleware(b *testing.B) {
 			switch {
 			case steps[i].name == "2-accesslog-warn" && upTo == direct:
 				mw = accessLog(infoLog)
-			case steps[i].name == "2-accesslog-warn" && upTo >= buffered:
+			case steps[i].name == "2-accesslog-warn" && upTo == buffered:
 				mw = accessLog(bufferedLog)
+			case steps[i].name == "2-accesslog-warn" && upTo >= handmade:
+				mw = accessLog(directLog)
 			case mw == nil:
 				continue
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/logbuf"
 )
 
 // APIPrefix is where every API route lives.
@@ -105,7 +106,14 @@ func recoverer(log *slog.Logger) fiber.Handler {
 	}
 }
 
+// accessLog writes one line per request, after the error handler has set
+// the final status: level info, error for a 5xx other than 501. When the
+// logger's handler is logbuf.Direct (the service's, see boot.Logger) the
+// line is formatted by hand into a pooled buffer and copied into the log
+// before the handler returns, so nothing of the request outlives it; any
+// other logger gets the same record through slog.
 func accessLog(log *slog.Logger) fiber.Handler {
+	direct, _ := log.Handler().(logbuf.Direct)
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
 		err := c.Next()
@@ -120,12 +128,29 @@ func accessLog(log *slog.Logger) fiber.Handler {
 		if status >= 500 && status != fiber.StatusNotImplemented {
 			level = slog.LevelError
 		}
-		log.LogAttrs(c.UserContext(), level, "request",
+		ctx := c.UserContext()
+		if !log.Enabled(ctx, level) {
+			return nil
+		}
+		now := time.Now()
+		if direct != nil {
+			l := direct.NewLine(now, level, "request")
+			l.String("request_id", requestID(c))
+			l.String("method", c.Method())
+			l.String("path", c.Path())
+			l.Int("status", status)
+			l.Duration("duration", now.Sub(start))
+			l.String("ip", ClientIP(c))
+			l.Int("bytes", responseSize(c))
+			_ = direct.WriteLine(l)
+			return nil
+		}
+		log.LogAttrs(ctx, level, "request",
 			slog.String("request_id", requestID(c)),
 			slog.String("method", c.Method()),
 			slog.String("path", c.Path()),
 			slog.Int("status", status),
-			slog.Duration("duration", time.Since(start)),
+			slog.Duration("duration", now.Sub(start)),
 			slog.String("ip", ClientIP(c)),
 			slog.Int("bytes", responseSize(c)),
 		)

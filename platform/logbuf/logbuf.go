@@ -1,6 +1,8 @@
 // Package logbuf is the writer under the service's log: lines are gathered
 // in memory and written out together, so a request's access line costs a
-// copy rather than a write(2).
+// copy rather than a write(2). Its handler (NewHandler) also takes lines
+// formatted by hand (Direct), so the access line skips slog's attribute
+// machinery too.
 package logbuf
 
 import (
@@ -95,8 +97,14 @@ func (b *Writer) Close() error {
 }
 
 // Handler wraps h, a handler writing to b, so that each record of level
-// warn or above is written out at once.
-func (b *Writer) Handler(h slog.Handler) slog.Handler { return urgentFlush{Handler: h, buf: b} }
+// warn or above is written out at once. When h is Direct, so is the result.
+func (b *Writer) Handler(h slog.Handler) slog.Handler {
+	u := urgentFlush{Handler: h, buf: b}
+	if d, ok := h.(Direct); ok {
+		return urgentDirect{urgentFlush: u, d: d}
+	}
+	return u
+}
 
 // urgentFlush writes out the buffer after each record of level warn or
 // above, so problems reach the log at once.

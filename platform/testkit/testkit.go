@@ -85,6 +85,7 @@ type settings struct {
 	entries   []module.Entry
 	start     time.Time
 	listen    bool
+	populate  []any
 }
 
 // Option changes how Start builds the app.
@@ -105,6 +106,13 @@ func WithEntries(entries []module.Entry) Option {
 // reading a request (413, 431), keep-alive, shutdown.
 func WithListener() Option {
 	return func(s *settings) { s.listen = true }
+}
+
+// WithPopulate fills targets (pointers) with values of the app's fx graph,
+// as fx.Populate does: a test reaches a module's exported service or store,
+// e.g. var store *accounts.Store; testkit.WithPopulate(&store).
+func WithPopulate(targets ...any) Option {
+	return func(s *settings) { s.populate = append(s.populate, targets...) }
 }
 
 // WithClock starts the fake clock at t.
@@ -205,7 +213,7 @@ func Start(t testing.TB, opts ...Option) *App {
 	defer cancel()
 	fxApp, err := boot.New(ctx, boot.Options{
 		Config: cfg, Entries: s.entries, Logger: log, Clock: a.Clock, Mailer: a.Mail,
-		Extra:  []fx.Option{fx.Populate(&a.Fiber, &a.DB, &a.Doc, &a.Tokens, &a.Tracing)},
+		Extra:  []fx.Option{fx.Populate(&a.Fiber, &a.DB, &a.Doc, &a.Tokens, &a.Tracing), fx.Populate(s.populate...)},
 		Listen: s.listen,
 		OnListen: func(addr net.Addr) {
 			a.URL = "http://" + addr.String()
