@@ -697,6 +697,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/print-forms/receipts/{receiptId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The receipt's UUID; anything else is a 404 */
+                receiptId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The receipt as a PDF
+         * @description The receipt of a payment as a PDF attachment
+         *     (`filename="receipt-<number>.pdf"`): its number and date, the payer,
+         *     the property, one line per charge the payment paid (name, period,
+         *     amount), the total; a receipt voided with its payment carries a
+         *     note and a large "VOID" (in the locale) across the page. The locale
+         *     is `?locale=`, else the owner's profile locale, else `en`; unknown
+         *     is 400. Owner or admin only (403), 404 for an unknown id. `ETag`
+         *     and 304 as for contracts.
+         */
+        get: operations["printReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/properties": {
         parameters: {
             query?: never;
@@ -784,6 +814,35 @@ export interface paths {
          *     `property_archived`. Archiving an archived property changes nothing.
          */
         post: operations["archiveProperty"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What the property's charges and payments add up to
+         * @description `charged`: the amounts of the charges not cancelled; `paid`: the
+         *     posted payments; `outstanding`: what the charges still owe;
+         *     `overdue`: the outstanding part of charges due before `as_of`
+         *     (default today); `credit`: posted payments' unallocated money. With
+         *     `contract_id`, only that contract's charges and payments. Always
+         *     `paid = (charged - outstanding) + credit` when every payment names
+         *     the same contract filter. One query.
+         */
+        get: operations["getPropertyBalance"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1210,17 +1269,29 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Generate the charges of the current period for every active automatic expense
+         * Generate the charges of the current period (and, with since, of missed ones) for every active automatic expense
          * @description For each active expense whose type is not MANUAL, the current period
          *     of its type (UTC calendar month `2026-11`, quarter `2026-Q4` or year
          *     `2026`) gets one charge, due on the expense's `due_day` of the
          *     period's first month. It is skipped when that charge exists or the
          *     period does not overlap the expense's `start_date`..`end_date`, and
          *     counted in `errors` when it cannot be stored (the rest go on).
-         *     `created + skipped + errors` is the number of active automatic
-         *     expenses. Idempotent, and safe under concurrent calls. No request body.
-         *     404 when the property does not exist (or the id is not a UUID), 403
-         *     when it belongs to someone else (an admin may use any).
+         *     Without `since`, `created + skipped + errors` is the number of active
+         *     automatic expenses.
+         *
+         *     Catch-up: with `since=YYYY-MM` every period from the one holding
+         *     `since` (not before the expense's start, not after its end) to the
+         *     current one that has no charge gets one: `created` counts charges
+         *     made, `skipped` periods that had one (and expenses with no period in
+         *     range, once each), `errors` periods that failed. `since` must lie
+         *     within the last 60 months and not after the current month (400
+         *     otherwise), so an expense gets at most 60 periods.
+         *
+         *     Idempotent, and safe under concurrent calls (each period's charge is
+         *     created once). Unallocated credit of the property's payments is used
+         *     on the new charges in the same transaction. No request body. 404
+         *     when the property does not exist (or the id is not a UUID), 403 when
+         *     it belongs to someone else (an admin may use any).
          */
         post: operations["refreshAllExpenses"];
         delete?: never;
@@ -1268,6 +1339,163 @@ export interface paths {
          *     `contract_expense`.
          */
         delete: operations["deleteExpense"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's payments, newest first
+         * @description One page of the property's payments by `paid_on`, newest first, each
+         *     with its live allocations. Filters: `contract_id`, `status`, `from`
+         *     and `to` (inclusive bounds on `paid_on`). Bad filters give 400.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        /**
+         * Record a payment and spread it over the charges
+         * @description One transaction records the payment, its allocations, the charges'
+         *     paid amounts and status, and its receipt (modules/receipts).
+         *
+         *     `amount` (more than 0, at most 2 decimals) is in the property's
+         *     currency: `currency`, when given, must be it. `paid_on` defaults to
+         *     today and may not be in the future. `method` is one of
+         *     `bank_transfer`, `cash`, `card`, `other`. `contract_id` must be a
+         *     contract of the property; `payer_id` a contragent of its owner.
+         *
+         *     With `allocations` (up to 1000, each charge once): each goes to a
+         *     charge of this property (and of the contract, when one is named):
+         *     400 otherwise; a cancelled charge is 409 `charge_cancelled`; more
+         *     than a charge's outstanding amount is 409 `over_allocated`; the
+         *     allocations may not add up to more than `amount` (400). Without
+         *     `allocations` the payment goes to the outstanding charges oldest
+         *     first (by due date, then creation), only the contract's when
+         *     `contract_id` is given. What is left is `unallocated`: credit, used
+         *     oldest payment first on charges created later (refresh-all,
+         *     catch-up, a manual charge, a deposit, a metered charge, a late fee)
+         *     in the transaction that creates them. A refused request writes
+         *     nothing.
+         */
+        post: operations["createPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The payment's UUID; anything else is a 404 */
+                paymentId: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One payment with its allocations
+         * @description The payment with its live allocations (none once reversed). 404 when
+         *     the property or the payment under it does not exist (or an id is not
+         *     a UUID), 403 when the property belongs to someone else.
+         */
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/payments/{paymentId}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The payment's UUID; anything else is a 404 */
+                paymentId: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a payment
+         * @description In one transaction: the payment's status becomes `reversed` (with
+         *     who, when and `reason`, 1-500 characters), its allocations are
+         *     voided so every charge owes again exactly what it paid, its credit
+         *     is gone, and its receipt is voided. 409 `already_reversed` when it
+         *     was reversed before.
+         */
+        post: operations["reversePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's receipts, newest first
+         * @description One page of the receipts of the property's payments, newest first;
+         *     `status` keeps only issued or only void ones. 403 when the property
+         *     belongs to someone else.
+         */
+        get: operations["listReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/receipts/{receiptId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The receipt's UUID; anything else is a 404 */
+                receiptId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One receipt
+         * @description 404 when the property or the receipt under it does not exist (or an
+         *     id is not a UUID), 403 when the property belongs to someone else.
+         *     The PDF is `GET /print-forms/receipts/{receiptId}`.
+         */
+        get: operations["getReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1473,6 +1701,11 @@ export interface components {
         AgreementBlockLocalizedText: {
             [key: string]: string;
         };
+        Allocation: {
+            amount: components["schemas"]["Money"];
+            /** Format: uuid */
+            charge_id: string;
+        };
         AuthFailure: {
             details?: string[];
             /** @description validation_failed, invalid_code, email_exists, phone_exists, mail_unavailable */
@@ -1480,6 +1713,16 @@ export interface components {
             message?: string;
             /** @enum {boolean} */
             success?: false;
+        };
+        Balance: {
+            /** Format: date */
+            as_of: string;
+            charged: components["schemas"]["MoneyOrZero"];
+            credit: components["schemas"]["MoneyOrZero"];
+            currency: string;
+            outstanding: components["schemas"]["MoneyOrZero"];
+            overdue: components["schemas"]["MoneyOrZero"];
+            paid: components["schemas"]["MoneyOrZero"];
         };
         Charge: {
             amount: components["schemas"]["Money"];
@@ -1500,7 +1743,21 @@ export interface components {
             expense_id: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description penalty: a late fee for the charge penalty_for (modules/penalties)
+             * @enum {string}
+             */
+            kind: "regular" | "penalty";
             name: string;
+            /** @description amount - paid_amount; 0 for a cancelled charge */
+            outstanding: components["schemas"]["MoneyOrZero"];
+            /** @description the sum of the payments' allocations to the charge */
+            paid_amount: components["schemas"]["MoneyOrZero"];
+            /**
+             * Format: uuid
+             * @description the overdue charge a penalty is for; null for a regular charge
+             */
+            penalty_for: string | null;
             /**
              * @description a month (2026-11), a quarter (2026-Q4) or a year (2026)
              * @example 2026-Q4
@@ -1508,8 +1765,11 @@ export interface components {
             period: string;
             /** Format: uuid */
             property_id: string;
-            /** @enum {string} */
-            status: "unpaid" | "paid" | "cancelled";
+            /**
+             * @description unpaid (paid_amount 0), partially_paid, paid (paid_amount = amount) or cancelled
+             * @enum {string}
+             */
+            status: "unpaid" | "partially_paid" | "paid" | "cancelled";
         };
         ChargeList: {
             charges: components["schemas"]["Charge"][];
@@ -1976,7 +2236,10 @@ export interface components {
         };
         /**
          * @description A manual charge. `period` defaults to the month of `due_date`,
-         *     `currency` to the property's, `status` to unpaid. `id`,
+         *     `currency` to the property's, `status` to unpaid. A charge entered
+         *     as `paid` is settled by a payment the service records for it
+         *     (method `other`, its receipt included), so `paid_amount` always is
+         *     the sum of payments; `partially_paid` cannot be entered. `id`,
          *     `property_id`, `expense_id` and `created_at` cannot be set; such
          *     fields are ignored.
          */
@@ -2005,6 +2268,72 @@ export interface components {
          * @example 1200.5
          */
         Money: number;
+        /**
+         * @description An amount of 0 or more with at most 2 decimals (a sum, what was paid, what is owed); answers carry exactly 2 decimals.
+         * @example 0
+         */
+        MoneyOrZero: number;
+        Payment: {
+            /** @description what the payment gives each charge (empty once reversed); credit used later adds rows */
+            allocations: components["schemas"]["Allocation"][];
+            amount: components["schemas"]["Money"];
+            /** Format: uuid */
+            contract_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            method: "bank_transfer" | "cash" | "card" | "other";
+            /** Format: date */
+            paid_on: string;
+            /**
+             * Format: uuid
+             * @description the contragent who paid
+             */
+            payer_id: string | null;
+            /** Format: uuid */
+            property_id: string;
+            reference: string;
+            reversal_reason: string | null;
+            /** Format: date-time */
+            reversed_at: string | null;
+            /** @enum {string} */
+            status: "posted" | "reversed";
+            /** @description credit not yet given to a charge (0 once reversed) */
+            unallocated: components["schemas"]["MoneyOrZero"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PaymentCreate: {
+            /** @description explicit allocations; when absent, oldest outstanding charges first */
+            allocations?: components["schemas"]["Allocation"][];
+            amount: components["schemas"]["Money"];
+            /** Format: uuid */
+            contract_id?: string | null;
+            /** @description must be the property's currency when given */
+            currency?: string;
+            /** @enum {string} */
+            method: "bank_transfer" | "cash" | "card" | "other";
+            /**
+             * Format: date
+             * @description today when absent; not in the future
+             */
+            paid_on?: string;
+            /** Format: uuid */
+            payer_id?: string | null;
+            reference?: string;
+        };
+        PaymentList: {
+            page: number;
+            payments: components["schemas"]["Payment"][];
+            per_page: number;
+            total: number;
+        };
+        PaymentReverse: {
+            reason: string;
+        };
         Profile: components["schemas"]["User"] & {
             /** Format: date-time */
             updated_at: string;
@@ -2106,6 +2435,47 @@ export interface components {
             page: number;
             per_page: number;
             readings: components["schemas"]["Reading"][];
+            total: number;
+        };
+        Receipt: {
+            amount: components["schemas"]["Money"];
+            /** @description what the payment kept as credit for later charges */
+            credit: components["schemas"]["MoneyOrZero"];
+            currency: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            issued_at: string;
+            /** @description what the payment paid when it was posted, charge by charge */
+            lines: {
+                amount: components["schemas"]["Money"];
+                charge_name: string;
+                /** Format: date */
+                due_date: string;
+                period: string;
+            }[];
+            /**
+             * @description year of issue and the owner's sequence number in that year, without gaps
+             * @example 2026-000001
+             */
+            number: string;
+            /** @description the payer contragent's name when the payment named one, else empty */
+            payer: string;
+            /** Format: uuid */
+            payment_id: string;
+            /** Format: uuid */
+            property_id: string;
+            /** @enum {string} */
+            status: "issued" | "void";
+            /** @description the reversal's reason */
+            void_reason: string | null;
+            /** Format: date-time */
+            voided_at: string | null;
+        };
+        ReceiptList: {
+            page: number;
+            per_page: number;
+            receipts: components["schemas"]["Receipt"][];
             total: number;
         };
         RefreshResult: {
@@ -2239,6 +2609,8 @@ export interface components {
         IfNoneMatch: string;
         /** @description Page number, from 1 */
         Page: number;
+        /** @description The payment's UUID; anything else is a 404 */
+        PaymentId: string;
         /** @description Records per page */
         PerPage: number;
         /** @description The property's UUID; anything else is a 404 */
@@ -3604,6 +3976,52 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    printReceipt: {
+        parameters: {
+            query?: {
+                /** @description The language of the form, an active language code; by default the owner's */
+                locale?: string;
+            };
+            header?: {
+                /** @description An ETag the client has; 304 when it still matches */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The receipt's UUID; anything else is a 404 */
+                receiptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt's print form */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["PrintFormCacheControl"];
+                    "Content-Disposition": components["headers"]["PrintFormDisposition"];
+                    ETag: components["headers"]["PrintFormETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The client's copy (If-None-Match) is current; no body */
+            304: {
+                headers: {
+                    ETag: components["headers"]["PrintFormETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listProperties: {
         parameters: {
             query?: {
@@ -3803,13 +4221,49 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getPropertyBalance: {
+        parameters: {
+            query?: {
+                /** @description Day for `overdue` (YYYY-MM-DD); today when absent */
+                as_of?: string;
+                /** @description Only this contract's charges and payments */
+                contract_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listCharges: {
         parameters: {
             query?: {
                 /** @description Only charges of this period (2026-11, 2026-Q4 or 2026) */
                 period?: string;
                 /** @description Only charges with this status */
-                status?: "unpaid" | "paid" | "cancelled";
+                status?: "unpaid" | "partially_paid" | "paid" | "cancelled";
+                /** @description Only regular charges, or only penalties */
+                kind?: "regular" | "penalty";
                 /** @description Only charges of this contract (its rent, prepayment and deposit) */
                 contract_id?: string;
                 /** @description Page number, from 1 */
@@ -4637,7 +5091,10 @@ export interface operations {
     };
     refreshAllExpenses: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also bill every missed period from this month (YYYY-MM) on */
+                since?: string;
+            };
             header?: never;
             path: {
                 /** @description The property's UUID; anything else is a 404 */
@@ -4656,6 +5113,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefreshResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4777,6 +5235,237 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only payments for this contract */
+                contract_id?: string;
+                /** @description Only posted or only reversed payments */
+                status?: "posted" | "reversed";
+                /** @description Only payments paid on or after this date */
+                from?: string;
+                /** @description Only payments paid on or before this date */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentCreate"];
+            };
+        };
+        responses: {
+            /** @description The payment, with its allocations */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description An allocation goes to a cancelled charge (charge_cancelled) or exceeds what a charge owes (over_allocated); `details` names each */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The payment's UUID; anything else is a 404 */
+                paymentId: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reversePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The payment's UUID; anything else is a 404 */
+                paymentId: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Entered twice"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentReverse"];
+            };
+        };
+        responses: {
+            /** @description The reversed payment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The payment was reversed already (already_reversed) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listReceipts: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only issued or only void receipts */
+                status?: "issued" | "void";
+            };
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of receipts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The receipt's UUID; anything else is a 404 */
+                receiptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Receipt"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
