@@ -11,6 +11,7 @@ import (
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/payments"
+	"github.com/propman/propman/modules/penalties"
 	"github.com/propman/propman/modules/profile"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/reference"
@@ -34,6 +35,7 @@ func Catalog() []module.Entry {
 		contracts.Entry(),
 		counters.Entry(),
 		payments.Entry(),
+		penalties.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

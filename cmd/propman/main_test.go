@@ -72,6 +72,7 @@ func TestOpenAPICommand(t *testing.T) {
 	t.Setenv("PROPMAN_MODULES_CONTRACTS_ENABLED", "false") // it needs expenses
 	t.Setenv("PROPMAN_MODULES_COUNTERS_ENABLED", "false")  // it needs expenses
 	t.Setenv("PROPMAN_MODULES_PAYMENTS_ENABLED", "false")  // it needs expenses
+	t.Setenv("PROPMAN_MODULES_PENALTIES_ENABLED", "false") // it needs expenses
 	code, out, errOut := runCmd(t, "openapi")
 	if code != 0 {
 		t.Fatalf("openapi: %d %q", code, errOut)
@@ -92,7 +93,7 @@ func TestOpenAPICommand(t *testing.T) {
 	}
 	served := testkit.Start(t, testkit.WithConfig("modules.expenses.enabled", false),
 		testkit.WithConfig("modules.contracts.enabled", false), testkit.WithConfig("modules.counters.enabled", false),
-		testkit.WithConfig("modules.payments.enabled", false)).Doc.Operations()
+		testkit.WithConfig("modules.payments.enabled", false), testkit.WithConfig("modules.penalties.enabled", false)).Doc.Operations()
 	var printed []string
 	for p, item := range doc.Paths {
 		for m := range item {

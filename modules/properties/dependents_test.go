@@ -13,7 +13,7 @@ import (
 // the schema still keeps money records: expenses go with the property,
 // charges refuse the deletion with 409 has_dependents (never a 500).
 func TestDeleteWithoutTheExpensesModuleRelyOnTheSchema(t *testing.T) {
-	app := testkit.Start(t, testkit.WithConfig("modules.expenses.enabled", false), testkit.WithConfig("modules.contracts.enabled", false), testkit.WithConfig("modules.counters.enabled", false), testkit.WithConfig("modules.payments.enabled", false))
+	app := testkit.Start(t, testkit.WithConfig("modules.expenses.enabled", false), testkit.WithConfig("modules.contracts.enabled", false), testkit.WithConfig("modules.counters.enabled", false), testkit.WithConfig("modules.payments.enabled", false), testkit.WithConfig("modules.penalties.enabled", false))
 	u := accountstest.NewUser(t, app)
 	create := func() string {
 		var p property

@@ -14,7 +14,6 @@ func stub(name, summary string, prefixes ...string) module.Entry {
 func Entries() []module.Entry {
 	return []module.Entry{
 		stub("receipts", "Payment receipts", "/properties/:propertyId/receipts"),
-		stub("penalties", "Penalties", "/properties/:propertyId/penalties"),
 		stub("violations", "Violations of contract terms", "/properties/:propertyId/violations"),
 		stub("compensations", "Compensations", "/properties/:propertyId/compensations"),
 		stub("assets", "Property assets and inventory", "/properties/:propertyId/assets"),
