@@ -64,10 +64,14 @@ func (s *Service) Refresh(ctx context.Context, prop *properties.Property) (Resul
 		if err != nil {
 			return err
 		}
+		done, err := s.store.Penalised(ctx, tx, prop.ID)
+		if err != nil {
+			return err
+		}
 		var due []expenses.PenaltyInput
 		for i := range list {
 			c := &list[i]
-			if c.HasPenalty {
+			if done[c.ID] {
 				res.Skipped++
 				continue
 			}
@@ -79,7 +83,7 @@ func (s *Service) Refresh(ctx context.Context, prop *properties.Property) (Resul
 			case fee <= 0:
 				res.Skipped++
 			default:
-				due = append(due, expenses.PenaltyInput{For: &c.Charge, Amount: fee})
+				due = append(due, expenses.PenaltyInput{For: c, Amount: fee})
 			}
 		}
 		inserted, err := s.charges.CreatePenaltiesTx(ctx, tx, prop.ID, due)

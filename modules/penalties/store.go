@@ -21,37 +21,44 @@ type Store struct {
 // NewStore returns the store.
 func NewStore(db *bun.DB) *Store { return &Store{db: db} }
 
-// candidate is an overdue charge and whether it has its penalty.
-type candidate struct {
-	expenses.Charge `bun:",extend"`
-	HasPenalty      bool `bun:"has_penalty"`
-}
-
 // Overdue returns, through db, the property's regular charges of the
 // given contracts that are due before today, neither paid nor cancelled,
-// with something still owed, each with whether a penalty for it exists;
-// oldest due first.
-func (s *Store) Overdue(ctx context.Context, db bun.IDB, propertyID uuid.UUID, contracts []uuid.UUID, today calendar.Date) ([]candidate, error) {
-	var list []candidate
+// with something still owed; oldest due first.
+func (s *Store) Overdue(ctx context.Context, db bun.IDB, propertyID uuid.UUID, contracts []uuid.UUID, today calendar.Date) ([]expenses.Charge, error) {
+	var list []expenses.Charge
 	if len(contracts) == 0 {
 		return list, nil
 	}
 	err := db.NewSelect().Model(&list).
-		ColumnExpr("c.*").
-		ColumnExpr("EXISTS (SELECT 1 FROM charges AS p WHERE p.penalty_for = c.id) AS has_penalty").
-		ModelTableExpr("charges AS c").
-		Where("c.property_id = ?", propertyID).
-		Where("c.contract_id IN (?)", bun.In(contracts)).
-		Where("c.kind = ?", expenses.Regular).
-		Where("c.status = ?", expenses.Unpaid).
-		Where("c.amount_minor - c.paid_amount_minor > 0").
-		Where("c.due_date < ?", today).
-		Order("c.due_date", "c.id").
+		Where("property_id = ?", propertyID).
+		Where("contract_id IN (?)", bun.In(contracts)).
+		Where("kind = ?", expenses.Regular).
+		Where("status = ?", expenses.Unpaid).
+		Where("amount_minor - paid_amount_minor > 0").
+		Where("due_date < ?", today).
+		Order("due_date", "id").
 		Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("overdue charges: %w", err)
 	}
 	return list, nil
+}
+
+// Penalised returns, through db, the ids of the property's charges that
+// have their penalty.
+func (s *Store) Penalised(ctx context.Context, db bun.IDB, propertyID uuid.UUID) (map[uuid.UUID]bool, error) {
+	var ids []uuid.UUID
+	err := db.NewSelect().Model((*expenses.Charge)(nil)).Column("penalty_for").
+		Where("property_id = ?", propertyID).Where("penalty_for IS NOT NULL").
+		Scan(ctx, &ids)
+	if err != nil {
+		return nil, fmt.Errorf("penalised charges: %w", err)
+	}
+	out := make(map[uuid.UUID]bool, len(ids))
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out, nil
 }
 
 // List returns a page of the property's penalties, newest due first, and
