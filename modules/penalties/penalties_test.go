@@ -165,3 +165,38 @@ func TestRefreshRoundsHalfAwayFromZero(t *testing.T) {
 		t.Errorf("%d penalties, want 2 (none for a penalty)", l.Total)
 	}
 }
+
+// Unallocated credit of a payment goes to the new penalties in the
+// refresh's transaction, oldest due first (all are due today).
+func TestRefreshUsesCreditOnPenalties(t *testing.T) {
+	f := start(t)
+	contract := f.activeContract(t, "A-1", 1000, "2026-09-01", 5)
+	f.catchUp(t)
+	nov := f.chargeOf(t, contract, "2026-11")
+	// 60.00 of which 10.00 go to November's rent: 50.00 credit.
+	f.app.Post(f.path("/payments"), f.user.Token, map[string]any{
+		"amount": 60, "method": "cash", "allocations": []map[string]any{{"charge_id": nov.ID, "amount": 10}},
+	}).Expect(http.StatusCreated)
+	if r := f.refresh(t); r != (result{Created: 3}) {
+		t.Fatalf("refresh %+v, want 3 created", r)
+	}
+	paid, statuses := 0.0, map[string]int{}
+	var amounts []string
+	for _, p := range f.penalties(t, "").Penalties {
+		v, _ := p.PaidAmount.Float64()
+		paid += v
+		statuses[p.Status]++
+		amounts = append(amounts, p.Amount.String())
+	}
+	// 50.00 + 50.00 + 49.50 (5% of 990.00); the credit pays 50.00.
+	if paid != 50 || statuses["paid"] != 1 || statuses["unpaid"] != 2 {
+		t.Fatalf("penalties %v: paid %v in all, statuses %v; want one paid by the 50.00 credit", amounts, paid, statuses)
+	}
+	var balance struct {
+		Credit any `json:"credit"`
+	}
+	f.app.Get(f.path("/balance"), f.user.Token).Expect(http.StatusOK).JSON(&balance)
+	if v, ok := balance.Credit.(float64); !ok || v != 0 {
+		t.Errorf("credit after the refresh: %v, want 0", balance.Credit)
+	}
+}
