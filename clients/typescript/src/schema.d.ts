@@ -742,6 +742,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/properties/{propertyId}/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What the property's charges and payments add up to
+         * @description `charged`: the amounts of the charges not cancelled; `paid`: the
+         *     posted payments; `outstanding`: what the charges still owe;
+         *     `overdue`: the outstanding part of charges due before `as_of`
+         *     (default today); `credit`: posted payments' unallocated money. With
+         *     `contract_id`, only that contract's charges and payments. Always
+         *     `paid = (charged - outstanding) + credit` when every payment names
+         *     the same contract filter. One query.
+         */
+        get: operations["getPropertyBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/properties/{propertyId}/charges": {
         parameters: {
             query?: never;
@@ -1162,17 +1191,29 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Generate the charges of the current period for every active automatic expense
+         * Generate the charges of the current period (and, with since, of missed ones) for every active automatic expense
          * @description For each active expense whose type is not MANUAL, the current period
          *     of its type (UTC calendar month `2026-11`, quarter `2026-Q4` or year
          *     `2026`) gets one charge, due on the expense's `due_day` of the
          *     period's first month. It is skipped when that charge exists or the
          *     period does not overlap the expense's `start_date`..`end_date`, and
          *     counted in `errors` when it cannot be stored (the rest go on).
-         *     `created + skipped + errors` is the number of active automatic
-         *     expenses. Idempotent, and safe under concurrent calls. No request body.
-         *     404 when the property does not exist (or the id is not a UUID), 403
-         *     when it belongs to someone else (an admin may use any).
+         *     Without `since`, `created + skipped + errors` is the number of active
+         *     automatic expenses.
+         *
+         *     Catch-up: with `since=YYYY-MM` every period from the one holding
+         *     `since` (not before the expense's start, not after its end) to the
+         *     current one that has no charge gets one: `created` counts charges
+         *     made, `skipped` periods that had one (and expenses with no period in
+         *     range, once each), `errors` periods that failed. `since` must lie
+         *     within the last 60 months and not after the current month (400
+         *     otherwise), so an expense gets at most 60 periods.
+         *
+         *     Idempotent, and safe under concurrent calls (each period's charge is
+         *     created once). Unallocated credit of the property's payments is used
+         *     on the new charges in the same transaction. No request body. 404
+         *     when the property does not exist (or the id is not a UUID), 403 when
+         *     it belongs to someone else (an admin may use any).
          */
         post: operations["refreshAllExpenses"];
         delete?: never;
@@ -1220,6 +1261,181 @@ export interface paths {
          *     `contract_expense`.
          */
         delete: operations["deleteExpense"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's payments, newest first
+         * @description One page of the property's payments by `paid_on`, newest first, each
+         *     with its live allocations. Filters: `contract_id`, `status`, `from`
+         *     and `to` (inclusive bounds on `paid_on`). Bad filters give 400.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        /**
+         * Record a payment and spread it over the charges
+         * @description One transaction records the payment, its allocations, the charges'
+         *     paid amounts and status, and its receipt (modules/receipts).
+         *
+         *     `amount` (more than 0, at most 2 decimals) is in the property's
+         *     currency: `currency`, when given, must be it. `paid_on` defaults to
+         *     today and may not be in the future. `method` is one of
+         *     `bank_transfer`, `cash`, `card`, `other`. `contract_id` must be a
+         *     contract of the property; `payer_id` a contragent of its owner.
+         *
+         *     With `allocations` (up to 1000, each charge once): each goes to a
+         *     charge of this property (and of the contract, when one is named):
+         *     400 otherwise; a cancelled charge is 409 `charge_cancelled`; more
+         *     than a charge's outstanding amount is 409 `over_allocated`; the
+         *     allocations may not add up to more than `amount` (400). Without
+         *     `allocations` the payment goes to the outstanding charges oldest
+         *     first (by due date, then creation), only the contract's when
+         *     `contract_id` is given. What is left is `unallocated`: credit, used
+         *     oldest payment first on charges created later (refresh-all,
+         *     catch-up, a manual charge, a deposit, a metered charge, a late fee)
+         *     in the transaction that creates them. A refused request writes
+         *     nothing.
+         */
+        post: operations["createPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The payment's UUID; anything else is a 404 */
+                paymentId: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        /** One payment with its allocations */
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/payments/{paymentId}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The payment's UUID; anything else is a 404 */
+                paymentId: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a payment
+         * @description In one transaction: the payment's status becomes `reversed` (with
+         *     who, when and `reason`, 1-500 characters), its allocations are
+         *     voided so every charge owes again exactly what it paid, its credit
+         *     is gone, and its receipt is voided. 409 `already_reversed` when it
+         *     was reversed before.
+         */
+        post: operations["reversePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/penalties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's penalty charges, newest due first
+         * @description One page of the property's penalty charges (`kind: penalty`), newest
+         *     due date first (then newest created), optionally only of one
+         *     contract (`contract_id`). Each is a Charge: `penalty_for` is the
+         *     overdue charge it was made for, `status`, `paid_amount` and
+         *     `outstanding` show what was paid on it. `page` from 1, `per_page` 1
+         *     to 200 (default 50); other values give 400. 404 when the property
+         *     does not exist (or the id is not a UUID), 403 when it belongs to
+         *     someone else (an admin may use any).
+         */
+        get: operations["listPenalties"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/penalties/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give every overdue outstanding charge with a late fee its penalty charge
+         * @description Looks at the property's charges of contracts that left draft
+         *     (active, terminated, ended) and whose terms set
+         *     `LATE_FEE_PERCENTAGE`. Each such charge that is regular (not itself
+         *     a penalty), overdue on today's date (`due_date` before today, UTC),
+         *     not cancelled and still outstanding (`amount - paid_amount > 0`)
+         *     gets one penalty charge, once ever: `kind: penalty`, `penalty_for`
+         *     the charge, `amount` = outstanding x percentage / 100 rounded half
+         *     away from zero to the cent (computed exactly), `name` `Late fee:
+         *     <charge name>`, the charge's `period`, `contract_id` and `currency`,
+         *     due today, unpaid.
+         *
+         *     `created` counts penalties made; `skipped` overdue outstanding
+         *     charges that already have their penalty (or whose fee rounds to
+         *     0.00, which makes none); `errors` charges whose fee could not be
+         *     computed (the rest go on). A later payment does not change a
+         *     penalty already made.
+         *
+         *     Idempotent, and safe under concurrent calls (each charge's penalty
+         *     is created once). The penalties are created in one transaction
+         *     under the property's lock, and unallocated credit of the property's
+         *     payments is used on them in it. No request body. 404 when the
+         *     property does not exist (or the id is not a UUID), 403 when it
+         *     belongs to someone else (an admin may use any).
+         */
+        post: operations["refreshPenalties"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1425,6 +1641,11 @@ export interface components {
         AgreementBlockLocalizedText: {
             [key: string]: string;
         };
+        Allocation: {
+            amount: components["schemas"]["Money"];
+            /** Format: uuid */
+            charge_id: string;
+        };
         AuthFailure: {
             details?: string[];
             /** @description validation_failed, invalid_code, email_exists, phone_exists, mail_unavailable */
@@ -1432,6 +1653,16 @@ export interface components {
             message?: string;
             /** @enum {boolean} */
             success?: false;
+        };
+        Balance: {
+            /** Format: date */
+            as_of: string;
+            charged: components["schemas"]["MoneyOrZero"];
+            credit: components["schemas"]["MoneyOrZero"];
+            currency: string;
+            outstanding: components["schemas"]["MoneyOrZero"];
+            overdue: components["schemas"]["MoneyOrZero"];
+            paid: components["schemas"]["MoneyOrZero"];
         };
         Charge: {
             amount: components["schemas"]["Money"];
@@ -1452,7 +1683,21 @@ export interface components {
             expense_id: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description penalty: a late fee for the charge penalty_for (modules/penalties)
+             * @enum {string}
+             */
+            kind: "regular" | "penalty";
             name: string;
+            /** @description amount - paid_amount; 0 for a cancelled charge */
+            outstanding: components["schemas"]["MoneyOrZero"];
+            /** @description the sum of the payments' allocations to the charge */
+            paid_amount: components["schemas"]["MoneyOrZero"];
+            /**
+             * Format: uuid
+             * @description the overdue charge a penalty is for; null for a regular charge
+             */
+            penalty_for: string | null;
             /**
              * @description a month (2026-11), a quarter (2026-Q4) or a year (2026)
              * @example 2026-Q4
@@ -1460,8 +1705,11 @@ export interface components {
             period: string;
             /** Format: uuid */
             property_id: string;
-            /** @enum {string} */
-            status: "unpaid" | "paid" | "cancelled";
+            /**
+             * @description unpaid (paid_amount 0), partially_paid, paid (paid_amount = amount) or cancelled
+             * @enum {string}
+             */
+            status: "unpaid" | "partially_paid" | "paid" | "cancelled";
         };
         ChargeList: {
             charges: components["schemas"]["Charge"][];
@@ -1928,7 +2176,10 @@ export interface components {
         };
         /**
          * @description A manual charge. `period` defaults to the month of `due_date`,
-         *     `currency` to the property's, `status` to unpaid. `id`,
+         *     `currency` to the property's, `status` to unpaid. A charge entered
+         *     as `paid` is settled by a payment the service records for it
+         *     (method `other`, its receipt included), so `paid_amount` always is
+         *     the sum of payments; `partially_paid` cannot be entered. `id`,
          *     `property_id`, `expense_id` and `created_at` cannot be set; such
          *     fields are ignored.
          */
@@ -1957,6 +2208,86 @@ export interface components {
          * @example 1200.5
          */
         Money: number;
+        /**
+         * @description An amount of 0 or more with at most 2 decimals (a sum, what was paid, what is owed); answers carry exactly 2 decimals.
+         * @example 0
+         */
+        MoneyOrZero: number;
+        Payment: {
+            /** @description what the payment gives each charge (empty once reversed); credit used later adds rows */
+            allocations: components["schemas"]["Allocation"][];
+            amount: components["schemas"]["Money"];
+            /** Format: uuid */
+            contract_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            method: "bank_transfer" | "cash" | "card" | "other";
+            /** Format: date */
+            paid_on: string;
+            /**
+             * Format: uuid
+             * @description the contragent who paid
+             */
+            payer_id: string | null;
+            /** Format: uuid */
+            property_id: string;
+            reference: string;
+            reversal_reason: string | null;
+            /** Format: date-time */
+            reversed_at: string | null;
+            /** @enum {string} */
+            status: "posted" | "reversed";
+            /** @description credit not yet given to a charge (0 once reversed) */
+            unallocated: components["schemas"]["MoneyOrZero"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PaymentCreate: {
+            /** @description explicit allocations; when absent, oldest outstanding charges first */
+            allocations?: components["schemas"]["Allocation"][];
+            amount: components["schemas"]["Money"];
+            /** Format: uuid */
+            contract_id?: string | null;
+            /** @description must be the property's currency when given */
+            currency?: string;
+            /** @enum {string} */
+            method: "bank_transfer" | "cash" | "card" | "other";
+            /**
+             * Format: date
+             * @description today when absent; not in the future
+             */
+            paid_on?: string;
+            /** Format: uuid */
+            payer_id?: string | null;
+            reference?: string;
+        };
+        PaymentList: {
+            page: number;
+            payments: components["schemas"]["Payment"][];
+            per_page: number;
+            total: number;
+        };
+        PaymentReverse: {
+            reason: string;
+        };
+        PenaltyList: {
+            page: number;
+            penalties: components["schemas"]["Charge"][];
+            per_page: number;
+            total: number;
+        };
+        PenaltyRefreshResult: {
+            /** @description penalty charges made */
+            created: number;
+            /** @description charges whose fee could not be computed */
+            errors: number;
+            /** @description overdue outstanding charges that have their penalty already (or whose fee rounds to 0.00) */
+            skipped: number;
+        };
         Profile: components["schemas"]["User"] & {
             /** Format: date-time */
             updated_at: string;
@@ -2191,6 +2522,8 @@ export interface components {
         IfNoneMatch: string;
         /** @description Page number, from 1 */
         Page: number;
+        /** @description The payment's UUID; anything else is a 404 */
+        PaymentId: string;
         /** @description Records per page */
         PerPage: number;
         /** @description The property's UUID; anything else is a 404 */
@@ -3698,13 +4031,49 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getPropertyBalance: {
+        parameters: {
+            query?: {
+                /** @description Day for `overdue` (YYYY-MM-DD); today when absent */
+                as_of?: string;
+                /** @description Only this contract's charges and payments */
+                contract_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listCharges: {
         parameters: {
             query?: {
                 /** @description Only charges of this period (2026-11, 2026-Q4 or 2026) */
                 period?: string;
                 /** @description Only charges with this status */
-                status?: "unpaid" | "paid" | "cancelled";
+                status?: "unpaid" | "partially_paid" | "paid" | "cancelled";
+                /** @description Only regular charges, or only penalties */
+                kind?: "regular" | "penalty";
                 /** @description Only charges of this contract (its rent, prepayment and deposit) */
                 contract_id?: string;
                 /** @description Page number, from 1 */
@@ -4532,7 +4901,10 @@ export interface operations {
     };
     refreshAllExpenses: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also bill every missed period from this month (YYYY-MM) on */
+                since?: string;
+            };
             header?: never;
             path: {
                 /** @description The property's UUID; anything else is a 404 */
@@ -4551,6 +4923,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefreshResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4672,6 +5045,235 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only payments for this contract */
+                contract_id?: string;
+                /** @description Only posted or only reversed payments */
+                status?: "posted" | "reversed";
+                /** @description Only payments paid on or after this date */
+                from?: string;
+                /** @description Only payments paid on or before this date */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentCreate"];
+            };
+        };
+        responses: {
+            /** @description The payment, with its allocations */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description An allocation goes to a cancelled charge (charge_cancelled) or exceeds what a charge owes (over_allocated); `details` names each */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The payment's UUID; anything else is a 404 */
+                paymentId: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reversePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The payment's UUID; anything else is a 404 */
+                paymentId: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Entered twice"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentReverse"];
+            };
+        };
+        responses: {
+            /** @description The reversed payment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The payment was reversed already (already_reversed) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPenalties: {
+        parameters: {
+            query?: {
+                /** @description Only penalties of this contract */
+                contract_id?: string;
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of penalties */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PenaltyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    refreshPenalties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the refresh did */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PenaltyRefreshResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
