@@ -11,6 +11,7 @@ import (
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/payments"
+	"github.com/propman/propman/modules/penalties"
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/profile"
 	"github.com/propman/propman/modules/properties"
@@ -38,6 +39,7 @@ func Catalog() []module.Entry {
 		payments.Entry(),
 		receipts.Entry(),
 		printforms.Entry(),
+		penalties.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -74,6 +74,7 @@ func TestOpenAPICommand(t *testing.T) {
 	t.Setenv("PROPMAN_MODULES_PAYMENTS_ENABLED", "false")   // it needs expenses
 	t.Setenv("PROPMAN_MODULES_RECEIPTS_ENABLED", "false")   // it needs payments
 	t.Setenv("PROPMAN_MODULES_PRINTFORMS_ENABLED", "false") // it needs contracts
+	t.Setenv("PROPMAN_MODULES_PENALTIES_ENABLED", "false")  // it needs expenses
 	code, out, errOut := runCmd(t, "openapi")
 	if code != 0 {
 		t.Fatalf("openapi: %d %q", code, errOut)
@@ -95,7 +96,7 @@ func TestOpenAPICommand(t *testing.T) {
 	served := testkit.Start(t, testkit.WithConfig("modules.expenses.enabled", false),
 		testkit.WithConfig("modules.contracts.enabled", false), testkit.WithConfig("modules.counters.enabled", false),
 		testkit.WithConfig("modules.payments.enabled", false), testkit.WithConfig("modules.receipts.enabled", false),
-		testkit.WithConfig("modules.printforms.enabled", false)).Doc.Operations()
+		testkit.WithConfig("modules.printforms.enabled", false), testkit.WithConfig("modules.penalties.enabled", false)).Doc.Operations()
 	var printed []string
 	for p, item := range doc.Paths {
 		for m := range item {

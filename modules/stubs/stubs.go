@@ -13,7 +13,6 @@ func stub(name, summary string, prefixes ...string) module.Entry {
 // Entries are the stub modules, in catalogue order.
 func Entries() []module.Entry {
 	return []module.Entry{
-		stub("penalties", "Penalties", "/properties/:propertyId/penalties"),
 		stub("violations", "Violations of contract terms", "/properties/:propertyId/violations"),
 		stub("compensations", "Compensations", "/properties/:propertyId/compensations"),
 		stub("assets", "Property assets and inventory", "/properties/:propertyId/assets"),

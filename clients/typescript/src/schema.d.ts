@@ -1449,6 +1449,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/properties/{propertyId}/penalties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's penalty charges, newest due first
+         * @description One page of the property's penalty charges (`kind: penalty`), newest
+         *     due date first (then newest created), optionally only of one
+         *     contract (`contract_id`). Each is a Charge: `penalty_for` is the
+         *     overdue charge it was made for, `status`, `paid_amount` and
+         *     `outstanding` show what was paid on it. `page` from 1, `per_page` 1
+         *     to 200 (default 50); other values give 400. 404 when the property
+         *     does not exist (or the id is not a UUID), 403 when it belongs to
+         *     someone else (an admin may use any).
+         */
+        get: operations["listPenalties"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/penalties/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give every overdue outstanding charge with a late fee its penalty charge
+         * @description Looks at the property's charges of contracts that left draft
+         *     (active, terminated, ended) and whose terms set
+         *     `LATE_FEE_PERCENTAGE`. Each such charge that is regular (not itself
+         *     a penalty), overdue on today's date (`due_date` before today, UTC),
+         *     not cancelled and still outstanding (`amount - paid_amount > 0`)
+         *     gets one penalty charge, once ever: `kind: penalty`, `penalty_for`
+         *     the charge, `amount` = outstanding x percentage / 100 rounded half
+         *     away from zero to the cent (computed exactly), `name` `Late fee:
+         *     <charge name>`, the charge's `period`, `contract_id` and `currency`,
+         *     due today, unpaid.
+         *
+         *     `created` counts penalties made; `skipped` overdue outstanding
+         *     charges that already have their penalty (or whose fee rounds to
+         *     0.00, which makes none); `errors` charges whose fee could not be
+         *     computed (the rest go on). A later payment does not change a
+         *     penalty already made.
+         *
+         *     Idempotent, and safe under concurrent calls (each charge's penalty
+         *     is created once). The penalties are created in one transaction
+         *     under the property's lock, and unallocated credit of the property's
+         *     payments is used on them in it. No request body. 404 when the
+         *     property does not exist (or the id is not a UUID), 403 when it
+         *     belongs to someone else (an admin may use any).
+         */
+        post: operations["refreshPenalties"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/properties/{propertyId}/receipts": {
         parameters: {
             query?: never;
@@ -2333,6 +2408,20 @@ export interface components {
         };
         PaymentReverse: {
             reason: string;
+        };
+        PenaltyList: {
+            page: number;
+            penalties: components["schemas"]["Charge"][];
+            per_page: number;
+            total: number;
+        };
+        PenaltyRefreshResult: {
+            /** @description penalty charges made */
+            created: number;
+            /** @description charges whose fee could not be computed */
+            errors: number;
+            /** @description overdue outstanding charges that have their penalty already (or whose fee rounds to 0.00) */
+            skipped: number;
         };
         Profile: components["schemas"]["User"] & {
             /** Format: date-time */
@@ -5400,6 +5489,70 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPenalties: {
+        parameters: {
+            query?: {
+                /** @description Only penalties of this contract */
+                contract_id?: string;
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of penalties */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PenaltyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    refreshPenalties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the refresh did */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PenaltyRefreshResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

@@ -1,0 +1,79 @@
+package expenses
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/expenses/money"
+)
+
+// PenaltyInput is one late fee the penalties module decided on: Amount for
+// the overdue charge For.
+type PenaltyInput struct {
+	For    *Charge
+	Amount money.Amount
+}
+
+// penaltyBatch is how many penalty charges one INSERT carries.
+const penaltyBatch = 500
+
+// PenaltyName is the name of the late fee for a charge called name.
+func PenaltyName(name string) string { return "Late fee: " + name }
+
+// CreatePenaltiesTx inserts, through tx (the caller's transaction, which
+// holds the property's lock), one penalty charge per input: kind penalty,
+// penalty_for the overdue charge, its period, contract and currency, due
+// on today (UTC, the service's clock). A charge that already has its
+// penalty is left alone (the unique index on penalty_for, ON CONFLICT DO
+// NOTHING), so concurrent callers create each penalty once. The inserted
+// charges are handed to the ledger, which uses the property's credit on
+// them, and returned.
+func (s *Service) CreatePenaltiesTx(ctx context.Context, tx bun.IDB, propertyID uuid.UUID, in []PenaltyInput) ([]Charge, error) {
+	now := s.now()
+	today := calendar.DateOf(now)
+	rows := make([]Charge, 0, len(in))
+	for _, p := range in {
+		id, err := uuid.NewV7()
+		if err != nil {
+			return nil, fmt.Errorf("penalty id: %w", err)
+		}
+		forID := p.For.ID
+		rows = append(rows, Charge{
+			ID: id, PropertyID: propertyID, Origin: id, Name: PenaltyName(p.For.Name), Amount: p.Amount,
+			Currency: p.For.Currency, Period: p.For.Period, DueDate: today, Status: Unpaid,
+			ContractID: p.For.ContractID, Kind: Penalty, PenaltyFor: &forID, CreatedAt: now,
+		})
+	}
+	var inserted []Charge
+	for start := 0; start < len(rows); start += penaltyBatch {
+		batch := rows[start:min(start+penaltyBatch, len(rows))]
+		var ids []uuid.UUID
+		if _, err := tx.NewInsert().Model(&batch).On("CONFLICT (penalty_for) DO NOTHING").Returning("id").Exec(ctx, &ids); err != nil {
+			return nil, fmt.Errorf("insert penalties: %w", err)
+		}
+		made := make(map[uuid.UUID]bool, len(ids))
+		for _, id := range ids {
+			made[id] = true
+		}
+		for _, c := range batch {
+			if made[c.ID] {
+				inserted = append(inserted, c)
+			}
+		}
+	}
+	if err := s.chargesCreated(ctx, tx, propertyID, inserted); err != nil {
+		return nil, err
+	}
+	return inserted, nil
+}
+
+// Today is the service clock's date (UTC).
+func (s *Service) Today() calendar.Date { return calendar.DateOf(s.now()) }
+
+// ChargeJSON is the charge as clients see it (the Charge schema of the
+// module's openapi.yaml), for other modules that answer with charges.
+func ChargeJSON(c *Charge) any { return chargeOut(c) }

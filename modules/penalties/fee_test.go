@@ -1,0 +1,42 @@
+package penalties
+
+import (
+	"testing"
+
+	"github.com/propman/propman/modules/expenses/money"
+)
+
+func TestFee(t *testing.T) {
+	for _, tc := range []struct {
+		outstanding money.Amount
+		percent     string
+		want        money.Amount
+	}{
+		{100000, "5", 5000},  // 1000.00 x 5% = 50.00
+		{33333, "2.5", 833},  // 333.33 x 2.5% = 8.33325 -> 8.33
+		{33340, "2.5", 834},  // 333.40 x 2.5% = 8.335 -> 8.34 (half away from zero)
+		{33339, "2.5", 833},  // 8.33475 -> 8.33
+		{10, "5", 1},         // 0.10 x 5% = 0.005 -> 0.01
+		{9, "5", 0},          // 0.0045 -> 0.00
+		{12345, "0", 0},      // no fee
+		{100, "0.125", 0},    // 1.00 x 0.125% = 0.00125
+		{40000, "0.125", 50}, // 400.00 x 0.125% = 0.50
+		{100000, "100", 100000},
+		{money.Max, "1", 1000000000}, // 999,999,999.99 x 1% = 9,999,999.9999 -> 10,000,000.00
+		{-33340, "2.5", -834},        // away from zero on the negative side
+		{1, "0.0000000000000000000000000000001", 0},
+	} {
+		got, err := Fee(tc.outstanding, tc.percent)
+		if err != nil || got != tc.want {
+			t.Errorf("Fee(%d, %q) = %d, %v; want %d", tc.outstanding, tc.percent, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "5.", ".5", "-5", "1e2", "5%", " 5", "NaN", "0x10", "1.2.3"} {
+		if got, err := Fee(100, bad); err == nil {
+			t.Errorf("Fee(100, %q) = %d, want an error", bad, got)
+		}
+	}
+	if got, err := Fee(money.Max, "1000000"); err == nil {
+		t.Errorf("a fee above money.Max: %d, want an error", got)
+	}
+}

@@ -1,0 +1,55 @@
+package penalties
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Handler turns HTTP requests into service calls. Every route first
+// checks, through the properties module, that the caller may use the
+// property.
+type Handler struct {
+	svc   *Service
+	props *properties.Service
+}
+
+// NewHandler returns the handler.
+func NewHandler(svc *Service, props *properties.Service) *Handler {
+	return &Handler{svc: svc, props: props}
+}
+
+func (h *Handler) property(c *fiber.Ctx) (*properties.Property, error) {
+	return h.props.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+}
+
+func (h *Handler) list(c *fiber.Ctx) error {
+	prop, err := h.property(c)
+	if err != nil {
+		return err
+	}
+	q, err := listing.Parse(c, listing.UUID("contract_id"))
+	if err != nil {
+		return err
+	}
+	list, total, err := h.svc.List(c.UserContext(), prop, q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(listing.NewPage("penalties", list, expenses.ChargeJSON, total, q))
+}
+
+func (h *Handler) refresh(c *fiber.Ctx) error {
+	prop, err := h.property(c)
+	if err != nil {
+		return err
+	}
+	res, err := h.svc.Refresh(c.UserContext(), prop)
+	if err != nil {
+		return err
+	}
+	return c.JSON(res)
+}

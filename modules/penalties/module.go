@@ -1,0 +1,34 @@
+// Package penalties is the penalties module: late fees. A refresh gives
+// every overdue, still outstanding regular charge of a contract whose
+// terms set LATE_FEE_PERCENTAGE one penalty charge (kind penalty,
+// penalty_for the charge), created through the expenses module in one
+// transaction under the property's lock, with the ledger's use of credit
+// on it. The module has no table of its own: penalties are charges.
+package penalties
+
+import (
+	_ "embed"
+
+	"go.uber.org/fx"
+
+	"github.com/propman/propman/platform/module"
+)
+
+// Name is the module's configuration key.
+const Name = "penalties"
+
+//go:embed openapi.yaml
+var openapiYAML []byte
+
+// Entry describes the module for the catalogue.
+func Entry() module.Entry {
+	return module.Entry{
+		Name: Name, Summary: "Late fees on overdue charges", Status: module.Ready,
+		Depends: []string{"accounts", "properties", "expenses", "contracts"},
+		OpenAPI: openapiYAML,
+		Options: fx.Module(Name,
+			fx.Provide(fx.Private, NewStore, NewService, NewHandler),
+			module.ProvideRoutes(NewRoutes),
+		),
+	}
+}

@@ -1,0 +1,106 @@
+package penalties
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Service holds the late-fee rules. Every method takes a property the
+// caller got from properties.Service.Authorize.
+type Service struct {
+	db      *bun.DB
+	store   *Store
+	charges *expenses.Service
+	log     *slog.Logger
+}
+
+// NewService returns the service.
+func NewService(db *bun.DB, store *Store, charges *expenses.Service, log *slog.Logger) *Service {
+	return &Service{db: db, store: store, charges: charges, log: log}
+}
+
+// Result counts what a refresh did with the overdue outstanding charges
+// of contracts with a late fee: Created penalties, Skipped charges (they
+// have their penalty already, or the fee rounds to 0.00), Errors (a
+// percentage that cannot be read, a fee above the largest amount).
+type Result struct {
+	Created int `json:"created"`
+	Skipped int `json:"skipped"`
+	Errors  int `json:"errors"`
+}
+
+// Refresh gives every charge of prop that is regular, of a contract whose
+// terms set LATE_FEE_PERCENTAGE, due before today (UTC), not cancelled and
+// still outstanding one penalty charge of outstanding x percentage,
+// rounded half away from zero to the cent, once per charge ever. Reading
+// the charges, the inserts and the ledger's use of credit on the new
+// charges are one transaction under the property's lock; the unique index
+// on penalty_for makes concurrent refreshes create each penalty once.
+func (s *Service) Refresh(ctx context.Context, prop *properties.Property) (Result, error) {
+	var res Result
+	fees, err := contracts.LateFees(ctx, s.db, prop.ID)
+	if err != nil || len(fees) == 0 {
+		return res, err
+	}
+	ids := make([]uuid.UUID, 0, len(fees))
+	for id := range fees {
+		ids = append(ids, id)
+	}
+	today := s.charges.Today()
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		res = Result{}
+		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
+			return err
+		}
+		list, err := s.store.Overdue(ctx, tx, prop.ID, ids, today)
+		if err != nil {
+			return err
+		}
+		done, err := s.store.Penalised(ctx, tx, prop.ID)
+		if err != nil {
+			return err
+		}
+		var due []expenses.PenaltyInput
+		for i := range list {
+			c := &list[i]
+			if done[c.ID] {
+				res.Skipped++
+				continue
+			}
+			fee, err := Fee(c.Outstanding(), fees[*c.ContractID])
+			switch {
+			case err != nil:
+				res.Errors++
+				s.log.Warn("penalties: no late fee for a charge", "charge_id", c.ID, "contract_id", *c.ContractID, "error", err)
+			case fee <= 0:
+				res.Skipped++
+			default:
+				due = append(due, expenses.PenaltyInput{For: c, Amount: fee})
+			}
+		}
+		inserted, err := s.charges.CreatePenaltiesTx(ctx, tx, prop.ID, due)
+		if err != nil {
+			return err
+		}
+		res.Created = len(inserted)
+		res.Skipped += len(due) - len(inserted)
+		return nil
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// List returns a page of prop's penalties, newest due first.
+func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]expenses.Charge, int, error) {
+	return s.store.List(ctx, prop.ID, q)
+}

@@ -1,0 +1,78 @@
+package penalties
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Store reads penalties and the charges that may get one. Penalties are
+// rows of the expenses module's charges table (kind penalty).
+type Store struct {
+	db *bun.DB
+}
+
+// NewStore returns the store.
+func NewStore(db *bun.DB) *Store { return &Store{db: db} }
+
+// Overdue returns, through db, the property's regular charges of the
+// given contracts that are due before today, neither paid nor cancelled,
+// with something still owed; oldest due first.
+func (s *Store) Overdue(ctx context.Context, db bun.IDB, propertyID uuid.UUID, contracts []uuid.UUID, today calendar.Date) ([]expenses.Charge, error) {
+	var list []expenses.Charge
+	if len(contracts) == 0 {
+		return list, nil
+	}
+	err := db.NewSelect().Model(&list).
+		Where("property_id = ?", propertyID).
+		Where("contract_id IN (?)", bun.In(contracts)).
+		Where("kind = ?", expenses.Regular).
+		Where("status = ?", expenses.Unpaid).
+		Where("amount_minor - paid_amount_minor > 0").
+		Where("due_date < ?", today).
+		Order("due_date", "id").
+		Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("overdue charges: %w", err)
+	}
+	return list, nil
+}
+
+// Penalised returns, through db, the ids of the property's charges that
+// have their penalty.
+func (s *Store) Penalised(ctx context.Context, db bun.IDB, propertyID uuid.UUID) (map[uuid.UUID]bool, error) {
+	var ids []uuid.UUID
+	err := db.NewSelect().Model((*expenses.Charge)(nil)).Column("penalty_for").
+		Where("property_id = ?", propertyID).Where("penalty_for IS NOT NULL").
+		Scan(ctx, &ids)
+	if err != nil {
+		return nil, fmt.Errorf("penalised charges: %w", err)
+	}
+	out := make(map[uuid.UUID]bool, len(ids))
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out, nil
+}
+
+// List returns a page of the property's penalties, newest due first, and
+// how many match (?contract_id=).
+func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]expenses.Charge, int, error) {
+	var list []expenses.Charge
+	sel := s.db.NewSelect().Model(&list).
+		Where("property_id = ?", propertyID).Where("kind = ?", expenses.Penalty)
+	if v := q.Get("contract_id"); v != "" {
+		sel = sel.Where("contract_id = ?", v)
+	}
+	total, err := listing.Scan(ctx, sel.OrderExpr("due_date DESC, id DESC"), q)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list penalties: %w", err)
+	}
+	return list, total, nil
+}
