@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
@@ -45,12 +46,15 @@ func (s *Store) LockCounter(ctx context.Context, tx bun.Tx, propertyID, id uuid.
 	c := new(Counter)
 	q := tx.NewSelect().Model(c).Where("id = ?", id).Where("property_id = ?", propertyID)
 	if database.IsPostgres(tx) {
-		// The property first, shared: a deletion of the property (which
-		// locks it, then deletes the counters) and a reading (which locks
-		// the counter, then inserts a charge referring to the property)
-		// would otherwise wait for each other.
-		if _, err := tx.NewRaw("SELECT id FROM properties WHERE id = ? FOR SHARE", propertyID).Exec(ctx); err != nil {
-			return nil, fmt.Errorf("lock property: %w", err)
+		// The property first, exclusively (properties.Lock): a deletion of
+		// the property (which locks it, then deletes the counters) and a
+		// reading (which locks the counter, then inserts a charge referring
+		// to the property) would otherwise wait for each other, and the
+		// payments ledger, which the reading's charge goes to, takes the
+		// same lock: a shared one here could not be raised to it without
+		// a deadlock between two readings.
+		if _, err := properties.Lock(ctx, tx, propertyID); err != nil && !errors.Is(err, properties.ErrNotFound) {
+			return nil, err
 		}
 		q = q.For("UPDATE")
 	}

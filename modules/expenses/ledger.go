@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
@@ -38,10 +39,10 @@ func (s *Service) chargesCreated(ctx context.Context, tx bun.IDB, propertyID uui
 
 // OpenCharges returns, through db, the property's charges that still have
 // something owed (neither paid nor cancelled), oldest first: by due date,
-// then creation, then id. When contractID is set only that contract's
-// charges; when createdAfter is set only charges created after it (what a
-// payment's credit may go to). On PostgreSQL the rows are locked for the
-// rest of the caller's transaction.
+// then creation, then id; only the contract's when contractID is set. The
+// caller's transaction holds the property's lock (properties.Lock), which
+// every writer of paid amounts and statuses takes first, so the rows need
+// no lock of their own.
 func OpenCharges(ctx context.Context, db bun.IDB, propertyID uuid.UUID, contractID *uuid.UUID) ([]Charge, error) {
 	var list []Charge
 	q := db.NewSelect().Model(&list).
@@ -50,9 +51,6 @@ func OpenCharges(ctx context.Context, db bun.IDB, propertyID uuid.UUID, contract
 	if contractID != nil {
 		q = q.Where("contract_id = ?", *contractID)
 	}
-	if database.IsPostgres(db) {
-		q = q.For("UPDATE")
-	}
 	if err := q.Scan(ctx); err != nil {
 		return nil, fmt.Errorf("open charges: %w", err)
 	}
@@ -60,7 +58,7 @@ func OpenCharges(ctx context.Context, db bun.IDB, propertyID uuid.UUID, contract
 }
 
 // ChargesByID returns, through db, the property's charges with the given
-// ids that exist (locked on PostgreSQL for the caller's transaction).
+// ids that exist; like OpenCharges, under the caller's property lock.
 func ChargesByID(ctx context.Context, db bun.IDB, propertyID uuid.UUID, ids []uuid.UUID) (map[uuid.UUID]*Charge, error) {
 	out := make(map[uuid.UUID]*Charge, len(ids))
 	if len(ids) == 0 {
@@ -68,9 +66,6 @@ func ChargesByID(ctx context.Context, db bun.IDB, propertyID uuid.UUID, ids []uu
 	}
 	var list []Charge
 	q := db.NewSelect().Model(&list).Where("property_id = ?", propertyID).Where("id IN (?)", bun.In(ids)).Order("id")
-	if database.IsPostgres(db) {
-		q = q.For("UPDATE")
-	}
 	if err := q.Scan(ctx); err != nil {
 		return nil, fmt.Errorf("charges by id: %w", err)
 	}
@@ -97,6 +92,9 @@ const paidBatch = 2000
 // cancelled charge, fails: the caller's transaction must then roll back.
 // A charge appears at most once in changes.
 func AddPaid(ctx context.Context, db bun.IDB, changes []PaidChange) error {
+	if database.IsPostgres(db) {
+		return addPaidUnnest(ctx, db, changes)
+	}
 	for start := 0; start < len(changes); start += paidBatch {
 		batch := changes[start:min(start+paidBatch, len(changes))]
 		values := make([]string, len(batch))
@@ -124,6 +122,32 @@ func AddPaid(ctx context.Context, db bun.IDB, changes []PaidChange) error {
 		if n, _ := res.RowsAffected(); int(n) != len(batch) {
 			return fmt.Errorf("charge paid amounts: %d of %d charges changed; one would leave 0..amount or is cancelled", n, len(batch))
 		}
+	}
+	return nil
+}
+
+// addPaidUnnest is AddPaid on PostgreSQL: the changes travel as two
+// arrays, one statement for any number of charges (a VALUES list of a
+// thousand rows cost the server more to parse and plan).
+func addPaidUnnest(ctx context.Context, db bun.IDB, changes []PaidChange) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	ids, deltas := make([]string, len(changes)), make([]int64, len(changes))
+	for i, ch := range changes {
+		ids[i], deltas[i] = ch.ChargeID.String(), int64(ch.Delta)
+	}
+	res, err := db.NewRaw(`UPDATE charges SET paid_amount_minor = charges.paid_amount_minor + d.delta,
+			status = CASE WHEN charges.paid_amount_minor + d.delta = charges.amount_minor THEN ? ELSE ? END
+		FROM unnest(?::uuid[], ?::bigint[]) AS d (id, delta)
+		WHERE charges.id = d.id AND charges.status <> ?
+			AND charges.paid_amount_minor + d.delta BETWEEN 0 AND charges.amount_minor`,
+		Paid, Unpaid, pgdialect.Array(ids), pgdialect.Array(deltas), Cancelled).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("charge paid amounts: %w", err)
+	}
+	if n, _ := res.RowsAffected(); int(n) != len(changes) {
+		return fmt.Errorf("charge paid amounts: %d of %d charges changed; one would leave 0..amount or is cancelled", n, len(changes))
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/database"
 )
 
@@ -111,6 +112,20 @@ func hasPayments(status string, paid money.Amount) bool {
 // returns ErrHasPayments when money was allocated to it, ErrNotFound when
 // no charge has the id; a charge already cancelled is left as it is.
 func (s *Service) CancelChargeInTx(ctx context.Context, db bun.IDB, id uuid.UUID, by int64) error {
+	// Payments change paid amounts under the property's lock; taking it
+	// here too means no payment is half-way through this charge.
+	var propertyID uuid.UUID
+	if err := db.NewSelect().Model((*Charge)(nil)).Column("property_id").Where("id = ?", id).Scan(ctx, &propertyID); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		return fmt.Errorf("charge property: %w", err)
+	}
+	if tx, ok := db.(bun.Tx); ok {
+		if _, err := properties.Lock(ctx, tx, propertyID); err != nil {
+			return err
+		}
+	}
 	q := db.NewSelect().Model((*Charge)(nil)).Column("status", "paid_amount_minor").Where("id = ?", id)
 	if database.IsPostgres(db) {
 		q = q.For("UPDATE")

@@ -52,7 +52,7 @@ func (s *Service) CreatePenaltiesTx(ctx context.Context, tx bun.IDB, propertyID 
 	for start := 0; start < len(rows); start += penaltyBatch {
 		batch := rows[start:min(start+penaltyBatch, len(rows))]
 		var ids []uuid.UUID
-		if _, err := tx.NewInsert().Model(&batch).On("CONFLICT (penalty_for) DO NOTHING").Returning("id").Exec(ctx, &ids); err != nil {
+		if _, err := tx.NewInsert().Model(&batch).On("CONFLICT (penalty_for) WHERE penalty_for IS NOT NULL DO NOTHING").Returning("id").Exec(ctx, &ids); err != nil {
 			return nil, fmt.Errorf("insert penalties: %w", err)
 		}
 		made := make(map[uuid.UUID]bool, len(ids))

@@ -424,6 +424,14 @@ func (s *Service) Reverse(ctx context.Context, who auth.Principal, prop *propert
 // payment first, each charge in due-date order; a payment that names a
 // contract gives credit only to that contract's charges.
 func (s *Service) ChargesCreated(ctx context.Context, tx bun.IDB, propertyID uuid.UUID, created []expenses.Charge) error {
+	// The callers hold the property's lock already, except the counters'
+	// reading transaction: taking it (again) is cheap and keeps every
+	// writer of paid amounts in one line.
+	if btx, ok := tx.(bun.Tx); ok {
+		if _, err := properties.Lock(ctx, btx, propertyID); err != nil {
+			return err
+		}
+	}
 	credit, err := s.store.WithCredit(ctx, tx, propertyID)
 	if err != nil || len(credit) == 0 {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/expenses/calendar"
@@ -37,11 +38,36 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, p *Payment) error {
 
 // InsertAllocations adds rows through db, a few hundred a statement.
 func (s *Store) InsertAllocations(ctx context.Context, db bun.IDB, rows []Allocation) error {
+	if database.IsPostgres(db) && len(rows) > 0 {
+		return insertAllocationsUnnest(ctx, db, rows)
+	}
 	for start := 0; start < len(rows); start += allocationBatch {
 		batch := rows[start:min(start+allocationBatch, len(rows))]
 		if _, err := db.NewInsert().Model(&batch).Exec(ctx); err != nil {
 			return fmt.Errorf("insert allocations: %w", err)
 		}
+	}
+	return nil
+}
+
+// insertAllocationsUnnest inserts allocations on PostgreSQL as columns of
+// arrays: one cheap statement for a thousand rows. Rows of one call share
+// the creation time.
+func insertAllocationsUnnest(ctx context.Context, db bun.IDB, rows []Allocation) error {
+	n := len(rows)
+	ids, payments, charges, props := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	amounts := make([]int64, n)
+	for i, a := range rows {
+		ids[i], payments[i], charges[i], props[i] = a.ID.String(), a.PaymentID.String(), a.ChargeID.String(), a.PropertyID.String()
+		amounts[i] = int64(a.Amount)
+	}
+	_, err := db.NewRaw(`INSERT INTO payment_allocations (id, payment_id, charge_id, property_id, amount_minor, created_at)
+		SELECT u.id, u.payment_id, u.charge_id, u.property_id, u.amount, ?
+		FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::bigint[]) AS u (id, payment_id, charge_id, property_id, amount)`,
+		rows[0].CreatedAt, pgdialect.Array(ids), pgdialect.Array(payments), pgdialect.Array(charges), pgdialect.Array(props),
+		pgdialect.Array(amounts)).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("insert allocations: %w", err)
 	}
 	return nil
 }
