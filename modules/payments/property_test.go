@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/propman/propman/modules/payments/paymentstest"
 	"github.com/propman/propman/platform/testkit"
 )
 
@@ -68,7 +69,7 @@ func TestRandomSequencesKeepTheMoneyRules(t *testing.T) {
 					what = "nothing"
 				}
 				listCharges()
-				checkInvariants(t, f.app)
+				paymentstest.CheckInvariants(t, f.app)
 				if t.Failed() {
 					t.Fatalf("the money rules broke at step %d (%s)", step, what)
 				}

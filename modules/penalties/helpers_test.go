@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/propman/propman/modules/accounts/accountstest"
+	"github.com/propman/propman/modules/payments/paymentstest"
 	"github.com/propman/propman/platform/testkit"
 )
 
@@ -53,6 +54,7 @@ type fixture struct {
 func start(t testing.TB, opts ...testkit.Option) fixture {
 	t.Helper()
 	app := testkit.Start(t, opts...)
+	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
 	u := accountstest.NewUser(t, app)
 	return fixture{app: app, user: u, property: newProperty(t, app, u.Token)}
 }

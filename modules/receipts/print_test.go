@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/propman/propman/modules/accounts/accountstest"
+	"github.com/propman/propman/modules/payments/paymentstest"
 	"github.com/propman/propman/platform/testkit"
 )
 
@@ -19,6 +20,7 @@ func TestReceiptPrintForm(t *testing.T) {
 		t.Skip("pdftotext (poppler-utils) is not installed; .ci/run installs it")
 	}
 	app := testkit.Start(t)
+	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
 	u := accountstest.NewUser(t, app)
 	prop := newProperty(t, app, u.Token)
 	base := "/api/v1/properties/" + prop

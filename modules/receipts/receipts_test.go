@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/propman/propman/modules/accounts/accountstest"
+	"github.com/propman/propman/modules/payments/paymentstest"
 	"github.com/propman/propman/platform/testkit"
 )
 
@@ -48,6 +49,7 @@ func newProperty(t *testing.T, app *testkit.App, token string) string {
 // credit; reversing the payment voids the receipt with the reason.
 func TestReceiptOfAPaymentAndItsVoid(t *testing.T) {
 	app := testkit.Start(t)
+	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
 	u := accountstest.NewUser(t, app)
 	prop := newProperty(t, app, u.Token)
 	base := "/api/v1/properties/" + prop
@@ -95,6 +97,7 @@ func TestReceiptOfAPaymentAndItsVoid(t *testing.T) {
 // numbers 1..20: no gap, no repeat. Another owner counts on its own.
 func TestConcurrentReceiptNumbersHaveNoGap(t *testing.T) {
 	app := testkit.Start(t)
+	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
 	u := accountstest.NewUser(t, app)
 	props := []string{newProperty(t, app, u.Token), newProperty(t, app, u.Token)}
 	var wg sync.WaitGroup
