@@ -46,9 +46,10 @@ func TestReceiptPrintForm(t *testing.T) {
 		}
 		return string(out)
 	}
-	for _, locale := range []string{"en", "uk"} {
+	for _, locale := range []string{"en", "de", "fr", "es", "uk"} {
 		got := text(locale)
-		for _, want := range []string{"2026-000001", "Орендна плата", "1"} {
+		amount := map[string]string{"en": "1,234.50", "de": "1.234,50", "fr": "1 234,50", "es": "1.234,50", "uk": "1 234,50"}[locale]
+		for _, want := range []string{"2026-000001", "Орендна плата", amount} {
 			if !strings.Contains(got, want) {
 				t.Errorf("%s: %q not in %q", locale, want, got)
 			}
