@@ -189,6 +189,19 @@ func (s *Service) RefreshAll(ctx context.Context, prop *properties.Property, sin
 			due = append(due, cs...)
 		}
 	}
+	taken, err := s.store.Existing(ctx, due)
+	if err != nil {
+		return RefreshResult{}, err
+	}
+	missing := due[:0:0]
+	for _, c := range due {
+		if taken[chargeKey{c.Origin, c.Period}] {
+			res.Skipped++
+			continue
+		}
+		missing = append(missing, c)
+	}
+	due = missing
 	if len(due) == 0 {
 		return res, nil
 	}

@@ -152,6 +152,58 @@ func (s *Store) InsertChargesOnce(ctx context.Context, tx bun.Tx, charges []Char
 	return inserted, failed, nil
 }
 
+// chargeKey is a charge's unique key: its origin and period.
+type chargeKey struct {
+	origin uuid.UUID
+	period string
+}
+
+// Existing returns which of the charges' (origin, period) keys are taken,
+// through the unique index, so that a refresh whose charges all exist
+// writes nothing. The insert's ON CONFLICT stays the guard against
+// concurrent refreshes.
+func (s *Store) Existing(ctx context.Context, charges []Charge) (map[chargeKey]bool, error) {
+	out := map[chargeKey]bool{}
+	if len(charges) == 0 {
+		return out, nil
+	}
+	origins := make([]uuid.UUID, 0, len(charges))
+	seenOrigin := map[uuid.UUID]bool{}
+	var periods []string
+	seenPeriod := map[string]bool{}
+	for _, c := range charges {
+		if !seenOrigin[c.Origin] {
+			seenOrigin[c.Origin] = true
+			origins = append(origins, c.Origin)
+		}
+		if !seenPeriod[c.Period] {
+			seenPeriod[c.Period] = true
+			periods = append(periods, c.Period)
+		}
+	}
+	var rows []struct {
+		Origin uuid.UUID `bun:"origin"`
+		Period string    `bun:"period"`
+	}
+	q := s.db.NewSelect().Model((*Charge)(nil)).Column("origin", "period")
+	if database.IsPostgres(s.db) {
+		strs := make([]string, len(origins))
+		for i, o := range origins {
+			strs[i] = o.String()
+		}
+		q = q.Where("origin = ANY(?::uuid[])", pgdialect.Array(strs)).Where("period = ANY(?::text[])", pgdialect.Array(periods))
+	} else {
+		q = q.Where("origin IN (?)", bun.In(origins)).Where("period IN (?)", bun.In(periods))
+	}
+	if err := q.Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("existing charges: %w", err)
+	}
+	for _, r := range rows {
+		out[chargeKey{r.Origin, r.Period}] = true
+	}
+	return out, nil
+}
+
 // insertUnderSavepoint inserts charges ignoring conflicts and returns the
 // ids of the rows inserted; on an error the transaction is rolled back to
 // where it was before, so it can go on.
