@@ -82,7 +82,7 @@ func BenchmarkBalance(b *testing.B) {
 		pays[i] = payments.Payment{ID: id, PropertyID: pid, OwnerID: f.user.ID, Amount: 500, Currency: "EUR",
 			PaidOn: calendar.NewDate(2026, 1, 1), Method: "cash", Status: payments.Posted, CreatedBy: f.user.ID,
 			CreatedAt: now, UpdatedAt: now}
-		allocs[i] = payments.Allocation{ID: uuid.Must(uuid.NewV7()), PaymentID: id, ChargeID: charges[i].ID, PropertyID: pid, Amount: 500, CreatedAt: now}
+		allocs[i] = payments.Allocation{PaymentID: id, ChargeID: charges[i].ID, PropertyID: pid, Amount: 500, CreatedAt: now}
 	}
 	ctx := context.Background()
 	for start := 0; start < len(pays); start += 1000 {

@@ -50,9 +50,8 @@ type Payment struct {
 type Allocation struct {
 	bun.BaseModel `bun:"table:payment_allocations"`
 
-	ID         uuid.UUID    `bun:"id,pk"`
-	PaymentID  uuid.UUID    `bun:"payment_id,notnull"`
-	ChargeID   uuid.UUID    `bun:"charge_id,notnull"`
+	PaymentID  uuid.UUID    `bun:"payment_id,pk"`
+	ChargeID   uuid.UUID    `bun:"charge_id,pk"`
 	PropertyID uuid.UUID    `bun:"property_id,notnull"`
 	Amount     money.Amount `bun:"amount_minor,notnull"`
 	CreatedAt  time.Time    `bun:"created_at,notnull"`

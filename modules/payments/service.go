@@ -342,12 +342,8 @@ func (s *Service) allocate(ctx context.Context, tx bun.IDB, _ []*Payment, charge
 	lines := make([]Line, len(charges))
 	byCharge := map[uuid.UUID]int{}
 	for i, c := range charges {
-		id, err := uuid.NewV7()
-		if err != nil {
-			return nil, fmt.Errorf("allocation id: %w", err)
-		}
 		p := of(i)
-		rows[i] = Allocation{ID: id, PaymentID: p.ID, ChargeID: c.ID, PropertyID: c.PropertyID, Amount: amounts[i], CreatedAt: now}
+		rows[i] = Allocation{PaymentID: p.ID, ChargeID: c.ID, PropertyID: c.PropertyID, Amount: amounts[i], CreatedAt: now}
 		p.Allocations = append(p.Allocations, rows[i])
 		lines[i] = Line{ChargeName: c.Name, Period: c.Period, DueDate: c.DueDate, Amount: amounts[i]}
 		// Credit of several payments may go to one charge: one change each.

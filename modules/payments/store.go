@@ -55,16 +55,16 @@ func (s *Store) InsertAllocations(ctx context.Context, db bun.IDB, rows []Alloca
 // the creation time.
 func insertAllocationsUnnest(ctx context.Context, db bun.IDB, rows []Allocation) error {
 	n := len(rows)
-	ids, payments, charges, props := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	payments, charges, props := make([]string, n), make([]string, n), make([]string, n)
 	amounts := make([]int64, n)
 	for i, a := range rows {
-		ids[i], payments[i], charges[i], props[i] = a.ID.String(), a.PaymentID.String(), a.ChargeID.String(), a.PropertyID.String()
+		payments[i], charges[i], props[i] = a.PaymentID.String(), a.ChargeID.String(), a.PropertyID.String()
 		amounts[i] = int64(a.Amount)
 	}
-	_, err := db.NewRaw(`INSERT INTO payment_allocations (id, payment_id, charge_id, property_id, amount_minor, created_at)
-		SELECT u.id, u.payment_id, u.charge_id, u.property_id, u.amount, ?
-		FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::bigint[]) AS u (id, payment_id, charge_id, property_id, amount)`,
-		rows[0].CreatedAt, pgdialect.Array(ids), pgdialect.Array(payments), pgdialect.Array(charges), pgdialect.Array(props),
+	_, err := db.NewRaw(`INSERT INTO payment_allocations (payment_id, charge_id, property_id, amount_minor, created_at)
+		SELECT u.payment_id, u.charge_id, u.property_id, u.amount, ?
+		FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::bigint[]) AS u (payment_id, charge_id, property_id, amount)`,
+		rows[0].CreatedAt, pgdialect.Array(payments), pgdialect.Array(charges), pgdialect.Array(props),
 		pgdialect.Array(amounts)).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("insert allocations: %w", err)
@@ -103,7 +103,7 @@ func (s *Store) LoadAllocations(ctx context.Context, db bun.IDB, list []*Payment
 	}
 	var rows []Allocation
 	err := db.NewSelect().Model(&rows).Where("payment_id IN (?)", bun.In(ids)).Where("voided_at IS NULL").
-		Order("created_at", "id").Scan(ctx)
+		Order("created_at", "charge_id").Scan(ctx)
 	if err != nil {
 		return fmt.Errorf("allocations: %w", err)
 	}

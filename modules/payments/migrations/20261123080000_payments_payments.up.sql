@@ -36,15 +36,15 @@ CREATE INDEX payments_credit_idx ON payments (property_id, status, unallocated_m
 -- each charge in the same transaction under the property's lock; charges
 -- are never deleted.
 CREATE TABLE payment_allocations (
-    id {{if .Postgres}}UUID{{else}}CHAR(36){{end}} PRIMARY KEY,
     payment_id {{if .Postgres}}UUID{{else}}CHAR(36){{end}} NOT NULL REFERENCES payments (id),
     charge_id {{if .Postgres}}UUID{{else}}CHAR(36){{end}} NOT NULL,
     property_id {{if .Postgres}}UUID{{else}}CHAR(36){{end}} NOT NULL,
     amount_minor BIGINT NOT NULL CHECK (amount_minor > 0),
     created_at {{.Time}} NOT NULL,
-    voided_at {{.Time}}
+    voided_at {{.Time}},
+    -- A payment gives a charge money once: explicitly, oldest first, or
+    -- as credit to a charge created later (a new charge each time).
+    PRIMARY KEY (payment_id, charge_id)
 );
---bun:split
-CREATE INDEX payment_allocations_payment_idx ON payment_allocations (payment_id);
 --bun:split
 CREATE INDEX payment_allocations_charge_idx ON payment_allocations (charge_id);
