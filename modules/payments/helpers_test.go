@@ -114,3 +114,11 @@ func (f fixture) balance(t testing.TB, query string) balance {
 	f.app.Get(f.url("/balance"+query), f.user.Token).Expect(http.StatusOK).JSON(&b)
 	return b
 }
+
+// orderOf is a total order of a table's rows for snapshots.
+func orderOf(table string) string {
+	if table == "payment_allocations" {
+		return "payment_id, charge_id"
+	}
+	return "id"
+}

@@ -129,7 +129,7 @@ func TestPaymentRefusals(t *testing.T) {
 		out := map[string][]map[string]any{}
 		for _, table := range []string{"payments", "payment_allocations", "charges"} {
 			var rows []map[string]any
-			if err := f.app.DB.NewSelect().Table(table).Order("id").Scan(context.Background(), &rows); err != nil {
+			if err := f.app.DB.NewSelect().Table(table).OrderExpr(orderOf(table)).Scan(context.Background(), &rows); err != nil {
 				t.Fatal(err)
 			}
 			out[table] = rows
