@@ -3,6 +3,7 @@ package printforms
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -82,6 +83,13 @@ func BenchmarkContract30TermsParallel20(b *testing.B) {
 	f := benchForm(b, "de")
 	const n = 20
 	b.ReportAllocs()
+	heap := func() float64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return float64(m.HeapInuse) / (1 << 20)
+	}
+	before := heap()
 	for b.Loop() {
 		var wg sync.WaitGroup
 		errs := make(chan error, n)
@@ -101,4 +109,7 @@ func BenchmarkContract30TermsParallel20(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/render")
+	// Memory held flat: what stays in use after the renders, once garbage
+	// is collected, is no more than before them.
+	b.ReportMetric(heap()-before, "MB-heap-growth")
 }

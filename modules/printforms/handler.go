@@ -1,6 +1,7 @@
 package printforms
 
 import (
+	"runtime"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -18,9 +19,13 @@ type Handler struct {
 	// flight draws a form once when several requests want the same
 	// version at the same time.
 	flight singleflight.Group
-	// receipts is the receipts module's adapter; nil until that module
-	// provides one (then the receipts route can be added, see routes.go).
+	// receipts is the receipts module's adapter; nil when that module is
+	// off (the route then answers 404).
 	receipts ReceiptSource
+	// drawing bounds the renders running at once: drawing is CPU work of
+	// about 15 MB each, so more renders than cores only raise the memory
+	// peak (20 at once took 290 MB) without finishing sooner.
+	drawing chan struct{}
 }
 
 // HandlerParams are the handler's dependencies as fx provides them.
@@ -34,7 +39,7 @@ type HandlerParams struct {
 
 // NewHandler returns the handler.
 func NewHandler(p HandlerParams) *Handler {
-	return &Handler{svc: p.Service, cache: p.Cache, receipts: p.Receipts}
+	return &Handler{svc: p.Service, cache: p.Cache, receipts: p.Receipts, drawing: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 
 func (h *Handler) contract(c *fiber.Ctx) error {
@@ -76,7 +81,13 @@ func (h *Handler) send(c *fiber.Ctx, job *Job) error {
 			if b, ok := h.cache.Get(job.Key); ok {
 				return b, nil
 			}
+			select {
+			case h.drawing <- struct{}{}:
+			case <-c.UserContext().Done():
+				return nil, apierror.Unavailable("The server is busy drawing other print forms; try again.")
+			}
 			b, err := job.Render()
+			<-h.drawing
 			if err != nil {
 				return nil, err
 			}
