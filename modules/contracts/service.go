@@ -2,6 +2,7 @@ package contracts
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
@@ -100,6 +101,21 @@ func OfProperty(ctx context.Context, db bun.IDB, propertyID, id uuid.UUID) (bool
 		return false, fmt.Errorf("contract of property: %w", err)
 	}
 	return ok, nil
+}
+
+// TenantOf returns, through db, the tenant (a contragent id) of the
+// contract with id, or false when no contract has it. A payment for a
+// contract is the tenant's unless it names another payer.
+func TenantOf(ctx context.Context, db bun.IDB, id uuid.UUID) (uuid.UUID, bool, error) {
+	var tenant uuid.UUID
+	err := db.NewSelect().Model((*Contract)(nil)).Column("tenant_id").Where("id = ?", id).Scan(ctx, &tenant)
+	if errors.Is(err, sql.ErrNoRows) {
+		return uuid.Nil, false, nil
+	}
+	if err != nil {
+		return uuid.Nil, false, fmt.Errorf("tenant of contract: %w", err)
+	}
+	return tenant, true, nil
 }
 
 // List returns a page of p's own contracts. Admins too see their own here.

@@ -163,6 +163,17 @@ func (s *Service) check(ctx context.Context, prop *properties.Property, in *Inpu
 			details = append(details, "contract_id: must be a contract of this property")
 		}
 	}
+	if in.PayerID == nil && in.ContractID != nil && len(details) == 0 {
+		// A payment for a contract is its tenant's unless it names another
+		// payer: the receipt then shows who paid.
+		tenant, ok, err := contracts.TenantOf(ctx, s.db, *in.ContractID)
+		if err != nil {
+			return err
+		}
+		if ok {
+			in.PayerID = &tenant
+		}
+	}
 	if in.PayerID != nil {
 		switch ok, err := s.payerOf(ctx, prop, *in.PayerID); {
 		case err != nil:

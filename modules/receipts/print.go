@@ -45,7 +45,7 @@ func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, ra
 	if r.Status == Void {
 		status = printforms.ReceiptVoid
 	}
-	address := strings.Join(nonEmpty(prop.Address, strings.TrimSpace(prop.PostalCode+" "+prop.City), prop.CountryCode), ", ")
+	address := strings.Join(nonEmpty(prop.Address, strings.TrimSpace(prop.PostalCode+" "+prop.City)), ", ")
 	return printforms.PrintableReceipt{
 		Receipt: printforms.Receipt{
 			Number: r.Number, IssuedAt: r.IssuedAt, PayerName: r.Payer, PropertyName: prop.Name,
