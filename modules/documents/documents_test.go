@@ -176,7 +176,7 @@ func TestUploadListGetUpdateDelete(t *testing.T) {
 	for _, kind := range storageKinds(t) {
 		t.Run(kind, func(t *testing.T) {
 			f := start(t, kind)
-			contract := "019a0000-0000-7000-8000-00000000c0de"
+			contract := f.newContract(t, "L-1")
 			// Fields may come after the file.
 			res := f.upload(t, file("lease.pdf", pdfFile()), text("title", "  Lease 2026  "), text("category", "contract"),
 				text("contract_id", contract), text("comment", "ignored"))
@@ -267,6 +267,7 @@ func TestUploadValidation(t *testing.T) {
 		{"empty title", []field{text("title", "  "), text("category", "other"), file("a.txt", textFile())}, "title: must be 1 to 200"},
 		{"long title", []field{text("title", strings.Repeat("é", 201)), text("category", "other"), file("a.txt", textFile())}, "title: must be 1 to 200"},
 		{"bad contract", []field{text("title", "x"), text("category", "other"), text("contract_id", "42"), file("a.txt", textFile())}, "contract_id: must be a UUID"},
+		{"unknown contract", []field{text("title", "x"), text("category", "other"), text("contract_id", "019a0000-0000-7000-8000-00000000c0de"), file("a.txt", textFile())}, "contract_id: must be a contract of this property"},
 		{"two files", []field{text("title", "x"), text("category", "other"), file("a.txt", textFile()), file("b.txt", textFile())}, "only one file"},
 		{"empty file", []field{text("title", "x"), text("category", "other"), file("a.txt", nil)}, "file: must not be empty"},
 		{"title twice", []field{text("title", "x"), text("title", "y"), text("category", "other"), file("a.txt", textFile())}, "given twice"},

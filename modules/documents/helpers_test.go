@@ -230,6 +230,20 @@ type fixture struct {
 	blobs    func() []string
 }
 
+// newContract adds a draft contract (and its tenant) of the fixture's
+// property and returns its id.
+func (f *fixture) newContract(t testing.TB, number string) string {
+	t.Helper()
+	var tenant, c struct {
+		ID string `json:"id"`
+	}
+	f.app.Post("/api/v1/contragents", f.user.Token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Tenant"}).
+		Expect(http.StatusCreated).JSON(&tenant)
+	f.app.Post("/api/v1/contracts", f.user.Token, map[string]any{"property_id": f.property, "tenant_id": tenant.ID, "number": number}).
+		Expect(http.StatusCreated).JSON(&c)
+	return c.ID
+}
+
 func start(t testing.TB, kind string, opts ...testkit.Option) *fixture {
 	t.Helper()
 	sopts, blobs := storageOptions(t, kind)

@@ -19,6 +19,7 @@ import (
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
@@ -203,6 +204,15 @@ func (s *Service) removeBlob(key string) {
 // Create inserts the row of blob under prop. When the insert fails the
 // caller still owns the blob (and discards it).
 func (s *Service) Create(ctx context.Context, p auth.Principal, prop *properties.Property, in Input, b *Blob) (*Document, error) {
+	if in.ContractID != nil {
+		ok, err := contracts.OfProperty(ctx, s.store.db, prop.ID, *in.ContractID)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, apierror.Validation("contract_id: must be a contract of this property")
+		}
+	}
 	now := s.now()
 	d := &Document{
 		ID: b.ID, PropertyID: prop.ID, ContractID: in.ContractID, Title: in.Title, Category: in.Category,
