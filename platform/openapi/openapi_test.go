@@ -150,7 +150,8 @@ func TestBuildRejectsConflicts(t *testing.T) {
 // conventions of docs/DEVELOPING.md, so a new module cannot regress them:
 // an operationId, a summary and a description, explicit security (public
 // operations say security: []), a documented 4xx wherever the platform can
-// give one, and named request schemas distinct between create and update.
+// give one, named request schemas distinct between create and update, and
+// an example of every request body.
 func TestOperationsFollowConventions(t *testing.T) {
 	app := testkit.Start(t)
 	ids := map[string]string{}
@@ -179,6 +180,13 @@ func TestOperationsFollowConventions(t *testing.T) {
 				for status := range map[string]bool{"400": true, "413": true} {
 					if op.Responses.Value(status) == nil {
 						t.Errorf("%s: takes a body but documents no %s", name, status)
+					}
+				}
+				if rb := op.RequestBody.Value; rb != nil {
+					for ct, media := range rb.Content {
+						if media.Example == nil && len(media.Examples) == 0 {
+							t.Errorf("%s: the %s body has no example: web clients and the reference page show it", name, ct)
+						}
 					}
 				}
 				if rb := op.RequestBody.Value; rb != nil && rb.Content.Get("application/json") != nil {

@@ -1371,7 +1371,9 @@ export interface paths {
          *     currency: `currency`, when given, must be it. `paid_on` defaults to
          *     today and may not be in the future. `method` is one of
          *     `bank_transfer`, `cash`, `card`, `other`. `contract_id` must be a
-         *     contract of the property; `payer_id` a contragent of its owner.
+         *     contract of the property; `payer_id` a contragent of its owner. A
+         *     payment for a contract without `payer_id` is the contract's
+         *     tenant's (its receipt names them).
          *
          *     With `allocations` (up to 1000, each charge once): each goes to a
          *     charge of this property (and of the contract, when one is named):
@@ -2190,7 +2192,7 @@ export interface components {
             category: components["schemas"]["DocumentCategory"];
             /**
              * Format: uuid
-             * @description optional; not checked until the contracts module exists
+             * @description optional: a contract of this property (400 otherwise)
              */
             contract_id?: string;
             /**
@@ -4892,6 +4894,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "category": "contract",
+                 *       "contract_id": "019a4f3e-7c1d-7a2b-9c3d-2e4f5a6b7c8d",
+                 *       "file": "(the file's bytes)",
+                 *       "title": "Signed lease 2026/001"
+                 *     }
+                 */
                 "multipart/form-data": components["schemas"]["DocumentUpload"];
             };
         };
@@ -4978,6 +4988,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "category": "contract",
+                 *       "title": "Signed lease, scanned"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DocumentUpdate"];
             };
         };
