@@ -300,10 +300,7 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (string, error) {
 	if u == nil || !ok || !u.IsActive {
 		return "", ErrInvalidCredentials
 	}
-	if err := s.limiter.Clear(ctx, pairBucket); err != nil {
-		return "", err
-	}
-	if err := s.limiter.Release(ctx, hit); err != nil {
+	if err := s.limiter.ReleaseAndClear(ctx, hit, pairBucket); err != nil {
 		return "", err
 	}
 	return s.tokens.Issue(u.ID, u.TokenVersion, s.clock.Now())

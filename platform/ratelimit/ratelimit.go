@@ -6,10 +6,12 @@ package ratelimit
 import (
 	"context"
 	"fmt"
-	"slices"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
@@ -31,6 +33,9 @@ type Hit struct {
 type Limiter struct {
 	db    *bun.DB
 	clock clock.Clock
+	// pruned is when (UnixMilli of the clock) Take last removed rows older
+	// than retention; it does so at most every pruneEvery.
+	pruned atomic.Int64
 }
 
 // New returns a limiter on db.
@@ -38,6 +43,10 @@ func New(db *bun.DB, clk clock.Clock) *Limiter { return &Limiter{db: db, clock: 
 
 // retention is how long a row is kept at most; no window may be longer.
 const retention = 24 * time.Hour
+
+// pruneEvery is how often Take removes rows past retention: rows are kept
+// at most retention plus this (and never counted: windows are shorter).
+const pruneEvery = time.Minute
 
 type row struct {
 	bun.BaseModel `bun:"table:rate_hits"`
@@ -51,10 +60,13 @@ type row struct {
 // exhausted, and returns the Hit. When one is, it records nothing and returns
 // how long to wait until every rule allows the event again. Counting and
 // recording are one transaction, serialised per bucket, so concurrent callers
-// cannot overshoot a limit.
+// cannot overshoot a limit. It costs a handful of statements whatever the
+// number of rules (a login's three): lock, count, record (POST /auth/login
+// waits for them; BenchmarkLogin in modules/accounts).
 func (l *Limiter) Take(ctx context.Context, rules ...Rule) (Hit, time.Duration, error) {
 	var hit Hit
 	var wait time.Duration
+	var prunedAt, prunedBefore int64
 	err := l.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := lockBuckets(ctx, tx, rules); err != nil {
 			return err
@@ -68,19 +80,33 @@ func (l *Limiter) Take(ctx context.Context, rules ...Rule) (Hit, time.Duration, 
 			wait = w
 			return nil
 		}
-		if _, err := tx.NewDelete().Model((*row)(nil)).Where("at_ms < ?", now.Add(-retention).UnixMilli()).Exec(ctx); err != nil {
-			return fmt.Errorf("ratelimit: prune: %w", err)
-		}
-		for _, r := range rules {
-			h := &row{Bucket: r.Bucket, AtMS: now.UnixMilli()}
-			if _, err := tx.NewInsert().Model(h).Returning("id").Exec(ctx); err != nil {
-				return fmt.Errorf("ratelimit: record: %w", err)
+		if last := l.pruned.Load(); now.UnixMilli()-last >= pruneEvery.Milliseconds() && l.pruned.CompareAndSwap(last, now.UnixMilli()) {
+			prunedAt, prunedBefore = now.UnixMilli(), last
+			if _, err := tx.NewDelete().Model((*row)(nil)).Where("at_ms < ?", now.Add(-retention).UnixMilli()).Exec(ctx); err != nil {
+				return fmt.Errorf("ratelimit: prune: %w", err)
 			}
+		}
+		rows := make([]row, 0, len(rules))
+		for _, r := range rules {
+			rows = append(rows, row{Bucket: r.Bucket, AtMS: now.UnixMilli()})
+		}
+		if len(rows) == 0 {
+			return nil
+		}
+		if _, err := tx.NewInsert().Model(&rows).Returning("id").Exec(ctx); err != nil {
+			return fmt.Errorf("ratelimit: record: %w", err)
+		}
+		for _, h := range rows {
 			hit.ids = append(hit.ids, h.ID)
 		}
 		return nil
 	})
 	if err != nil {
+		// The prune, if this call made it, was rolled back: let the next
+		// call try again.
+		if prunedAt != 0 {
+			l.pruned.CompareAndSwap(prunedAt, prunedBefore)
+		}
 		return Hit{}, 0, err
 	}
 	return hit, wait, nil
@@ -94,62 +120,106 @@ func (l *Limiter) Wait(ctx context.Context, rules ...Rule) (time.Duration, error
 
 // Release removes the events of h, as if they had not happened.
 func (l *Limiter) Release(ctx context.Context, h Hit) error {
-	if len(h.ids) == 0 {
+	return l.ReleaseAndClear(ctx, h)
+}
+
+// Clear removes every event of bucket.
+func (l *Limiter) Clear(ctx context.Context, bucket string) error {
+	return l.ReleaseAndClear(ctx, Hit{}, bucket)
+}
+
+// ReleaseAndClear is Release of h and Clear of each bucket in one
+// statement (a successful login gives back its attempt and clears its
+// failures).
+func (l *Limiter) ReleaseAndClear(ctx context.Context, h Hit, buckets ...string) error {
+	q := l.db.NewDelete().Model((*row)(nil))
+	if database.IsPostgres(l.db) {
+		// See relaxedCommit; the statement is its own transaction.
+		q = q.With("relaxed", l.db.NewRaw("SELECT "+relaxedCommit)).Where("EXISTS (SELECT 1 FROM relaxed)")
+	}
+	switch {
+	case len(h.ids) > 0 && len(buckets) > 0:
+		q = q.Where("(id IN (?) OR bucket IN (?))", bun.List(h.ids), bun.List(buckets))
+	case len(h.ids) > 0:
+		q = q.Where("id IN (?)", bun.List(h.ids))
+	case len(buckets) > 0:
+		q = q.Where("bucket IN (?)", bun.List(buckets))
+	default:
 		return nil
 	}
-	if _, err := l.db.NewDelete().Model((*row)(nil)).Where("id IN (?)", bun.List(h.ids)).Exec(ctx); err != nil {
+	if _, err := q.Exec(ctx); err != nil {
 		return fmt.Errorf("ratelimit: release: %w", err)
 	}
 	return nil
 }
 
-// Clear removes every event of bucket.
-func (l *Limiter) Clear(ctx context.Context, bucket string) error {
-	if _, err := l.db.NewDelete().Model((*row)(nil)).Where("bucket = ?", bucket).Exec(ctx); err != nil {
-		return fmt.Errorf("ratelimit: clear: %w", err)
-	}
-	return nil
-}
+// relaxedCommit, selected in a PostgreSQL transaction, lets its commit
+// return before the WAL is flushed to disk (synchronous_commit off, for
+// this transaction only): the rows here are counters a crash of the
+// database server may lose the last fraction of a second of, which at
+// worst forgets a few attempts; waiting for the flush was most of what a
+// login's two writes here cost (BenchmarkLogin in modules/accounts).
+// Everything else the service writes keeps the server's setting.
+const relaxedCommit = "set_config('synchronous_commit', 'off', true)"
 
 // lockBuckets serialises transactions on the same buckets. SQLite needs
-// nothing: its write transactions already run one at a time.
+// nothing: its write transactions already run one at a time. On PostgreSQL
+// one statement takes a transaction lock per bucket, in the order of their
+// keys (the sorted subquery feeds the aggregate in order), so two
+// transactions never wait on each other; it also relaxes the transaction's
+// commit (relaxedCommit).
 func lockBuckets(ctx context.Context, tx bun.Tx, rules []Rule) error {
-	if !database.IsPostgres(tx) {
+	if !database.IsPostgres(tx) || len(rules) == 0 {
 		return nil
 	}
 	buckets := make([]string, 0, len(rules))
 	for _, r := range rules {
 		buckets = append(buckets, r.Bucket)
 	}
-	// A fixed order keeps two transactions from waiting on each other.
-	slices.Sort(buckets)
-	for _, b := range slices.Compact(buckets) {
-		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", b); err != nil {
-			return fmt.Errorf("ratelimit: lock: %w", err)
-		}
+	_, err := tx.ExecContext(ctx, `SELECT `+relaxedCommit+`, (SELECT count(pg_advisory_xact_lock(k)) FROM
+		(SELECT DISTINCT hashtextextended(b, 0) AS k FROM unnest(?::text[]) AS b ORDER BY k) AS keys)`,
+		pgdialect.Array(buckets))
+	if err != nil {
+		return fmt.Errorf("ratelimit: lock: %w", err)
 	}
 	return nil
 }
 
+// waitFor counts every rule's recent events in one query: per rule, how
+// many of its Limit newest fall in its window, and the oldest of those.
 func waitFor(ctx context.Context, db bun.IDB, now time.Time, rules []Rule) (time.Duration, error) {
-	var longest time.Duration
-	for _, r := range rules {
+	if len(rules) == 0 {
+		return 0, nil
+	}
+	var sql strings.Builder
+	args := make([]any, 0, 3*len(rules))
+	for i, r := range rules {
 		if r.Window > retention {
 			return 0, fmt.Errorf("ratelimit: window %s of %s is longer than %s", r.Window, r.Bucket, retention)
 		}
-		var times []int64
-		err := db.NewSelect().Model((*row)(nil)).Column("at_ms").
-			Where("bucket = ?", r.Bucket).Where("at_ms > ?", now.Add(-r.Window).UnixMilli()).
-			Order("at_ms DESC").Limit(int64(r.Limit)).Scan(ctx, &times)
-		if err != nil {
-			return 0, fmt.Errorf("ratelimit: count: %w", err)
+		if i > 0 {
+			sql.WriteString(" UNION ALL ")
 		}
-		if len(times) < r.Limit {
+		fmt.Fprintf(&sql, "SELECT %d AS rule, count(*) AS n, coalesce(min(at_ms), 0) AS oldest FROM "+
+			"(SELECT at_ms FROM rate_hits WHERE bucket = ? AND at_ms > ? ORDER BY at_ms DESC LIMIT ?) AS r%d", i, i)
+		args = append(args, r.Bucket, now.Add(-r.Window).UnixMilli(), r.Limit)
+	}
+	var counts []struct {
+		Rule   int   `bun:"rule"`
+		N      int   `bun:"n"`
+		Oldest int64 `bun:"oldest"`
+	}
+	if err := db.NewRaw(sql.String(), args...).Scan(ctx, &counts); err != nil {
+		return 0, fmt.Errorf("ratelimit: count: %w", err)
+	}
+	var longest time.Duration
+	for _, c := range counts {
+		r := rules[c.Rule]
+		if c.N < r.Limit {
 			continue
 		}
 		// The limit-th newest event must leave the window before one more fits.
-		oldest := time.UnixMilli(times[len(times)-1])
-		if w := oldest.Add(r.Window).Sub(now); w > longest {
+		if w := time.UnixMilli(c.Oldest).Add(r.Window).Sub(now); w > longest {
 			longest = w
 		}
 	}
