@@ -60,6 +60,11 @@ func (b *BodyLimits) Stream(method, path string, limit int64, readTimeout time.D
 // headerReceived gives a stream route its read timeout; fasthttp calls it
 // once a request's header is read, before its body.
 func (b *BodyLimits) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	// Most requests (every GET) have a method no stream route has: they
+	// are let through before their path is copied and split.
+	if !b.hasMethod(h.Method()) {
+		return fasthttp.RequestConfig{}
+	}
 	path, _, _ := strings.Cut(string(h.RequestURI()), "?")
 	if r, ok := b.match(string(h.Method()), path); ok && r.readTimeout > 0 {
 		return fasthttp.RequestConfig{ReadTimeout: r.readTimeout}
@@ -71,6 +76,19 @@ func (b *BodyLimits) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestC
 // Fiber's default router (case-insensitive, not strict) compares them.
 func splitPath(path string) []string {
 	return strings.Split(strings.TrimSuffix(strings.ToLower(path), "/"), "/")
+}
+
+// hasMethod reports whether any stream route takes method. The comparison
+// of string(method) does not copy it.
+func (b *BodyLimits) hasMethod(method []byte) bool {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	for _, r := range b.streams {
+		if r.method == string(method) {
+			return true
+		}
+	}
+	return false
 }
 
 // match returns the stream route method path is for.

@@ -115,7 +115,7 @@ func recoverer(log *slog.Logger) fiber.Handler {
 func accessLog(log *slog.Logger) fiber.Handler {
 	direct, _ := log.Handler().(logbuf.Direct)
 	return func(c *fiber.Ctx) error {
-		start := time.Now()
+		start := RequestStart(c)
 		err := c.Next()
 		if err != nil {
 			// Let the error handler write the body now so the status is logged.

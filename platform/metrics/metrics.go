@@ -49,7 +49,11 @@ type Metrics struct {
 	charges    prometheus.Counter
 
 	routesOnce sync.Once
-	routes     map[string]bool
+	routes     map[routeKey]bool
+	// series keeps the request counter and duration observer of every
+	// (route, method, status) seen, so a request does not hash its labels
+	// again (a tenth of the middleware's time on a small answer).
+	series sync.Map // seriesKey -> seriesPair
 }
 
 // New registers the collectors. db, when not nil, is reported as the
@@ -106,7 +110,8 @@ func (m *Metrics) ChargesGenerated(n int) {
 // error handling sets the final status.
 func (m *Metrics) Middleware() fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		start := time.Now()
+		// The time fasthttp called the handler: no clock read of our own.
+		start := httpserver.RequestStart(c)
 		m.inFlight.Inc()
 		defer m.inFlight.Dec()
 		err := c.Next()
@@ -116,11 +121,18 @@ func (m *Metrics) Middleware() fiber.Handler {
 			// the error handler: classify it the way that handler will.
 			status = httpserver.Classify(err).Status
 		}
-		route := m.route(c)
-		code := strconv.Itoa(status)
-		method := methodLabel(c.Method())
-		m.requests.WithLabelValues(route, method, code).Inc()
-		m.duration.WithLabelValues(route, method, code).Observe(time.Since(start).Seconds())
+		key := seriesKey{route: m.route(c), method: methodLabel(c.Method()), status: status}
+		pair, ok := m.series.Load(key)
+		if !ok {
+			code := strconv.Itoa(status)
+			pair, _ = m.series.LoadOrStore(key, seriesPair{
+				requests: m.requests.WithLabelValues(key.route, key.method, code),
+				duration: m.duration.WithLabelValues(key.route, key.method, code),
+			})
+		}
+		p := pair.(seriesPair)
+		p.requests.Inc()
+		p.duration.Observe(time.Since(start).Seconds())
 		return err
 	}
 }
@@ -147,16 +159,32 @@ func methodLabel(m string) string {
 // routes only.
 func (m *Metrics) route(c *fiber.Ctx) string {
 	m.routesOnce.Do(func() {
-		m.routes = map[string]bool{}
+		m.routes = map[routeKey]bool{}
 		for _, r := range c.App().GetRoutes(true) {
-			m.routes[r.Method+" "+r.Path] = true
+			m.routes[routeKey{r.Method, r.Path}] = true
 		}
 	})
 	r := c.Route()
-	if m.routes[r.Method+" "+r.Path] {
+	if m.routes[routeKey{r.Method, r.Path}] {
 		return r.Path
 	}
 	return Unmatched
+}
+
+// routeKey is a route of the app. Its strings are the app's own (the
+// route table), never a request's bytes.
+type routeKey struct{ method, path string }
+
+// seriesKey names one series pair: the route template, the method label
+// (a constant) and the status.
+type seriesKey struct {
+	route, method string
+	status        int
+}
+
+type seriesPair struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
 }
 
 // Handler serves the registry in the Prometheus text format.
