@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -20,6 +21,10 @@ const fallback = "en"
 // precomputed answer of GET /translations/{locale} for each.
 type Dictionaries struct {
 	merged map[string]map[string]string
+	// encoded holds, per dictionary locale, every entry as the JSON member
+	// `"key":"text"`, made once, so that POST /translations writes its
+	// answer without encoding anything but the keys it does not know.
+	encoded sync.Map // locale -> map[string][]byte
 	// payloads is filled lazily: a language an operator activates without a
 	// dictionary file is served English under its own locale.
 	payloads sync.Map // locale -> httpserver.Payload
@@ -89,6 +94,88 @@ func (d *Dictionaries) Payload(locale string) (httpserver.Payload, error) {
 	}
 	d.payloads.Store(locale, p)
 	return p, nil
+}
+
+// members returns the encoded members of locale's dictionary (English when
+// it has none). The key of the cache is a dictionary's own locale string.
+func (d *Dictionaries) members(locale string) (map[string][]byte, error) {
+	if _, ok := d.merged[locale]; !ok {
+		locale = fallback
+	}
+	if m, ok := d.encoded.Load(locale); ok {
+		return m.(map[string][]byte), nil
+	}
+	dict := d.merged[locale]
+	m := make(map[string][]byte, len(dict))
+	for k, v := range dict {
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		vb, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = append(append(kb, ':'), vb...)
+	}
+	for l := range d.merged {
+		if l == locale {
+			d.encoded.Store(l, m)
+		}
+	}
+	return m, nil
+}
+
+// SelectJSON is the body of POST /translations: {"locale", "translations"
+// (the texts of keys, keys in sorted order, as encoding/json writes a map),
+// "missing" (the keys no dictionary has, in the order asked, without
+// repeats)}, written from the pre-encoded members.
+func (d *Dictionaries) SelectJSON(locale string, keys []string) ([]byte, error) {
+	members, err := d.members(locale)
+	if err != nil {
+		return nil, err
+	}
+	found := make([]string, 0, len(keys))
+	var missing []string
+	seen := make(map[string]struct{}, len(keys))
+	for _, k := range keys {
+		if _, dup := seen[k]; dup {
+			continue
+		}
+		seen[k] = struct{}{}
+		if _, ok := members[k]; ok {
+			found = append(found, k)
+		} else {
+			missing = append(missing, k)
+		}
+	}
+	slices.Sort(found)
+	lb, err := json.Marshal(locale)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, 64+32*len(found))
+	out = append(out, `{"locale":`...)
+	out = append(out, lb...)
+	out = append(out, `,"translations":{`...)
+	for i, k := range found {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, members[k]...)
+	}
+	out = append(out, `},"missing":[`...)
+	for i, k := range missing {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, kb...)
+	}
+	return append(out, "]}"...), nil
 }
 
 // Select returns the texts of keys in locale and the keys no dictionary has,

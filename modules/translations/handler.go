@@ -2,6 +2,7 @@ package translations
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -39,24 +40,41 @@ type selectRequest struct {
 	Keys   []string `json:"keys" validate:"required,min=1,max=500,dive,required,max=200"`
 }
 
-type selectResponse struct {
-	Locale       string            `json:"locale"`
-	Translations map[string]string `json:"translations"`
-	Missing      []string          `json:"missing"`
-}
-
 func (h *Handler) selectKeys(c *fiber.Ctx) error {
 	var req selectRequest
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	if details := validate.Struct(&req); details != nil {
-		return apierror.Validation(details...)
+	// The rules checked by hand first: the validator's reflection cost a
+	// tenth of this request; it only words what is wrong.
+	if !req.plainlyValid() {
+		if details := validate.Struct(&req); details != nil {
+			return apierror.Validation(details...)
+		}
 	}
 	locale := strings.ToLower(req.Locale)
-	if _, ok := h.dir.Language(locale); !ok {
+	lang, ok := h.dir.Language(locale)
+	if !ok {
 		return apierror.Validation("locale: must be the code of an active language (GET /api/v1/languages)")
 	}
-	found, missing := h.dicts.Select(locale, req.Keys)
-	return c.JSON(selectResponse{Locale: locale, Translations: found, Missing: missing})
+	body, err := h.dicts.SelectJSON(lang.Code, req.Keys)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(body)
+}
+
+// plainlyValid reports whether req meets every validate tag of
+// selectRequest; when it does not, validate.Struct says why.
+func (r *selectRequest) plainlyValid() bool {
+	if r.Locale == "" || len(r.Locale) > 8 || len(r.Keys) < 1 || len(r.Keys) > 500 {
+		return false
+	}
+	for _, k := range r.Keys {
+		if k == "" || utf8.RuneCountInString(k) > 200 {
+			return false
+		}
+	}
+	return true
 }
