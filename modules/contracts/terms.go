@@ -33,6 +33,16 @@ type termRequest struct {
 // float block but percentages (LATE_FEE_PERCENTAGE).
 func IsMoney(code string) bool { return !strings.HasSuffix(code, "_PERCENTAGE") }
 
+// The blocks that set the deposit, first found wins: an amount before a
+// number of months, the generic block before a country's (a contract may
+// carry both, as a German lease names its Kaution; the generic one is then
+// what the landlord typed for this service). A block of another country
+// never gets here: checkTerms refuses it.
+var (
+	depositAmountCodes = []string{CodeDeposit, "UA_SECURITY_PAYMENT_AMOUNT"}
+	depositMonthsCodes = []string{CodeDepositMonths, "DE_KAUTION_MONTHS", "FR_DEPOT_GARANTIE_MONTHS", "ES_FIANZA_MONTHS"}
+)
+
 // derived is what the rules read from valid terms.
 type derived struct {
 	start, end calendar.Date
@@ -109,17 +119,26 @@ func checkTerms(in []termRequest, blocks map[string]agreements.Block, country st
 		details = append(details, fmt.Sprintf("terms: %s must not be before %s (%s)", CodeEnd, CodeStart, d.start))
 	}
 	d.rent = amount(CodeRent)
-	d.deposit = amount(CodeDeposit)
+	for _, code := range depositAmountCodes {
+		if d.deposit = amount(code); d.deposit != nil {
+			break
+		}
+	}
 	if d.deposit == nil && d.rent != nil {
-		if v, ok := values[CodeDepositMonths]; ok {
+		for _, code := range depositMonthsCodes {
+			v, ok := values[code]
+			if !ok {
+				continue
+			}
 			n, _ := strconv.ParseInt(string(v), 10, 64)
 			if n > 0 {
 				dep := money.Amount(n) * *d.rent
 				if dep > money.Max {
-					details = append(details, fmt.Sprintf("terms: %s x %s is more than %s", CodeDepositMonths, CodeRent, money.Max))
+					details = append(details, fmt.Sprintf("terms: %s x %s is more than %s", code, CodeRent, money.Max))
 				}
 				d.deposit = &dep
 			}
+			break
 		}
 	}
 	if v, ok := values[CodePaymentDay]; ok {
