@@ -200,13 +200,19 @@ func TestDeleteTheLatestReading(t *testing.T) {
 	f.app.Delete(f.readings(c.ID)+"/019a0000-0000-7000-8000-000000000000", f.user.Token).Expect(http.StatusNotFound)
 	f.app.Delete(f.readings(c.ID)+"/nope", f.user.Token).Expect(http.StatusNotFound)
 
-	// A paid charge blocks the deletion.
-	exec(t, f, "UPDATE charges SET status = 'paid' WHERE id = ?", *r3.ChargeID)
+	// Money allocated to the charge blocks the deletion: a payment of one
+	// cent of its 10.00, then (the payment reversed) nothing.
+	payments := "/api/v1/properties/" + f.property + "/payments"
+	var pay struct {
+		ID string `json:"id"`
+	}
+	f.app.Post(payments, f.user.Token, map[string]any{"amount": 0.01, "method": "cash",
+		"allocations": []map[string]any{{"charge_id": *r3.ChargeID, "amount": 0.01}}}).Expect(http.StatusCreated).JSON(&pay)
 	res = f.app.Delete(f.readings(c.ID)+"/"+r3.ID, f.user.Token).Expect(http.StatusConflict)
 	if res.Map()["error"] != "has_payments" {
 		t.Fatalf("paid charge: %s", res.String())
 	}
-	exec(t, f, "UPDATE charges SET status = 'unpaid' WHERE id = ?", *r3.ChargeID)
+	f.app.Post(payments+"/"+pay.ID+"/reverse", f.user.Token, map[string]any{"reason": "typo"}).Expect(http.StatusOK)
 
 	f.app.Clock.Advance(time.Hour)
 	f.app.Delete(f.readings(c.ID)+"/"+r3.ID, f.user.Token).Expect(http.StatusNoContent)

@@ -57,6 +57,11 @@ type Tokens struct {
 	known  verified
 }
 
+// leeway is how far past its expiry a token is still accepted (clocks of
+// several instances differ a little). The verified-token cache must agree
+// with the parser on it, or a token would expire earlier when cached.
+const leeway = 5 * time.Second
+
 // NewTokens returns a token service; the secret must be at least 32 bytes.
 func NewTokens(cfg config.Auth, secret []byte, clk clock.Clock) (*Tokens, error) {
 	if len(secret) < MinSecretLength {
@@ -70,7 +75,7 @@ func NewTokens(cfg config.Auth, secret []byte, clk clock.Clock) (*Tokens, error)
 			jwt.WithExpirationRequired(),
 			jwt.WithIssuedAt(),
 			jwt.WithTimeFunc(clk.Now),
-			jwt.WithLeeway(5*time.Second),
+			jwt.WithLeeway(leeway),
 		),
 	}, nil
 }

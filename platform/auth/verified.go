@@ -26,7 +26,8 @@ type verifiedEntry struct {
 }
 
 // get reports whether raw was verified; its claims when it has not expired
-// at now, nil when it has (the caller answers ErrExpired, as Parse would).
+// at now, nil when it has (the caller answers ErrExpired, as Parse would:
+// expired from exp plus the leeway on, exactly as the jwt parser decides).
 func (v *verified) get(raw string, now time.Time) (c *Claims, known bool) {
 	v.mu.RLock()
 	e, ok := v.entries[raw]
@@ -61,5 +62,5 @@ func (v *verified) put(raw string, c *Claims) {
 			break
 		}
 	}
-	v.entries[strings.Clone(raw)] = verifiedEntry{claims: *c, expires: c.ExpiresAt.Time}
+	v.entries[strings.Clone(raw)] = verifiedEntry{claims: *c, expires: c.ExpiresAt.Add(leeway)}
 }

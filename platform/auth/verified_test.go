@@ -48,8 +48,42 @@ func TestVerifiedTokensAreRememberedOnlyAsTheyWere(t *testing.T) {
 	if _, err := tokens.Parse(tampered); !errors.Is(err, auth.ErrInvalid) {
 		t.Fatalf("tampered token: %v, want ErrInvalid", err)
 	}
-	clk.Advance(cfg.Auth.TTL + time.Second)
+	clk.Advance(cfg.Auth.TTL + time.Minute)
 	if _, err := tokens.Parse(raw); !errors.Is(err, auth.ErrExpired) {
 		t.Fatalf("after its lifetime: %v, want ErrExpired", err)
+	}
+}
+
+// A remembered token expires exactly when a fresh check would refuse it
+// (the parser's leeway included): at every instant around the expiry, the
+// service that remembers the token and one that never saw it agree.
+func TestRememberedTokensExpireAsTheParserDecides(t *testing.T) {
+	cfg := configWith(t, nil)
+	secret := []byte("0123456789abcdef0123456789abcdef")
+	for _, after := range []time.Duration{0, time.Second, 4 * time.Second, 5 * time.Second,
+		5*time.Second + time.Millisecond, 6 * time.Second, time.Minute} {
+		start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+		clk := clock.NewFake(start)
+		remembering, err := auth.NewTokens(cfg.Auth, secret, clk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := remembering.Issue(7, 3, clk.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := remembering.Parse(raw); err != nil {
+			t.Fatalf("first parse: %v", err)
+		}
+		clk.Advance(cfg.Auth.TTL + after)
+		fresh, err := auth.NewTokens(cfg.Auth, secret, clk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, errFresh := fresh.Parse(raw)
+		_, errKnown := remembering.Parse(raw)
+		if !errors.Is(errKnown, errFresh) && errKnown != errFresh {
+			t.Errorf("TTL + %s: remembered %v, fresh %v", after, errKnown, errFresh)
+		}
 	}
 }
