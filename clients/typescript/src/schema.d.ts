@@ -1884,7 +1884,7 @@ export interface components {
             created_at: string;
             /** @description the property's */
             currency: string;
-            /** @description DEPOSIT_AMOUNT, else DEPOSIT_MONTHS x rent, else null */
+            /** @description The first set of: DEPOSIT_AMOUNT, UA_SECURITY_PAYMENT_AMOUNT, then rent x the months of DEPOSIT_MONTHS, DE_KAUTION_MONTHS, FR_DEPOT_GARANTIE_MONTHS or ES_FIANZA_MONTHS; else null */
             deposit: number | null;
             /** @description PAYMENT_DAY_OF_MONTH or 1 */
             due_day: number;
