@@ -37,15 +37,20 @@ func (s *Service) chargesCreated(ctx context.Context, tx bun.IDB, propertyID uui
 	return s.ledger.ChargesCreated(ctx, tx, propertyID, charges)
 }
 
-// OpenCharges returns, through db, the property's charges that still have
-// something owed (neither paid nor cancelled), oldest first: by due date,
+// openColumns are the columns of a charge OpenCharges fills: what a
+// payment spread over them reads (a thousand charges scan faster without
+// the rest).
+var openColumns = []string{"id", "property_id", "name", "amount_minor", "currency", "period", "due_date", "status", "contract_id", "paid_amount_minor"}
+
+// OpenCharges returns, through db, the property's charges (the columns of
+// openColumns) that still have something owed (neither paid nor cancelled), oldest first: by due date,
 // then creation, then id; only the contract's when contractID is set. The
 // caller's transaction holds the property's lock (properties.Lock), which
 // every writer of paid amounts and statuses takes first, so the rows need
 // no lock of their own.
 func OpenCharges(ctx context.Context, db bun.IDB, propertyID uuid.UUID, contractID *uuid.UUID) ([]Charge, error) {
 	var list []Charge
-	q := db.NewSelect().Model(&list).
+	q := db.NewSelect().Model(&list).Column(openColumns...).
 		Where("property_id = ?", propertyID).Where("status = ?", Unpaid).
 		Order("due_date", "created_at", "id")
 	if contractID != nil {

@@ -7,9 +7,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/expenses/calendar"
@@ -130,5 +133,70 @@ func BenchmarkCatchUp60Months(b *testing.B) {
 			b.StartTimer()
 			f.send(b, http.MethodPost, f.url("/expenses/refresh-all?since=2021-12"), "")
 		}
+	})
+}
+
+// stepTimes adds up, while on, the time of each statement by its first
+// words: where BenchmarkPostOver1000ChargesSteps says the time goes.
+type stepTimes struct {
+	mu    sync.Mutex
+	on    bool
+	times map[string]time.Duration
+}
+
+func (h *stepTimes) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
+
+func (h *stepTimes) AfterQuery(_ context.Context, e *bun.QueryEvent) {
+	took := time.Since(e.StartTime)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.on {
+		return
+	}
+	step := "other-ms"
+	for _, s := range []struct{ prefix, name string }{
+		{`SELECT "charge"`, "select-open-ms"}, {"INSERT INTO payment_allocations", "insert-allocations-ms"},
+		{`INSERT INTO "payment_allocations"`, "insert-allocations-ms"}, {"UPDATE charges", "update-charges-ms"},
+		{"WITH d", "update-charges-ms"}, {`INSERT INTO "receipts"`, "insert-receipt-ms"}, {"COMMIT", "commit-ms"},
+	} {
+		if strings.HasPrefix(strings.TrimSpace(e.Query), s.prefix) {
+			step = s.name
+			break
+		}
+	}
+	h.times[step] += took
+}
+
+// BenchmarkPostOver1000ChargesSteps is BenchmarkPostOver1000Charges with
+// the time of its statements by step (ms per payment, measured in the
+// client: round trip and scanning included); "rest-ms" is what is not a
+// statement (HTTP, JSON, the Go side).
+func BenchmarkPostOver1000ChargesSteps(b *testing.B) {
+	f := start(b)
+	h := &stepTimes{times: map[string]time.Duration{}}
+	f.app.DB.AddQueryHook(h)
+	b.Run(f.app.Engine, func(b *testing.B) {
+		var total time.Duration
+		for range b.N {
+			b.StopTimer()
+			seedCharges(b, f, 1000)
+			h.mu.Lock()
+			h.on = true
+			h.mu.Unlock()
+			b.StartTimer()
+			t0 := time.Now()
+			f.send(b, http.MethodPost, f.url("/payments"), `{"amount": 10000.00, "method": "bank_transfer"}`)
+			total += time.Since(t0)
+			h.mu.Lock()
+			h.on = false
+			h.mu.Unlock()
+		}
+		perOp := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+		var queries time.Duration
+		for step, d := range h.times {
+			b.ReportMetric(perOp(d), step)
+			queries += d
+		}
+		b.ReportMetric(perOp(total-queries), "rest-ms")
 	})
 }

@@ -52,20 +52,35 @@ func (s *Store) InsertAllocations(ctx context.Context, db bun.IDB, rows []Alloca
 
 // insertAllocationsUnnest inserts allocations on PostgreSQL as columns of
 // arrays: one cheap statement for a thousand rows. Rows of one call share
-// the creation time.
+// the creation time. Rows of one payment and property (a payment being
+// posted, the usual case) send those two once rather than in every row:
+// two fewer arrays of a thousand UUIDs for the server to parse.
 func insertAllocationsUnnest(ctx context.Context, db bun.IDB, rows []Allocation) error {
 	n := len(rows)
-	payments, charges, props := make([]string, n), make([]string, n), make([]string, n)
-	amounts := make([]int64, n)
+	charges, amounts := make([]string, n), make([]int64, n)
+	one := true
 	for i, a := range rows {
-		payments[i], charges[i], props[i] = a.PaymentID.String(), a.ChargeID.String(), a.PropertyID.String()
-		amounts[i] = int64(a.Amount)
+		charges[i], amounts[i] = a.ChargeID.String(), int64(a.Amount)
+		one = one && a.PaymentID == rows[0].PaymentID && a.PropertyID == rows[0].PropertyID
 	}
-	_, err := db.NewRaw(`INSERT INTO payment_allocations (payment_id, charge_id, property_id, amount_minor, created_at)
-		SELECT u.payment_id, u.charge_id, u.property_id, u.amount, ?
-		FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::bigint[]) AS u (payment_id, charge_id, property_id, amount)`,
-		rows[0].CreatedAt, pgdialect.Array(payments), pgdialect.Array(charges), pgdialect.Array(props),
-		pgdialect.Array(amounts)).Exec(ctx)
+	var err error
+	if one {
+		_, err = db.NewRaw(`INSERT INTO payment_allocations (payment_id, charge_id, property_id, amount_minor, created_at)
+			SELECT ?::uuid, u.charge_id, ?::uuid, u.amount, ?
+			FROM unnest(?::uuid[], ?::bigint[]) AS u (charge_id, amount)`,
+			rows[0].PaymentID.String(), rows[0].PropertyID.String(), rows[0].CreatedAt,
+			pgdialect.Array(charges), pgdialect.Array(amounts)).Exec(ctx)
+	} else {
+		payments, props := make([]string, n), make([]string, n)
+		for i, a := range rows {
+			payments[i], props[i] = a.PaymentID.String(), a.PropertyID.String()
+		}
+		_, err = db.NewRaw(`INSERT INTO payment_allocations (payment_id, charge_id, property_id, amount_minor, created_at)
+			SELECT u.payment_id, u.charge_id, u.property_id, u.amount, ?
+			FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::bigint[]) AS u (payment_id, charge_id, property_id, amount)`,
+			rows[0].CreatedAt, pgdialect.Array(payments), pgdialect.Array(charges), pgdialect.Array(props),
+			pgdialect.Array(amounts)).Exec(ctx)
+	}
 	if err != nil {
 		return fmt.Errorf("insert allocations: %w", err)
 	}

@@ -1,0 +1,3 @@
+{{if .Postgres}}
+ALTER TABLE receipts ALTER COLUMN lines TYPE JSONB USING lines::jsonb;
+{{end}}
