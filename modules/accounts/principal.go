@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/database"
 )
 
 // usersChannel is the PostgreSQL channel a trigger on users notifies, with
@@ -35,7 +36,8 @@ const maxCachedPrincipals = 100_000
 //     user` command, an operator by hand); every instance listens and
 //     forgets the user;
 //   - a change through the Store also forgets it here at once, and waits
-//     until this instance has heard of it before it is answered (changing);
+//     until every listening instance has acknowledged forgetting it before
+//     it is answered (changing);
 //   - while the listening connection is down nothing is kept, so nothing
 //     stale is believed; ttl bounds how long a user is kept at all.
 //
@@ -64,13 +66,25 @@ type principals struct {
 	users map[int64]cachedUser
 
 	// listening is true on PostgreSQL: a change through this instance then
-	// waits for its own notification before it answers (see changing).
+	// waits for every instance's acknowledgement before it answers (see
+	// changing).
 	listening bool
 	wmu       sync.Mutex
-	waiters   map[string]chan struct{} // by nonce
+	waiters   map[string]*waiter // by nonce
+	// ack sends "ack:<nonce>" on usersChannel (through the pool, off the
+	// listening goroutine); a field so a test can count or drop acks.
+	ack func(nonce string)
 }
 
-// settleWait bounds how long a change waits for its notification.
+// waiter is a change through this instance waiting until every listening
+// instance has forgotten the user: need acknowledgements of its nonce.
+type waiter struct {
+	need, got int
+	done      chan struct{}
+}
+
+// settleWait bounds how long a change waits for the acknowledgements (an
+// instance that died without closing its connection never sends one).
 const settleWait = 2 * time.Second
 
 type cachedUser struct {
@@ -81,32 +95,47 @@ type cachedUser struct {
 func newPrincipals(store *Store, ttl time.Duration, listening bool) *principals {
 	p := &principals{
 		store: store, ttl: ttl, users: map[int64]cachedUser{},
-		listening: listening, waiters: map[string]chan struct{}{},
+		listening: listening, waiters: map[string]*waiter{},
+	}
+	p.ack = func(nonce string) {
+		ctx, cancel := context.WithTimeout(context.Background(), settleWait)
+		defer cancel()
+		_, _ = store.db.ExecContext(ctx, "SELECT pg_notify(?, ?)", usersChannel, ackPrefix+nonce)
 	}
 	store.changing = p.changing
 	return p
 }
 
+// ackPrefix starts the payload of an acknowledgement: an instance forgot
+// the user of the change with that nonce.
+const ackPrefix = "ack:"
+
 // changing is called before the store changes the user with id; the
 // function it returns is called once the change has committed. It forgets
-// the user here and, on PostgreSQL, sends a notification of its own after
-// the trigger's and waits (at most settleWait) until this instance hears
-// it. Notifications of one session reach every listener in commit order and
-// every listener is signalled at the same commits, so by the time the
-// change is answered the other instances have been told too, and a
-// client's very next request to any of them is checked against the new row.
+// the user here and, on PostgreSQL, sends a notification of its own (with
+// a nonce) after the trigger's, then waits (at most settleWait) until every
+// instance listening on the database has acknowledged it: each forgets the
+// user when the notification arrives and then answers "ack:<nonce>"
+// (Notified). So when the change is answered, every instance has forgotten
+// the user, and a client's very next request to any of them is checked
+// against the new row. Being told is not enough: an instance is signalled
+// at the commit, but its listening goroutine may run a moment later.
 func (p *principals) changing(id int64) (settle func(ctx context.Context)) {
 	return func(ctx context.Context) {
 		p.forget(id)
 		if !p.listening || !p.trusted.Load() {
 			return
 		}
+		need, err := database.ListenerCount(ctx, p.store.db, usersChannel)
+		if err != nil || need == 0 {
+			return
+		}
 		b := make([]byte, 8)
 		_, _ = rand.Read(b)
 		nonce := hex.EncodeToString(b)
-		heard := make(chan struct{})
+		w := &waiter{need: need, done: make(chan struct{})}
 		p.wmu.Lock()
-		p.waiters[nonce] = heard
+		p.waiters[nonce] = w
 		p.wmu.Unlock()
 		defer func() {
 			p.wmu.Lock()
@@ -120,7 +149,7 @@ func (p *principals) changing(id int64) (settle func(ctx context.Context)) {
 		deadline := time.NewTimer(settleWait)
 		defer deadline.Stop()
 		select {
-		case <-heard:
+		case <-w.done:
 		case <-deadline.C:
 		case <-ctx.Done():
 		}
@@ -198,8 +227,21 @@ func (p *principals) Lost() {
 }
 
 // Notified is told the payload of a notification: the id of a user whose
-// row changed, with ":nonce" when an instance's change sent it (changing).
+// row changed, with ":nonce" when an instance's change sent it (changing),
+// which is then acknowledged once the user is forgotten; or "ack:<nonce>",
+// an instance's acknowledgement, counted for this instance's waiting change.
 func (p *principals) Notified(payload string) {
+	if nonce, ok := strings.CutPrefix(payload, ackPrefix); ok {
+		p.wmu.Lock()
+		if w, ok := p.waiters[nonce]; ok {
+			w.got++
+			if w.got == w.need {
+				close(w.done)
+			}
+		}
+		p.wmu.Unlock()
+		return
+	}
 	idText, nonce, _ := strings.Cut(payload, ":")
 	id, err := strconv.ParseInt(idText, 10, 64)
 	if err != nil {
@@ -208,11 +250,8 @@ func (p *principals) Notified(payload string) {
 		p.forget(id)
 	}
 	if nonce != "" {
-		p.wmu.Lock()
-		if heard, ok := p.waiters[nonce]; ok {
-			close(heard)
-			delete(p.waiters, nonce)
-		}
-		p.wmu.Unlock()
+		// Off the listening goroutine: the next notification may be this
+		// acknowledgement itself.
+		go p.ack(nonce)
 	}
 }

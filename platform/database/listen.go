@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/uptrace/bun"
 )
 
 // Subscriber is told what a PostgreSQL LISTEN connection sees.
@@ -45,8 +46,14 @@ func Listen(ctx context.Context, url, channel string, sub Subscriber, log *slog.
 }
 
 func listenOnce(ctx context.Context, url, channel string, sub Subscriber) error {
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	// Named, so that ListenerCount finds the listeners of channel.
+	cfg.RuntimeParams["application_name"] = listenerName(channel)
 	connectCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	conn, err := pgx.Connect(connectCtx, url)
+	conn, err := pgx.ConnectConfig(connectCtx, cfg)
 	cancel()
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
@@ -67,4 +74,22 @@ func listenOnce(ctx context.Context, url, channel string, sub Subscriber) error 
 		}
 		sub.Notified(n.Payload)
 	}
+}
+
+// listenerName is the application_name of the connections Listen keeps
+// for channel.
+func listenerName(channel string) string { return "propman listen " + channel }
+
+// ListenerCount returns, through db, how many connections of Listen listen
+// on channel in this database now: every instance has one while it hears
+// notifications. A notifier that must know everybody heard (see the
+// accounts module) waits for that many acknowledgements.
+func ListenerCount(ctx context.Context, db bun.IDB, channel string) (int, error) {
+	var n int
+	err := db.NewRaw("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?",
+		listenerName(channel)).Scan(ctx, &n)
+	if err != nil {
+		return 0, fmt.Errorf("listeners of %s: %w", channel, err)
+	}
+	return n, nil
 }
