@@ -88,11 +88,11 @@ func (in *Input) normalize(creating bool) []string {
 	if in.Phone != nil && *in.Phone != "" && !phonePattern.MatchString(*in.Phone) {
 		fail("phone", "must be an international phone number (E.164) such as +4915112345678")
 	}
-	text := func(field string, v *string, max int, multiline bool) {
+	text := func(field string, v *string, limit int, multiline bool) {
 		switch {
 		case v == nil:
-		case utf8.RuneCountInString(*v) > max:
-			fail(field, fmt.Sprintf("must be at most %d characters", max))
+		case utf8.RuneCountInString(*v) > limit:
+			fail(field, fmt.Sprintf("must be at most %d characters", limit))
 		case hasControl(*v, multiline):
 			fail(field, "must not contain control characters")
 		}

@@ -33,8 +33,8 @@ var (
 
 // parseFixed reads a decimal number literal exactly as an integer count of
 // 10^-decimals, refusing more decimals (trailing zeros beyond them are
-// harmless), a sign, an exponent and values above max.
-func parseFixed(raw []byte, decimals int, max int64) (int64, error) {
+// harmless), a sign, an exponent and values above limit.
+func parseFixed(raw []byte, decimals int, limit int64) (int64, error) {
 	s := bytes.TrimSpace(raw)
 	if len(s) == 0 {
 		return 0, errNotNumber
@@ -47,7 +47,7 @@ func parseFixed(raw []byte, decimals int, max int64) (int64, error) {
 	}
 	if bytes.ContainsAny(s, "eE") {
 		if bytes.IndexFunc(s, func(r rune) bool {
-			return !(r >= '0' && r <= '9' || r == '.' || r == 'e' || r == 'E' || r == '+' || r == '-')
+			return (r < '0' || r > '9') && r != '.' && r != 'e' && r != 'E' && r != '+' && r != '-'
 		}) < 0 {
 			return 0, errExponent
 		}
@@ -64,7 +64,7 @@ func parseFixed(raw []byte, decimals int, max int64) (int64, error) {
 		return 0, errNotNumber
 	}
 	frac = bytes.TrimRight(frac, "0")
-	tooLarge := fmt.Errorf("must be at most %s", formatFixed(max, decimals))
+	tooLarge := fmt.Errorf("must be at most %s", formatFixed(limit, decimals))
 	if len(frac) > decimals {
 		return 0, fmt.Errorf("must have at most %d decimals", decimals)
 	}
@@ -86,7 +86,7 @@ func parseFixed(raw []byte, decimals int, max int64) (int64, error) {
 		}
 		v += f
 	}
-	if v > max {
+	if v > limit {
 		return 0, tooLarge
 	}
 	return v, nil

@@ -253,10 +253,3 @@ func TestDeleteTheLatestReading(t *testing.T) {
 		t.Fatalf("%d cancelled charges (%v), want 3", cancelled, err)
 	}
 }
-
-func exec(t testing.TB, f fixture, q string, args ...any) {
-	t.Helper()
-	if _, err := f.app.DB.NewRaw(q, args...).Exec(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-}

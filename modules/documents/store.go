@@ -97,7 +97,7 @@ func (s *Store) Existing(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]bo
 		return out, nil
 	}
 	var found []uuid.UUID
-	if err := s.db.NewSelect().Model((*Document)(nil)).Column("id").Where("id IN (?)", bun.In(ids)).Scan(ctx, &found); err != nil {
+	if err := s.db.NewSelect().Model((*Document)(nil)).Column("id").Where("id IN (?)", bun.List(ids)).Scan(ctx, &found); err != nil {
 		return nil, fmt.Errorf("documents by id: %w", err)
 	}
 	for _, id := range found {

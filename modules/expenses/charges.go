@@ -189,7 +189,7 @@ func (s *Service) RefreshAll(ctx context.Context, prop *properties.Property, sin
 			due = append(due, cs...)
 		}
 	}
-	taken, err := s.store.Existing(ctx, due)
+	taken, err := s.store.existing(ctx, due)
 	if err != nil {
 		return RefreshResult{}, err
 	}

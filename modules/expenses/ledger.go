@@ -70,7 +70,7 @@ func ChargesByID(ctx context.Context, db bun.IDB, propertyID uuid.UUID, ids []uu
 		return out, nil
 	}
 	var list []Charge
-	q := db.NewSelect().Model(&list).Where("property_id = ?", propertyID).Where("id IN (?)", bun.In(ids)).Order("id")
+	q := db.NewSelect().Model(&list).Where("property_id = ?", propertyID).Where("id IN (?)", bun.List(ids)).Order("id")
 	if err := q.Scan(ctx); err != nil {
 		return nil, fmt.Errorf("charges by id: %w", err)
 	}

@@ -158,11 +158,11 @@ type chargeKey struct {
 	period string
 }
 
-// Existing returns which of the charges' (origin, period) keys are taken,
+// existing returns which of the charges' (origin, period) keys are taken,
 // through the unique index, so that a refresh whose charges all exist
 // writes nothing. The insert's ON CONFLICT stays the guard against
 // concurrent refreshes.
-func (s *Store) Existing(ctx context.Context, charges []Charge) (map[chargeKey]bool, error) {
+func (s *Store) existing(ctx context.Context, charges []Charge) (map[chargeKey]bool, error) {
 	out := map[chargeKey]bool{}
 	if len(charges) == 0 {
 		return out, nil
@@ -193,7 +193,7 @@ func (s *Store) Existing(ctx context.Context, charges []Charge) (map[chargeKey]b
 		}
 		q = q.Where("origin = ANY(?::uuid[])", pgdialect.Array(strs)).Where("period = ANY(?::text[])", pgdialect.Array(periods))
 	} else {
-		q = q.Where("origin IN (?)", bun.In(origins)).Where("period IN (?)", bun.In(periods))
+		q = q.Where("origin IN (?)", bun.List(origins)).Where("period IN (?)", bun.List(periods))
 	}
 	if err := q.Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("existing charges: %w", err)
@@ -220,7 +220,7 @@ func (s *Store) insertUnderSavepoint(ctx context.Context, tx bun.Tx, charges []C
 	}
 	if err != nil {
 		if _, rbErr := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT charges_batch"); rbErr != nil {
-			return nil, fmt.Errorf("insert charges: %w (and the rollback to the savepoint: %v)", err, rbErr)
+			return nil, fmt.Errorf("insert charges: %w (and the rollback to the savepoint: %w)", err, rbErr)
 		}
 		return nil, fmt.Errorf("insert charges: %w", err)
 	}

@@ -117,7 +117,7 @@ func (s *Store) LoadAllocations(ctx context.Context, db bun.IDB, list []*Payment
 		p.Allocations = []Allocation{}
 	}
 	var rows []Allocation
-	err := db.NewSelect().Model(&rows).Where("payment_id IN (?)", bun.In(ids)).Where("voided_at IS NULL").
+	err := db.NewSelect().Model(&rows).Where("payment_id IN (?)", bun.List(ids)).Where("voided_at IS NULL").
 		Order("created_at", "charge_id").Scan(ctx)
 	if err != nil {
 		return fmt.Errorf("allocations: %w", err)

@@ -31,7 +31,7 @@ func (s *Store) Overdue(ctx context.Context, db bun.IDB, propertyID uuid.UUID, c
 	}
 	err := db.NewSelect().Model(&list).
 		Where("property_id = ?", propertyID).
-		Where("contract_id IN (?)", bun.In(contracts)).
+		Where("contract_id IN (?)", bun.List(contracts)).
 		Where("kind = ?", expenses.Regular).
 		Where("status = ?", expenses.Unpaid).
 		Where("amount_minor - paid_amount_minor > 0").

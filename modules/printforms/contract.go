@@ -58,7 +58,7 @@ func NewRenderer(labels *Labels) *Renderer { return &Renderer{labels: labels} }
 // Contract renders f in locale as a PDF.
 func (r *Renderer) Contract(locale string, f ContractForm) (out []byte, err error) {
 	defer recoverRender(&err)
-	l, _ := r.labels.For(locale)
+	l, _ := r.labels.forLocale(locale)
 	number := clean(f.Number, false)
 	title := l.get(keyContractTitle)
 	heading := l.get(keyContractNumber) + " " + number

@@ -84,10 +84,10 @@ type Labels struct {
 // NewLabels returns the texts of dicts.
 func NewLabels(dicts *translations.Dictionaries) *Labels { return &Labels{dicts: dicts} }
 
-// For returns locale's texts and the keys no dictionary has. locale is a
+// forLocale returns locale's texts and the keys no dictionary has. locale is a
 // language code the caller owns (a reference.Language's), never a
 // request's bytes: it is kept as a map key.
-func (l *Labels) For(locale string) (labels, []string) {
+func (l *Labels) forLocale(locale string) (labels, []string) {
 	if v, ok := l.cache.Load(locale); ok {
 		return v.(labels), nil
 	}

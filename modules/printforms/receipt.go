@@ -73,7 +73,7 @@ type ReceiptSource interface {
 // Receipt renders rc in locale as a PDF.
 func (r *Renderer) Receipt(locale string, rc Receipt) (out []byte, err error) {
 	defer recoverRender(&err)
-	l, _ := r.labels.For(locale)
+	l, _ := r.labels.forLocale(locale)
 	number := clean(rc.Number, false)
 	title := l.get(keyReceiptTitle)
 	d := newDoc(locale, l, title+" "+number, rc.IssuedAt)

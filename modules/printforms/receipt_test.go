@@ -58,7 +58,7 @@ func TestReceiptInEveryLocale(t *testing.T) {
 		"uk": {"23.11.2026", "11.2026", "Q4 2026", "950,00 EUR", "150,50 EUR", "1 234,00 EUR", "2 334,50 EUR"},
 	}
 	for locale, formatted := range formats {
-		l, missing := labels.For(locale)
+		l, missing := labels.forLocale(locale)
 		if len(missing) > 0 {
 			t.Fatalf("%s: no dictionary has %v", locale, missing)
 		}

@@ -168,8 +168,12 @@ func TestShutdownCutsDrains(t *testing.T) {
 	}()
 	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil || res.StatusCode != http.StatusRequestEntityTooLarge {
-		t.Fatalf("answer %v %v, want 413", res, err)
+	if err != nil {
+		t.Fatalf("no answer: %v, want 413", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("answer %v, want 413", res.Status)
 	}
 	if err := app.Stop(ctx); err != nil {
 		t.Fatalf("Stop: %v", err)

@@ -136,7 +136,7 @@ func (l *LingerListener) Shutdown(ctx context.Context) error {
 		if ctx.Err() != nil && !l.cut {
 			l.cut = true
 			for c := range l.active {
-				_ = c.Conn.SetReadDeadline(aLongTimeAgo)
+				_ = c.SetReadDeadline(aLongTimeAgo)
 				err = ctx.Err()
 			}
 		}
@@ -170,7 +170,7 @@ func (l *LingerListener) begin(c *lingerConn) bool {
 	if l.cut || len(l.active) >= maxLingering {
 		return false
 	}
-	if err := c.Conn.SetReadDeadline(time.Now().Add(l.time)); err != nil {
+	if err := c.SetReadDeadline(time.Now().Add(l.time)); err != nil {
 		return false
 	}
 	l.active[c] = struct{}{}
@@ -224,7 +224,7 @@ func (c *lingerConn) drain() {
 		if int64(len(b)) > left {
 			b = b[:left]
 		}
-		n, err := c.Conn.Read(b)
+		n, err := c.Read(b)
 		left -= int64(n)
 		if err != nil {
 			break

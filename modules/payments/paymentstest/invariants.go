@@ -5,6 +5,7 @@ package paymentstest
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/propman/propman/platform/testkit"
@@ -68,12 +69,10 @@ func toInt(v any) int64 {
 	case float64:
 		return int64(n)
 	case []byte:
-		var x int64
-		fmt.Sscan(string(n), &x)
+		x, _ := strconv.ParseInt(string(n), 10, 64)
 		return x
 	case string:
-		var x int64
-		fmt.Sscan(n, &x)
+		x, _ := strconv.ParseInt(n, 10, 64)
 		return x
 	}
 	panic(fmt.Sprintf("toInt %T", v))
