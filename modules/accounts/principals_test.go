@@ -2,12 +2,15 @@ package accounts_test
 
 import (
 	"context"
+	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/accounts/accountstest"
+	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/testkit"
 )
 
@@ -214,4 +217,73 @@ func TestSQLiteTokenRefusedAfterChange(t *testing.T) {
 	if len(me.Roles) != 1 {
 		t.Fatalf("roles after the revocation: %v", me.Roles)
 	}
+}
+
+// slowListener is an instance whose listening goroutine runs late: it
+// forgets a changed user only after delay (a loaded machine's scheduler).
+type slowListener struct {
+	*accounts.Cache
+	delay time.Duration
+}
+
+func (s slowListener) Notified(payload string) {
+	if !strings.HasPrefix(payload, "ack:") {
+		time.Sleep(s.delay)
+	}
+	s.Cache.Notified(payload)
+}
+
+// TestChangeWaitsForTheSlowestInstance: a password change through one
+// instance is answered only once every listening instance has forgotten
+// the user, however late its listener runs; the slow instance refuses the
+// old token on the very next request. (Before the acknowledgements, the
+// change waited for its own instance only, and the slow one still had the
+// old token version here.)
+func TestChangeWaitsForTheSlowestInstance(t *testing.T) {
+	if testkit.Engine() != "postgres" {
+		t.Skip("instances share a database on PostgreSQL only")
+	}
+	a := testkit.Start(t)
+	id := register(t, a, "Anna Landlord", "anna@example.com")
+	token := login(t, a, "anna@example.com", goodPassword)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	slow := slowListener{Cache: accounts.NewCache(a.DB, time.Minute), delay: 300 * time.Millisecond}
+	listening := make(chan struct{})
+	var once sync.Once
+	go database.Listen(ctx, a.Config.Database.URL, accounts.Channel, onListening{slow, func() { once.Do(func() { close(listening) }) }},
+		slog.New(slog.DiscardHandler))
+	select {
+	case <-listening:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the slow instance does not listen")
+	}
+	before, err := slow.Principal(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := time.Now()
+	a.Put("/api/v1/user/password", token, map[string]any{"current_password": goodPassword, "new_password": "Next-Ledger-2027"}).Expect(200)
+	took := time.Since(started)
+	after, err := slow.Principal(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Version == before.Version {
+		t.Fatalf("after the change was answered (in %s) the slow instance still keeps token version %d", took, after.Version)
+	}
+	if took < slow.delay {
+		t.Fatalf("the change was answered in %s, before the slow instance could forget (%s)", took, slow.delay)
+	}
+}
+
+// onListening tells listening when the subscriber starts to listen.
+type onListening struct {
+	slowListener
+	listening func()
+}
+
+func (o onListening) Listening() {
+	o.slowListener.Listening()
+	o.listening()
 }
