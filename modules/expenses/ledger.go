@@ -43,8 +43,9 @@ func (s *Service) chargesCreated(ctx context.Context, tx bun.IDB, propertyID uui
 var openColumns = []string{"id", "property_id", "name", "amount_minor", "currency", "period", "due_date", "status", "contract_id", "paid_amount_minor"}
 
 // OpenCharges returns, through db, the property's charges (the columns of
-// openColumns) that still have something owed (neither paid nor cancelled), oldest first: by due date,
-// then creation, then id; only the contract's when contractID is set. The
+// openColumns) that still have something owed (neither paid nor
+// cancelled), oldest first: by due date, then creation, then id; only the
+// contract's when contractID is set. The
 // caller's transaction holds the property's lock (properties.Lock), which
 // every writer of paid amounts and statuses takes first, so the rows need
 // no lock of their own.
