@@ -60,8 +60,22 @@ type fixture struct {
 func start(t testing.TB, opts ...testkit.Option) fixture {
 	t.Helper()
 	app := testkit.Start(t, opts...)
+	t.Cleanup(func() { checkChargesHaveTheirExpense(t, app) })
 	u := accountstest.NewUser(t, app)
 	return fixture{app: app, user: u, property: newProperty(t, app, u.Token)}
+}
+
+// checkChargesHaveTheirExpense holds what the foreign key from a charge to
+// its expense held before it was dropped on PostgreSQL for speed
+// (migration 20261123110300): every expense_id names an existing expense.
+func checkChargesHaveTheirExpense(t testing.TB, app *testkit.App) {
+	t.Helper()
+	var n int
+	err := app.DB.NewRaw(`SELECT COUNT(*) FROM charges c WHERE c.expense_id IS NOT NULL
+		AND NOT EXISTS (SELECT 1 FROM expenses e WHERE e.id = c.expense_id)`).Scan(context.Background(), &n)
+	if err != nil || n != 0 {
+		t.Errorf("charges of no expense: %d (%v)", n, err)
+	}
 }
 
 func newProperty(t testing.TB, app *testkit.App, token string) string {

@@ -6,8 +6,8 @@
 -- made from their expense in the same transaction, expenses with charges
 -- are only ever hidden (deleted_at), and a property's expenses are deleted
 -- only when it has no charge (expenses' propertyCleanup), so the key
--- guarded nothing the service does not; paymentstest.CheckInvariants
--- looks for a charge of no expense after every test of a money module.
+-- guarded nothing the service does not; every test of the expenses
+-- module ends by looking for a charge of no expense.
 -- SQLite keeps the key (dropping it there means a table rebuild).
 ALTER TABLE charges DROP CONSTRAINT charges_expense_id_fkey;
 {{end}}
