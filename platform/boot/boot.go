@@ -211,10 +211,11 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 	// modules get a nil *metrics.Metrics, whose methods do nothing.
 	var met *metrics.Metrics
 	var outer []fiber.Handler
+	var observer httpserver.Observer
 	if cfg.Metrics.Enabled {
 		met = metrics.New(db.DB)
 		mailer = met.Mailer(mailer)
-		outer = append(outer, met.Middleware())
+		observer = met
 	}
 	var moduleOpts []fx.Option
 	for i, e := range o.Entries {
@@ -250,7 +251,7 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 		}
 		db.Close()
 	}
-	app, bodies, err := httpserver.NewWithBodyLimits(cfg.HTTP, cfg.Database.Timeout, log, outer...)
+	app, bodies, err := httpserver.NewWithBodyLimits(cfg.HTTP, cfg.Database.Timeout, log, observer, outer...)
 	if err != nil {
 		closeAll()
 		return nil, err

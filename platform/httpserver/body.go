@@ -122,52 +122,51 @@ next:
 
 type streamKey struct{}
 
-// Handler enforces the policy. It runs before every route.
-func (b *BodyLimits) Handler() fiber.Handler {
-	tooLarge := apierror.New(fiber.StatusRequestEntityTooLarge, "payload_too_large", "The request body is larger than the limit.")
-	return func(c *fiber.Ctx) error {
-		stream := c.Context().RequestBodyStream()
-		if stream == nil {
-			return c.Next()
-		}
-		req := c.Request()
-		if r, ok := b.match(c.Method(), c.Path()); ok {
-			s := &limitedStream{r: stream, left: r.limit}
-			c.Locals(streamKey{}, s)
-			err := c.Next()
-			if !s.done {
-				// The rest of the body is still on the connection: it must
-				// not be read as the next request.
-				closeAndLinger(c)
-			}
-			return err
-		}
-		n := req.Header.ContentLength()
-		switch {
-		case n > b.limit:
-			closeAndLinger(c)
-			return tooLarge
-		case n >= 0:
-			// A known length within the limit: fasthttp reads exactly that
-			// much into its pooled buffer.
-			_ = req.Body()
-		default:
-			// Chunked: read one byte more than the limit to know.
-			buf := bytebufferpool.Get()
-			defer bytebufferpool.Put(buf)
-			_, err := buf.ReadFrom(io.LimitReader(stream, int64(b.limit)+1))
-			if err != nil {
-				closeAndLinger(c)
-				return apierror.New(fiber.StatusBadRequest, "validation_failed", "The request body could not be read.")
-			}
-			if buf.Len() > b.limit {
-				closeAndLinger(c)
-				return tooLarge
-			}
-			req.SetBody(buf.B)
-		}
+var errTooLarge = apierror.New(fiber.StatusRequestEntityTooLarge, "payload_too_large", "The request body is larger than the limit.")
+
+// serve enforces the policy and runs the rest of the chain (see chain).
+func (b *BodyLimits) serve(c *fiber.Ctx) error {
+	stream := c.Context().RequestBodyStream()
+	if stream == nil {
 		return c.Next()
 	}
+	req := c.Request()
+	if r, ok := b.match(c.Method(), c.Path()); ok {
+		s := &limitedStream{r: stream, left: r.limit}
+		c.Locals(streamKey{}, s)
+		err := c.Next()
+		if !s.done {
+			// The rest of the body is still on the connection: it must
+			// not be read as the next request.
+			closeAndLinger(c)
+		}
+		return err
+	}
+	n := req.Header.ContentLength()
+	switch {
+	case n > b.limit:
+		closeAndLinger(c)
+		return errTooLarge
+	case n >= 0:
+		// A known length within the limit: fasthttp reads exactly that
+		// much into its pooled buffer.
+		_ = req.Body()
+	default:
+		// Chunked: read one byte more than the limit to know.
+		buf := bytebufferpool.Get()
+		defer bytebufferpool.Put(buf)
+		_, err := buf.ReadFrom(io.LimitReader(stream, int64(b.limit)+1))
+		if err != nil {
+			closeAndLinger(c)
+			return apierror.New(fiber.StatusBadRequest, "validation_failed", "The request body could not be read.")
+		}
+		if buf.Len() > b.limit {
+			closeAndLinger(c)
+			return errTooLarge
+		}
+		req.SetBody(buf.B)
+	}
+	return c.Next()
 }
 
 // closeAndLinger closes the connection after the answer, with the unread

@@ -26,11 +26,11 @@ func parseProxies(list []string) ([]netip.Prefix, error) {
 	return out, nil
 }
 
-// clientAddress settles the client's IP once per request. X-Forwarded-For is
-// read only when the socket peer is a configured proxy, and then from the
-// right: the first address that is not a proxy is the client, so a client
-// cannot choose its own address by sending the header.
-func clientAddress(proxies []netip.Prefix) fiber.Handler {
+// settleClientIP is the client's address. X-Forwarded-For is read only
+// when the socket peer is a configured proxy, and then from the right: the
+// first address that is not a proxy is the client, so a client cannot
+// choose its own address by sending the header.
+func settleClientIP(c *fiber.Ctx, proxies []netip.Prefix) netip.Addr {
 	trusted := func(a netip.Addr) bool {
 		for _, p := range proxies {
 			if p.Contains(a) {
@@ -39,32 +39,34 @@ func clientAddress(proxies []netip.Prefix) fiber.Handler {
 		}
 		return false
 	}
-	return func(c *fiber.Ctx) error {
-		peer, _ := netip.AddrFromSlice(c.Context().RemoteIP())
-		peer = peer.Unmap()
-		ip := peer
-		if len(proxies) > 0 && trusted(peer) {
-			hops := strings.Split(c.Get(fiber.HeaderXForwardedFor), ",")
-			for i := len(hops) - 1; i >= 0; i-- {
-				a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
-				if err != nil {
-					break
-				}
-				ip = a.Unmap()
-				if !trusted(ip) {
-					break
-				}
-			}
-		}
-		c.Locals(clientIPKey, ip.String())
-		return c.Next()
+	ip := peerAddr(c)
+	if !trusted(ip) {
+		return ip
 	}
+	hops := strings.Split(c.Get(fiber.HeaderXForwardedFor), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			break
+		}
+		ip = a.Unmap()
+		if !trusted(ip) {
+			break
+		}
+	}
+	return ip
 }
 
-// ClientIP is the client's address as settled by the middleware.
+func peerAddr(c *fiber.Ctx) netip.Addr {
+	peer, _ := netip.AddrFromSlice(c.Context().RemoteIP())
+	return peer.Unmap()
+}
+
+// ClientIP is the client's address as the chain settled it: the socket peer
+// when no proxy is configured.
 func ClientIP(c *fiber.Ctx) string {
 	if ip, ok := c.Locals(clientIPKey).(string); ok {
 		return ip
 	}
-	return c.Context().RemoteIP().String()
+	return peerAddr(c).String()
 }

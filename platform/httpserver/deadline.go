@@ -8,23 +8,13 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// requestDeadline gives every request a context that ends after d, so a
-// query cannot hang a request when the database stops answering. The timer
-// behind it is made only when something waits on the context (a query does;
-// an answer served from memory does not), which keeps read-mostly routes as
-// cheap as a bare handler.
-//
-// The context set by an outer handler before it (tracing's span) is its
-// parent: its values are seen through it, and its end ends it.
-func requestDeadline(d time.Duration) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		// From fasthttp's start of the request (no clock read of our own).
-		ctx := newLazyDeadline(c.UserContext(), RequestStart(c).Add(d))
-		defer ctx.release()
-		c.SetUserContext(ctx)
-		return c.Next()
-	}
-}
+// The request's deadline (see chain) gives every request a context that
+// ends after database.timeout, so a query cannot hang a request when the
+// database stops answering. The timer behind it is made only when something
+// waits on the context (a query does; an answer served from memory does
+// not), which keeps read-mostly routes as cheap as a bare handler. The
+// context set by an outer handler before it (tracing's span) is its parent:
+// its values are seen through it, and its end ends it.
 
 // RequestStart is when fasthttp began handling the request (it read the
 // clock then; reading it again costs ~0.1 us on this kind of virtual

@@ -8,22 +8,24 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/cors"
-	"github.com/gofiber/fiber/v2/middleware/requestid"
 	"github.com/valyala/fasthttp"
 
 	"github.com/propman/propman/platform/logbuf"
+	"github.com/propman/propman/platform/metrics"
 )
 
-// BenchmarkMiddleware measures what each middleware every request pays for
-// adds, one at a time: the chain of New is built up step by step in front
-// of a handler sending 40 bytes of JSON, and each step is a sub-benchmark
-// run in process (fasthttp's handler called directly, no socket), so the
-// difference between two steps is the cost of the middleware added. The
-// access log writes to /dev/null through a real file, as to a log file:
-// through slog directly (3), through slog over logbuf (3b, how propman
-// serve wrote it before the line was formatted by hand), and as propman
-// serve writes it now (3c: the line formatted by hand into logbuf, see
-// logbuf.Direct), which the later steps keep.
+// BenchmarkMiddleware measures what each part of the middleware every
+// request pays for adds, one at a time: the chain of New (see chain) is
+// built up part by part in front of a handler sending 40 bytes of JSON, and
+// each step is a sub-benchmark run in process (fasthttp's handler called
+// directly, no socket), so the difference between two steps is the cost of
+// the part added. The access log writes to /dev/null through a real file,
+// as to a log file: through slog directly (3), through slog over logbuf (3b,
+// how propman serve wrote it before the line was formatted by hand), and as
+// propman serve writes it now (3c: the line formatted by hand into logbuf,
+// see logbuf.Direct), which the later steps keep. Metrics (1c) are an
+// Observer of the chain, as boot sets them when metrics.enabled. CORS, a handler of its
+// own after the chain, runs only when origins are configured (8).
 //
 //	go test -run '^$' -bench Middleware -benchtime 200000x ./platform/httpserver/
 func BenchmarkMiddleware(b *testing.B) {
@@ -42,45 +44,35 @@ func BenchmarkMiddleware(b *testing.B) {
 	directLog := slog.New(logBuf.Handler(logbuf.NewHandler(logBuf, false, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	steps := []struct {
 		name string
-		mw   fiber.Handler
+		add  func(*chain)
 	}{
-		{"1-requestid", requestid.New(requestid.Config{Header: fiber.HeaderXRequestID})},
-		{"1b-nosniff", noSniff},
-		{"2-accesslog-warn", accessLog(warnLog)},
-		{"3-accesslog-info", nil},         // step 2 writing each line to the file
-		{"3b-accesslog-info-logbuf", nil}, // step 2 writing through slog over logbuf
-		{"3c-accesslog-info-direct", nil}, // step 2 as propman serve writes it
-		{"4-recover", recoverer(infoLog)},
-		{"5-cors", cors.New(cors.Config{AllowOrigins: "https://app.example", AllowMethods: "GET,POST"})},
-		{"6-clientaddress", clientAddress(nil)},
-		{"7-deadline", requestDeadline(10 * time.Second)},
+		{"1-requestid", func(ch *chain) { ch.requestID = true }},
+		{"1b-nosniff", func(ch *chain) { ch.noSniff = true }},
+		{"1c-metrics", func(ch *chain) { ch.observer = metrics.New(nil) }},
+		{"2-accesslog-warn", func(ch *chain) { ch.log = warnLog }},
+		{"3-accesslog-info", func(ch *chain) { ch.log = infoLog }},
+		{"3b-accesslog-info-logbuf", func(ch *chain) { ch.log = bufferedLog }},
+		{"3c-accesslog-info-direct", func(ch *chain) { ch.log, ch.direct = directLog, directLog.Handler().(logbuf.Direct) }},
+		{"4-recover", func(ch *chain) { ch.recover = infoLog }},
+		{"5-clientaddress", func(ch *chain) { ch.clientAddress = true }},
+		{"6-deadline", func(ch *chain) { ch.deadline = 10 * time.Second }},
+		{"7-bodylimits", func(ch *chain) { ch.bodies = NewBodyLimits(1 << 20) }},
+		{"8-cors", nil},
 	}
-	step := func(name string) int {
-		for i, s := range steps {
-			if s.name == name {
-				return i
-			}
-		}
-		panic(name)
-	}
-	// The access log's three later steps replace its first one.
-	direct, buffered, handmade := step("3-accesslog-info"), step("3b-accesslog-info-logbuf"), step("3c-accesslog-info-direct")
 	body := []byte(`{"name":"propman","version":"1.0.0","ok":1}`)
 	build := func(upTo int) fasthttp.RequestHandler {
 		app := fiber.New(fiber.Config{DisableStartupMessage: true, ErrorHandler: ErrorHandler(infoLog)})
-		for i := 0; i <= upTo && i < len(steps); i++ {
-			mw := steps[i].mw
-			switch {
-			case steps[i].name == "2-accesslog-warn" && upTo == direct:
-				mw = accessLog(infoLog)
-			case steps[i].name == "2-accesslog-warn" && upTo == buffered:
-				mw = accessLog(bufferedLog)
-			case steps[i].name == "2-accesslog-warn" && upTo >= handmade:
-				mw = accessLog(directLog)
-			case mw == nil:
-				continue
+		if upTo >= 0 {
+			ch := &chain{}
+			for i := 0; i <= upTo && i < len(steps); i++ {
+				if steps[i].add != nil {
+					steps[i].add(ch)
+				}
 			}
-			app.Use(mw)
+			app.Use(ch.handle)
+			if steps[upTo].name == "8-cors" {
+				app.Use(cors.New(cors.Config{AllowOrigins: "https://app.example", AllowMethods: "GET,POST"}))
+			}
 		}
 		app.Get("/x", func(c *fiber.Ctx) error {
 			c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)

@@ -4,17 +4,14 @@ package httpserver
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/cors"
-	"github.com/gofiber/fiber/v2/middleware/requestid"
 
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/config"
@@ -25,20 +22,22 @@ import (
 // APIPrefix is where every API route lives.
 const APIPrefix = "/api/v1"
 
-// New returns the Fiber app with propman's middleware chain: request id,
-// the outer handlers (metrics, tracing), access log, panic recovery, CORS,
-// client address, request deadline, body limits. Outer handlers run outside
-// the access log, whose error handling sets the final status they see; a
-// context they set with c.SetUserContext is the parent of the request's
-// deadline context.
+// New returns the Fiber app with propman's middleware: the outer handlers
+// (metrics, tracing), then the platform's chain as one handler (request id,
+// nosniff, access log, panic recovery, client address, request deadline,
+// body limits; see chain), then CORS when origins are configured. Outer
+// handlers run outside the access log, whose error handling sets the final
+// status they see; a context they set with c.SetUserContext is the parent
+// of the request's deadline context.
 func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fiber.Handler) (*fiber.App, error) {
-	app, _, err := NewWithBodyLimits(cfg, dbTimeout, log, outer...)
+	app, _, err := NewWithBodyLimits(cfg, dbTimeout, log, nil, outer...)
 	return app, err
 }
 
 // NewWithBodyLimits is New that also returns the server's body-size policy,
-// on which routes that stream their body (uploads) are declared.
-func NewWithBodyLimits(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fiber.Handler) (*fiber.App, *BodyLimits, error) {
+// on which routes that stream their body (uploads) are declared, and that
+// tells obs, when not nil, of every request (see Observer).
+func NewWithBodyLimits(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, obs Observer, outer ...fiber.Handler) (*fiber.App, *BodyLimits, error) {
 	proxies, err := parseProxies(cfg.Proxies)
 	if err != nil {
 		return nil, nil, err
@@ -60,14 +59,22 @@ func NewWithBodyLimits(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logge
 		ErrorHandler:   ErrorHandler(log),
 	})
 	lingerOnReadError(app)
-	app.Use(requestid.New(requestid.Config{Header: fiber.HeaderXRequestID}))
-	app.Use(noSniff)
 	for _, h := range outer {
 		app.Use(h)
 	}
-	app.Use(accessLog(log))
-	app.Use(recoverer(log))
+	direct, _ := log.Handler().(logbuf.Direct)
+	front := &chain{
+		requestID: true, noSniff: true,
+		log: log, direct: direct,
+		observer:      obs,
+		recover:       log,
+		clientAddress: true, proxies: proxies,
+		deadline: dbTimeout,
+		bodies:   bodies,
+	}
+	app.Use(front.handle)
 	if len(cfg.Origins) > 0 {
+		// After the chain, so a preflight is logged and has a request id.
 		app.Use(cors.New(cors.Config{
 			AllowOrigins:  strings.Join(cfg.Origins, ","),
 			AllowMethods:  "GET,POST,PUT,PATCH,DELETE,OPTIONS",
@@ -76,86 +83,8 @@ func NewWithBodyLimits(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logge
 			MaxAge:        3600,
 		}))
 	}
-	app.Use(clientAddress(proxies))
-	app.Use(requestDeadline(dbTimeout))
-	app.Use(bodies.Handler())
 	app.Server().HeaderReceived = bodies.headerReceived
 	return app, bodies, nil
-}
-
-// noSniff tells browsers to take every answer as the type it declares
-// (OWASP REST Security); errors written before any middleware ran (413,
-// 431) get it from ErrorHandler.
-func noSniff(c *fiber.Ctx) error {
-	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-	return c.Next()
-}
-
-// recoverer turns a panic into a 500 through the error handler and logs the
-// stack; the connection and the server stay up.
-func recoverer(log *slog.Logger) fiber.Handler {
-	return func(c *fiber.Ctx) (err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				log.Error("panic in handler", "request_id", requestID(c), "method", c.Method(),
-					"path", c.Path(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-				err = fmt.Errorf("panic: %v", r)
-			}
-		}()
-		return c.Next()
-	}
-}
-
-// accessLog writes one line per request, after the error handler has set
-// the final status: level info, error for a 5xx other than 501. When the
-// logger's handler is logbuf.Direct (the service's, see boot.Logger) the
-// line is formatted by hand into a pooled buffer and copied into the log
-// before the handler returns, so nothing of the request outlives it; any
-// other logger gets the same record through slog.
-func accessLog(log *slog.Logger) fiber.Handler {
-	direct, _ := log.Handler().(logbuf.Direct)
-	return func(c *fiber.Ctx) error {
-		start := RequestStart(c)
-		err := c.Next()
-		if err != nil {
-			// Let the error handler write the body now so the status is logged.
-			if herr := c.App().ErrorHandler(c, err); herr != nil {
-				_ = c.SendStatus(fiber.StatusInternalServerError)
-			}
-		}
-		status := c.Response().StatusCode()
-		level := slog.LevelInfo
-		if status >= 500 && status != fiber.StatusNotImplemented {
-			level = slog.LevelError
-		}
-		ctx := c.UserContext()
-		if !log.Enabled(ctx, level) {
-			return nil
-		}
-		now := time.Now()
-		if direct != nil {
-			l := direct.NewLine(now, level, "request")
-			l.String("request_id", requestID(c))
-			l.String("method", c.Method())
-			l.String("path", c.Path())
-			l.Int("status", status)
-			l.Duration("duration", now.Sub(start))
-			l.String("ip", ClientIP(c))
-			l.Int("bytes", responseSize(c))
-			_ = direct.WriteLine(l)
-			return nil
-		}
-		log.LogAttrs(ctx, level, "request",
-			slog.String("request_id", requestID(c)),
-			slog.String("method", c.Method()),
-			slog.String("path", c.Path()),
-			slog.Int("status", status),
-			slog.Duration("duration", now.Sub(start)),
-			slog.String("ip", ClientIP(c)),
-			slog.Int("bytes", responseSize(c)),
-		)
-		return nil
-	}
 }
 
 // responseSize is the body's length; a streamed body (a download) is not
@@ -167,10 +96,9 @@ func responseSize(c *fiber.Ctx) int {
 	return len(c.Response().Body())
 }
 
+// requestID is the id the answer carries (see chain), for the log lines of
+// errors and panics.
 func requestID(c *fiber.Ctx) string {
-	if id, ok := c.Locals(requestid.ConfigDefault.ContextKey).(string); ok {
-		return id
-	}
 	return string(c.Response().Header.Peek(fiber.HeaderXRequestID))
 }
 

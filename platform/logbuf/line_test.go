@@ -4,12 +4,19 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/propman/propman/platform/logbuf"
 )
+
+// addrs are written as Line.Addr and as slog strings of the same address.
+var addrs = []netip.Addr{
+	netip.MustParseAddr("192.0.2.1"), netip.MustParseAddr("2001:db8::1"), netip.MustParseAddr("::ffff:192.0.2.1"),
+	netip.MustParseAddr("fe80::1%eth0"), netip.MustParseAddr("fe80::1%a b=\"c\""), {},
+}
 
 // viaSlog and viaLine write the same record through slog's handler and as
 // a Line, in the format json says.
@@ -22,6 +29,9 @@ func viaSlog(t testing.TB, json bool, at time.Time, level slog.Level, s string, 
 	}
 	r := slog.NewRecord(at, level, "request", 0)
 	r.AddAttrs(slog.String("path", s), slog.Int("status", n), slog.Duration("duration", d), slog.String("ip", "192.0.2.1"))
+	for _, a := range addrs {
+		r.AddAttrs(slog.String("addr", a.String()))
+	}
 	if err := h.Handle(context.Background(), r); err != nil {
 		t.Fatal(err)
 	}
@@ -37,6 +47,9 @@ func viaLine(t testing.TB, json bool, at time.Time, level slog.Level, s string, 
 	l.Int("status", n)
 	l.Duration("duration", d)
 	l.String("ip", "192.0.2.1")
+	for _, a := range addrs {
+		l.Addr("addr", a)
+	}
 	if err := h.WriteLine(l); err != nil {
 		t.Fatal(err)
 	}
@@ -45,13 +58,19 @@ func viaLine(t testing.TB, json bool, at time.Time, level slog.Level, s string, 
 
 // TestLineMatchesSlog: a line formatted by hand is what slog writes, in
 // both formats, for strings that need quoting or escaping, times in other
-// zones and on whole milliseconds, every level and odd durations.
+// zones, on whole milliseconds and within the millisecond of the line
+// before, every level and odd durations.
 func TestLineMatchesSlog(t *testing.T) {
 	east := time.FixedZone("", 5*3600+30*60)
 	times := []time.Time{
 		time.Now(), // with a monotonic reading
 		time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC),
 		time.Date(2026, 11, 22, 10, 0, 0, 120_000_000, time.UTC),
+		// the same millisecond as the line before: in another zone, and
+		// later within it (the text format keeps the last time formatted)
+		time.Date(2026, 11, 22, 10, 0, 0, 120_000_000, time.UTC).In(east),
+		time.Date(2026, 11, 22, 10, 0, 0, 120_999_999, east),
+		time.Date(2026, 11, 22, 10, 0, 0, 121_000_000, time.UTC),
 		time.Date(2026, 11, 22, 10, 0, 0, 999_999_999, east),
 		time.Date(2026, 1, 2, 3, 4, 5, 6, time.Local),
 	}

@@ -19,7 +19,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/valyala/fasthttp/fasthttpadaptor"
 
-	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/mail"
 )
 
@@ -106,35 +105,34 @@ func (m *Metrics) ChargesGenerated(n int) {
 	m.charges.Add(float64(n))
 }
 
-// Middleware measures every request. Put it outside the access log, whose
-// error handling sets the final status.
-func (m *Metrics) Middleware() fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		// The time fasthttp called the handler: no clock read of our own.
-		start := httpserver.RequestStart(c)
-		m.inFlight.Inc()
-		defer m.inFlight.Dec()
-		err := c.Next()
-		status := c.Response().StatusCode()
-		if err != nil {
-			// An error still unhandled here becomes a response later, through
-			// the error handler: classify it the way that handler will.
-			status = httpserver.Classify(err).Status
-		}
-		key := seriesKey{route: m.route(c), method: methodLabel(c.Method()), status: status}
-		pair, ok := m.series.Load(key)
-		if !ok {
-			code := strconv.Itoa(status)
-			pair, _ = m.series.LoadOrStore(key, seriesPair{
-				requests: m.requests.WithLabelValues(key.route, key.method, code),
-				duration: m.duration.WithLabelValues(key.route, key.method, code),
-			})
-		}
-		p := pair.(seriesPair)
-		p.requests.Inc()
-		p.duration.Observe(time.Since(start).Seconds())
-		return err
+// Start counts a request in flight (httpserver.Observer).
+func (m *Metrics) Start() { m.inFlight.Inc() }
+
+// Done records a request whose answer is final (httpserver.Observer: the
+// chain calls it after its error handling, so status is what the client
+// gets).
+func (m *Metrics) Done(c *fiber.Ctx, status int, elapsed time.Duration) {
+	m.inFlight.Dec()
+	method := methodLabel(c.Method())
+	r := c.Route()
+	if len(r.Handlers) == 0 {
+		// Fiber's stand-in when no route ran, new on every call: it must
+		// not become a key.
+		r = nil
 	}
+	key := seriesKey{route: r, method: method, status: status}
+	pair, ok := m.series.Load(key)
+	if !ok {
+		code := strconv.Itoa(status)
+		route := m.route(c)
+		pair, _ = m.series.LoadOrStore(key, seriesPair{
+			requests: m.requests.WithLabelValues(route, method, code),
+			duration: m.duration.WithLabelValues(route, method, code),
+		})
+	}
+	p := pair.(seriesPair)
+	p.requests.Inc()
+	p.duration.Observe(elapsed.Seconds())
 }
 
 // methodLabel is the method as a label value: a constant, never the
@@ -175,11 +173,15 @@ func (m *Metrics) route(c *fiber.Ctx) string {
 // route table), never a request's bytes.
 type routeKey struct{ method, path string }
 
-// seriesKey names one series pair: the route template, the method label
-// (a constant) and the status.
+// seriesKey names one series pair: the route that answered last (a route
+// of the app, which gives the template label; hashing its pointer is
+// cheaper than hashing the template), the method label (a constant) and
+// the status. Several keys (a middleware's route for every unknown path)
+// may name the same pair.
 type seriesKey struct {
-	route, method string
-	status        int
+	route  *fiber.Route
+	method string
+	status int
 }
 
 type seriesPair struct {

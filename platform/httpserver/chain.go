@@ -1,0 +1,190 @@
+package httpserver
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"runtime/debug"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/utils"
+
+	"github.com/propman/propman/platform/logbuf"
+)
+
+// An Observer is told of every request: Start when the chain begins, Done
+// once the answer is final (the error handler has run), with the time since
+// fasthttp began the request. Metrics are one; as a part of the chain they
+// read the clock once with the access log rather than once more.
+type Observer interface {
+	Start()
+	Done(c *fiber.Ctx, status int, elapsed time.Duration)
+}
+
+// chain is the platform's own middleware run as one Fiber handler: request
+// id, nosniff, observer (metrics), access log, panic recovery, client address, request deadline
+// and body limits, in that order. Each was a handler of its own; every
+// c.Next walks Fiber's route stack from where it stopped, and every API
+// route shares one bucket of it (Fiber buckets routes by their first three
+// characters, "/ap"), so seven handlers cost seven walks and the values they
+// passed on cost a lookup in the request's locals each. As one handler they
+// cost one walk, and the values are plain variables (BenchmarkMiddleware
+// measures each part, and the whole against the separate handlers).
+//
+// A part left at its zero value is skipped, which is how the benchmark
+// measures them one by one.
+type chain struct {
+	requestID bool
+	noSniff   bool
+	// access log: nil for none; direct when its handler formats lines by hand
+	log    *slog.Logger
+	direct logbuf.Direct
+	// observer (metrics) sees the final status, like the access log
+	observer Observer
+	// recover logs panics here; nil for no recovery
+	recover *slog.Logger
+	// clientAddress settles the client's address behind these proxies
+	clientAddress bool
+	proxies       []netip.Prefix
+	deadline      time.Duration
+	bodies        *BodyLimits
+}
+
+func (ch *chain) handle(c *fiber.Ctx) error {
+	var rid string
+	if ch.requestID {
+		rid = incomingRequestID(c)
+		if rid == "" {
+			rid = utils.UUID()
+		}
+		c.Set(fiber.HeaderXRequestID, rid)
+	}
+	if ch.noSniff {
+		// Key and value as they go on the wire: no normalizing of the key.
+		c.Response().Header.SetCanonical(headerNoSniff, valueNoSniff)
+	}
+	start := RequestStart(c)
+	if ch.observer != nil {
+		ch.observer.Start()
+	}
+	err := ch.inner(c, start)
+	if ch.log == nil && ch.observer == nil {
+		return err
+	}
+	if err != nil {
+		// Let the error handler write the body now so the status is logged.
+		if herr := c.App().ErrorHandler(c, err); herr != nil {
+			_ = c.SendStatus(fiber.StatusInternalServerError)
+		}
+	}
+	now := time.Now()
+	if ch.observer != nil {
+		ch.observer.Done(c, c.Response().StatusCode(), now.Sub(start))
+	}
+	if ch.log != nil {
+		ch.logAccess(c, rid, start, now)
+	}
+	return nil
+}
+
+// inner is everything after the access log; its panics end here.
+func (ch *chain) inner(c *fiber.Ctx, start time.Time) (err error) {
+	if ch.recover != nil {
+		defer func() {
+			if r := recover(); r != nil {
+				ch.recover.Error("panic in handler", "request_id", requestID(c), "method", c.Method(),
+					"path", c.Path(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				err = fmt.Errorf("panic: %v", r)
+			}
+		}()
+	}
+	if ch.clientAddress && len(ch.proxies) > 0 {
+		// Without proxies the client is the peer, which ClientIP reads
+		// itself: nothing to keep.
+		c.Locals(clientIPKey, settleClientIP(c, ch.proxies).String())
+	}
+	if ch.deadline > 0 {
+		// From fasthttp's start of the request (no clock read of our own).
+		ctx := newLazyDeadline(c.UserContext(), start.Add(ch.deadline))
+		defer ctx.release()
+		c.SetUserContext(ctx)
+	}
+	if ch.bodies != nil {
+		return ch.bodies.serve(c)
+	}
+	return c.Next()
+}
+
+var headerNoSniff, valueNoSniff = []byte(fiber.HeaderXContentTypeOptions), []byte("nosniff")
+
+// maxRequestIDLen bounds a request id a client sends: it is echoed in the
+// answer and written in every log line of the request.
+const maxRequestIDLen = 128
+
+// incomingRequestID is the client's X-Request-ID when it is one (1 to 128
+// printable ASCII characters), so a caller can follow its request through
+// our log; anything else is replaced by an id of ours.
+func incomingRequestID(c *fiber.Ctx) string {
+	id := c.Get(fiber.HeaderXRequestID)
+	if len(id) == 0 || len(id) > maxRequestIDLen {
+		return ""
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] <= ' ' || id[i] > '~' {
+			return ""
+		}
+	}
+	return id
+}
+
+// logAccess writes one line per request, after the error handler has set
+// the final status: level info, error for a 5xx other than 501. When the
+// logger's handler is logbuf.Direct (the service's, see boot.Logger) the
+// line is formatted by hand into a pooled buffer and copied into the log
+// before the handler returns, so nothing of the request outlives it; any
+// other logger gets the same record through slog.
+func (ch *chain) logAccess(c *fiber.Ctx, rid string, start, now time.Time) {
+	status := c.Response().StatusCode()
+	level := slog.LevelInfo
+	if status >= 500 && status != fiber.StatusNotImplemented {
+		level = slog.LevelError
+	}
+	if rid == "" {
+		rid = requestID(c)
+	}
+	if ch.direct != nil {
+		// The service's handler does not look at the context.
+		if !ch.log.Enabled(context.Background(), level) {
+			return
+		}
+		l := ch.direct.NewLine(now, level, "request")
+		l.String("request_id", rid)
+		l.String("method", c.Method())
+		l.String("path", c.Path())
+		l.Int("status", status)
+		l.Duration("duration", now.Sub(start))
+		if ch.clientAddress && len(ch.proxies) > 0 {
+			l.String("ip", ClientIP(c))
+		} else {
+			l.Addr("ip", peerAddr(c))
+		}
+		l.Int("bytes", responseSize(c))
+		_ = ch.direct.WriteLine(l)
+		return
+	}
+	ctx := c.UserContext()
+	if !ch.log.Enabled(ctx, level) {
+		return
+	}
+	ch.log.LogAttrs(ctx, level, "request",
+		slog.String("request_id", rid),
+		slog.String("method", c.Method()),
+		slog.String("path", c.Path()),
+		slog.Int("status", status),
+		slog.Duration("duration", now.Sub(start)),
+		slog.String("ip", ClientIP(c)),
+		slog.Int("bytes", responseSize(c)),
+	)
+}
