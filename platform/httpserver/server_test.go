@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -287,5 +288,55 @@ func TestErrorHandlerShapes(t *testing.T) {
 	}
 	if res.StatusCode != http.StatusTeapot || e.Error != "i'm_a_teapot" || e.Message != "short and stout" {
 		t.Errorf("status %d body %+v", res.StatusCode, e)
+	}
+}
+
+// TestRequestID: a client's X-Request-ID comes back, and is the one the
+// access line carries, when it is 1 to 128 printable characters; any other
+// is replaced by a UUID of ours.
+func TestRequestID(t *testing.T) {
+	out := &strings.Builder{}
+	log := slog.New(slog.NewTextHandler(out, nil))
+	app, err := httpserver.New(config.HTTP{BodyLimit: 1 << 20, ReadTimeout: time.Second, WriteTimeout: time.Second, IdleTimeout: time.Second},
+		time.Second, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app.Get("/x", func(c *fiber.Ctx) error { return c.SendString("ok") })
+	uuid := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	for _, tt := range []struct {
+		name, sent string
+		kept       bool
+	}{
+		{"none", "", false},
+		{"kept", "abc-123_XYZ.9", true},
+		{"128 characters", strings.Repeat("a", 128), true},
+		{"129 characters", strings.Repeat("a", 129), false},
+		{"space", "a b", false},
+		{"not ASCII", "caf\u00e9", false},
+		{"quote and equals", `a="b"`, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out.Reset()
+			req := httptest.NewRequest(http.MethodGet, "/x", nil)
+			if tt.sent != "" {
+				req.Header.Set("X-Request-ID", tt.sent)
+			}
+			res, err := app.Test(req, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			got := res.Header.Get("X-Request-ID")
+			if tt.kept && got != tt.sent {
+				t.Errorf("X-Request-ID %q, want the client's %q", got, tt.sent)
+			}
+			if !tt.kept && !uuid.MatchString(got) {
+				t.Errorf("X-Request-ID %q, want a UUID of ours", got)
+			}
+			if want := "request_id=" + strconv.Quote(got); !strings.Contains(out.String(), want) && !strings.Contains(out.String(), "request_id="+got+" ") {
+				t.Errorf("access line %q does not carry %s", out.String(), got)
+			}
+		})
 	}
 }
