@@ -14,6 +14,7 @@ import (
 type Payload struct {
 	Body []byte
 	ETag string
+	etag []byte // ETag's bytes, made once by NewPayload
 }
 
 // NewPayload encodes v and derives its strong ETag from the bytes.
@@ -23,24 +24,38 @@ func NewPayload(v any) (Payload, error) {
 		return Payload{}, err
 	}
 	sum := sha256.Sum256(b)
-	return Payload{Body: b, ETag: `"` + hex.EncodeToString(sum[:12]) + `"`}, nil
+	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	return Payload{Body: b, ETag: etag, etag: []byte(etag)}, nil
 }
+
+// Header keys in fasthttp's normal form ("Etag"), in which Peek and Fresh
+// look them up.
+var (
+	headerETag, headerCacheControl = []byte("Etag"), []byte(fiber.HeaderCacheControl)
+	valueNoCache, mimeJSON         = []byte("no-cache"), []byte(fiber.MIMEApplicationJSON)
+)
 
 // SendPayload writes p with its ETag, or 304 when the client's If-None-Match
 // holds it already. Clients revalidate every time (no-cache), so a change is
 // seen as soon as this instance has loaded it; answers to authenticated
 // requests keep the guard's no-store.
 func SendPayload(c *fiber.Ctx, p Payload) error {
-	c.Set(fiber.HeaderETag, p.ETag)
+	h := &c.Response().Header
+	etag := p.etag
+	if etag == nil {
+		etag = []byte(p.ETag)
+	}
+	// Keys as they go on the wire: set without normalizing them again.
+	h.SetCanonical(headerETag, etag)
 	// A protected route's answer is not stored at all (the guard set
 	// no-store); a public one is revalidated.
-	if len(c.Response().Header.Peek(fiber.HeaderCacheControl)) == 0 {
-		c.Set(fiber.HeaderCacheControl, "no-cache")
+	if len(h.Peek(fiber.HeaderCacheControl)) == 0 {
+		h.SetCanonical(headerCacheControl, valueNoCache)
 	}
 	if c.Fresh() {
 		return c.SendStatus(fiber.StatusNotModified)
 	}
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	h.SetContentTypeBytes(mimeJSON)
 	// The bytes never change after they are made, so Fiber may send them
 	// without a copy.
 	c.Response().SetBodyRaw(p.Body)
