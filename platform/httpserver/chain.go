@@ -19,8 +19,9 @@ import (
 // fasthttp began the request. Metrics are one; as a part of the chain they
 // read the clock once with the access log rather than once more.
 type Observer interface {
-	Start()
-	Done(c *fiber.Ctx, status int, elapsed time.Duration)
+	// Start returns what Done is given for the same request.
+	Start() int
+	Done(c *fiber.Ctx, started, status int, elapsed time.Duration)
 }
 
 // chain is the platform's own middleware run as one Fiber handler: request
@@ -66,8 +67,9 @@ func (ch *chain) handle(c *fiber.Ctx) error {
 		c.Response().Header.SetCanonical(headerNoSniff, valueNoSniff)
 	}
 	start := RequestStart(c)
+	var started int
 	if ch.observer != nil {
-		ch.observer.Start()
+		started = ch.observer.Start()
 	}
 	err := ch.inner(c, start)
 	if ch.log == nil && ch.observer == nil {
@@ -81,7 +83,7 @@ func (ch *chain) handle(c *fiber.Ctx) error {
 	}
 	now := time.Now()
 	if ch.observer != nil {
-		ch.observer.Done(c, c.Response().StatusCode(), now.Sub(start))
+		ch.observer.Done(c, started, c.Response().StatusCode(), now.Sub(start))
 	}
 	if ch.log != nil {
 		ch.logAccess(c, rid, start, now)

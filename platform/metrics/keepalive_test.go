@@ -59,6 +59,28 @@ func TestMetricsAfterMixedKeepAliveTraffic(t *testing.T) {
 		if got := value(t, families, "propman_http_requests_total", labels); got != want {
 			t.Errorf("propman_http_requests_total%v = %v, want %v", labels, got, want)
 		}
+		// The shards of a series add up to the same count in the
+		// histogram, whose buckets never exceed it.
+		if got := value(t, families, "propman_http_request_duration_seconds", labels); got != want {
+			t.Errorf("propman_http_request_duration_seconds%v count = %v, want %v", labels, got, want)
+		}
+	}
+	for _, m := range families["propman_http_request_duration_seconds"].GetMetric() {
+		h := m.GetHistogram()
+		last := uint64(0)
+		for _, b := range h.GetBucket() {
+			if b.GetCumulativeCount() < last || b.GetCumulativeCount() > h.GetSampleCount() {
+				t.Errorf("%v: bucket le=%v holds %d after %d, of %d", m.GetLabel(), b.GetUpperBound(), b.GetCumulativeCount(), last, h.GetSampleCount())
+			}
+			last = b.GetCumulativeCount()
+		}
+		if h.GetSampleCount() > 0 && h.GetSampleSum() <= 0 {
+			t.Errorf("%v: %d requests took %v s in all", m.GetLabel(), h.GetSampleCount(), h.GetSampleSum())
+		}
+	}
+	// Only the scrape itself is in flight.
+	if got := value(t, families, "propman_http_requests_in_flight", nil); got != 1 {
+		t.Errorf("propman_http_requests_in_flight = %v, want 1 (the scrape)", got)
 	}
 	for _, m := range families["propman_http_requests_total"].GetMetric() {
 		for _, l := range m.GetLabel() {

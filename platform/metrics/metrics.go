@@ -9,7 +9,6 @@ import (
 	"context"
 	"database/sql"
 	_ "embed"
-	"strconv"
 	"sync"
 	"time"
 
@@ -40,19 +39,13 @@ var OpenAPI []byte
 type Metrics struct {
 	Registry *prometheus.Registry
 
-	requests   *prometheus.CounterVec
-	duration   *prometheus.HistogramVec
-	inFlight   prometheus.Gauge
+	http       *requests
 	mailSent   prometheus.Counter
 	mailFailed prometheus.Counter
 	charges    prometheus.Counter
 
 	routesOnce sync.Once
 	routes     map[routeKey]bool
-	// series keeps the request counter and duration observer of every
-	// (route, method, status) seen, so a request does not hash its labels
-	// again (a tenth of the middleware's time on a small answer).
-	series sync.Map // seriesKey -> seriesPair
 }
 
 // New registers the collectors. db, when not nil, is reported as the
@@ -61,19 +54,7 @@ func New(db *sql.DB) *Metrics {
 	reg := prometheus.NewRegistry()
 	m := &Metrics{
 		Registry: reg,
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "propman_http_requests_total",
-			Help: "HTTP requests answered, by route template, method and status.",
-		}, []string{"route", "method", "status"}),
-		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "propman_http_request_duration_seconds",
-			Help:    "Time from receiving a request to having its response ready, by route template, method and status.",
-			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
-		}, []string{"route", "method", "status"}),
-		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "propman_http_requests_in_flight",
-			Help: "Requests being handled now.",
-		}),
+		http: newRequests(),
 		mailSent: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "propman_emails_sent_total",
 			Help: "Emails handed to the mail transport successfully.",
@@ -87,7 +68,7 @@ func New(db *sql.DB) *Metrics {
 			Help: "Charges created by the automatic refresh of expenses.",
 		}),
 	}
-	reg.MustRegister(m.requests, m.duration, m.inFlight, m.mailSent, m.mailFailed, m.charges,
+	reg.MustRegister(m.http, m.mailSent, m.mailFailed, m.charges,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{Namespace: "propman"}))
 	if db != nil {
@@ -105,34 +86,15 @@ func (m *Metrics) ChargesGenerated(n int) {
 	m.charges.Add(float64(n))
 }
 
-// Start counts a request in flight (httpserver.Observer).
-func (m *Metrics) Start() { m.inFlight.Inc() }
+// Start counts a request in flight (httpserver.Observer); Done takes what
+// it returns.
+func (m *Metrics) Start() int { return m.http.start() }
 
 // Done records a request whose answer is final (httpserver.Observer: the
 // chain calls it after its error handling, so status is what the client
-// gets).
-func (m *Metrics) Done(c *fiber.Ctx, status int, elapsed time.Duration) {
-	m.inFlight.Dec()
-	method := methodLabel(c.Method())
-	r := c.Route()
-	if len(r.Handlers) == 0 {
-		// Fiber's stand-in when no route ran, new on every call: it must
-		// not become a key.
-		r = nil
-	}
-	key := seriesKey{route: r, method: method, status: status}
-	pair, ok := m.series.Load(key)
-	if !ok {
-		code := strconv.Itoa(status)
-		route := m.route(c)
-		pair, _ = m.series.LoadOrStore(key, seriesPair{
-			requests: m.requests.WithLabelValues(route, method, code),
-			duration: m.duration.WithLabelValues(route, method, code),
-		})
-	}
-	p := pair.(seriesPair)
-	p.requests.Inc()
-	p.duration.Observe(elapsed.Seconds())
+// gets). started is what Start returned.
+func (m *Metrics) Done(c *fiber.Ctx, started, status int, elapsed time.Duration) {
+	m.http.done(m, c, started, status, elapsed)
 }
 
 // methodLabel is the method as a label value: a constant, never the
@@ -173,20 +135,14 @@ func (m *Metrics) route(c *fiber.Ctx) string {
 // route table), never a request's bytes.
 type routeKey struct{ method, path string }
 
-// seriesKey names one series pair: the route that answered last (a route
-// of the app, which gives the template label; hashing its pointer is
-// cheaper than hashing the template), the method label (a constant) and
-// the status. Several keys (a middleware's route for every unknown path)
-// may name the same pair.
+// seriesKey finds the series of a request: the route that answered last
+// (a route of the app, which gives the template label; hashing its pointer
+// is cheaper than hashing the template), the method label (a constant) and
+// the status.
 type seriesKey struct {
 	route  *fiber.Route
 	method string
 	status int
-}
-
-type seriesPair struct {
-	requests prometheus.Counter
-	duration prometheus.Observer
 }
 
 // Handler serves the registry in the Prometheus text format.
