@@ -54,7 +54,7 @@ func New(db *sql.DB) *Metrics {
 	reg := prometheus.NewRegistry()
 	m := &Metrics{
 		Registry: reg,
-		http: newRequests(),
+		http:     newRequests(),
 		mailSent: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "propman_emails_sent_total",
 			Help: "Emails handed to the mail transport successfully.",
