@@ -25,16 +25,16 @@ type Observer interface {
 }
 
 // chain is the platform's own middleware run as one Fiber handler: request
-// id, nosniff, observer (metrics), access log, panic recovery, client address, request deadline
-// and body limits, in that order. Each was a handler of its own; every
-// c.Next walks Fiber's route stack from where it stopped, and every API
-// route shares one bucket of it (Fiber buckets routes by their first three
-// characters, "/ap"), so seven handlers cost seven walks and the values they
-// passed on cost a lookup in the request's locals each. As one handler they
-// cost one walk, and the values are plain variables (BenchmarkMiddleware
-// measures each part, and the whole against the separate handlers).
+// id, nosniff, observer (metrics), access log, panic recovery, client
+// address, request deadline and body limits, in that order. They were
+// eight handlers; every c.Next walks Fiber's route stack from where it
+// stopped, and every API route shares one bucket of it (Fiber buckets
+// routes by their first three characters, "/ap"), so eight handlers cost
+// eight walks, and the values they passed on cost a lookup in the request's
+// locals each. As one handler they cost one walk, and the values are plain
+// variables.
 //
-// A part left at its zero value is skipped, which is how the benchmark
+// A part left at its zero value is skipped, which is how BenchmarkMiddleware
 // measures them one by one.
 type chain struct {
 	requestID bool
