@@ -235,6 +235,26 @@ func clientIPApp(t *testing.T, proxies ...string) *fiber.App {
 	return app
 }
 
+// getWithHeader sends GET path to app with the header name set to value
+// (not sent when value is empty) and returns the answer and its body.
+func getWithHeader(t *testing.T, app *fiber.App, path, name, value string) (*http.Response, string) {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	if value != "" {
+		req.Header.Set(name, value)
+	}
+	res, err := app.Test(req, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, string(body)
+}
+
 // Fiber's test connection comes from 0.0.0.0, so listing 0.0.0.0 as a proxy
 // makes the test the proxy.
 func TestClientIP(t *testing.T) {
@@ -255,18 +275,8 @@ func TestClientIP(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			app := clientIPApp(t, tt.proxies...)
-			req := httptest.NewRequest(http.MethodGet, "/ip", nil)
-			if tt.xff != "" {
-				req.Header.Set("X-Forwarded-For", tt.xff)
-			}
-			res, err := app.Test(req, -1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer res.Body.Close()
-			got, _ := io.ReadAll(res.Body)
-			if string(got) != tt.want {
+			_, got := getWithHeader(t, clientIPApp(t, tt.proxies...), "/ip", "X-Forwarded-For", tt.xff)
+			if got != tt.want {
 				t.Errorf("client IP %q, want %q", got, tt.want)
 			}
 		})
@@ -318,15 +328,7 @@ func TestRequestID(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out.Reset()
-			req := httptest.NewRequest(http.MethodGet, "/x", nil)
-			if tt.sent != "" {
-				req.Header.Set("X-Request-ID", tt.sent)
-			}
-			res, err := app.Test(req, -1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res.Body.Close()
+			res, _ := getWithHeader(t, app, "/x", "X-Request-ID", tt.sent)
 			got := res.Header.Get("X-Request-ID")
 			if tt.kept && got != tt.sent {
 				t.Errorf("X-Request-ID %q, want the client's %q", got, tt.sent)
