@@ -88,7 +88,8 @@ func lingerAfter(err error) bool {
 }
 
 // LingerListener wraps the server's listener so that the connections
-// fasthttp closes after refusing a request drain before they close. Give it
+// fasthttp closes after refusing a request drain before they close, and
+// their deadlines are set only when they matter (conndeadline.go). Give it
 // to app.Listener, and call Shutdown after app.Shutdown.
 type LingerListener struct {
 	net.Listener
@@ -102,19 +103,22 @@ type LingerListener struct {
 }
 
 // Linger wraps ln with the limits http.lingerbytes and http.lingertime;
-// either at 0 turns lingering off (connections are not wrapped).
+// either at 0 turns lingering off (connections still settle their
+// deadlines lazily).
 func Linger(ln net.Listener, cfg config.HTTP) *LingerListener {
 	return &LingerListener{Listener: ln, bytes: cfg.LingerBytes, time: cfg.LingerTime, active: map[*lingerConn]struct{}{}}
 }
 
-// Accept returns the next connection, wrapped when lingering is on.
+// Accept returns the next connection, wrapped.
 func (l *LingerListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
-	if err != nil || l.bytes <= 0 || l.time <= 0 {
+	if err != nil {
 		return c, err
 	}
 	return &lingerConn{Conn: c, l: l}, nil
 }
+
+func (l *LingerListener) lingering() bool { return l.bytes > 0 && l.time > 0 }
 
 // Lingering reports how many connections are draining now.
 func (l *LingerListener) Lingering() int {
@@ -136,7 +140,9 @@ func (l *LingerListener) Shutdown(ctx context.Context) error {
 		if ctx.Err() != nil && !l.cut {
 			l.cut = true
 			for c := range l.active {
-				_ = c.SetReadDeadline(aLongTimeAgo)
+				// The socket's own deadline: it stops the drain's Read
+				// under way.
+				_ = c.Conn.SetReadDeadline(aLongTimeAgo)
 				err = ctx.Err()
 			}
 		}
@@ -170,7 +176,7 @@ func (l *LingerListener) begin(c *lingerConn) bool {
 	if l.cut || len(l.active) >= maxLingering {
 		return false
 	}
-	if err := c.SetReadDeadline(time.Now().Add(l.time)); err != nil {
+	if err := c.Conn.SetReadDeadline(time.Now().Add(l.time)); err != nil {
 		return false
 	}
 	l.active[c] = struct{}{}
@@ -188,14 +194,56 @@ func (l *LingerListener) end(c *lingerConn) {
 }
 
 // lingerConn is an accepted connection that drains before it closes when
-// it was marked.
+// it was marked, and settles its deadlines before it reads or writes.
 type lingerConn struct {
 	net.Conn
 	l      *LingerListener
 	linger atomic.Bool
+	// Read and write deadlines, kept by the goroutine serving the
+	// connection.
+	rd, wd deadline
 }
 
-func (c *lingerConn) lingerOnClose() { c.linger.Store(true) }
+func (c *lingerConn) lingerOnClose() {
+	if c.l.lingering() {
+		c.linger.Store(true)
+	}
+}
+
+func (c *lingerConn) Read(p []byte) (int, error) {
+	if t, ok := c.rd.settle(); ok {
+		if err := c.Conn.SetReadDeadline(t); err != nil {
+			return 0, err
+		}
+	}
+	return c.Conn.Read(p)
+}
+
+func (c *lingerConn) Write(p []byte) (int, error) {
+	if t, ok := c.wd.settle(); ok {
+		if err := c.Conn.SetWriteDeadline(t); err != nil {
+			return 0, err
+		}
+	}
+	return c.Conn.Write(p)
+}
+
+// SetDeadline, SetReadDeadline and SetWriteDeadline keep the deadline for
+// the next Read or Write; they do not stop one under way.
+func (c *lingerConn) SetDeadline(t time.Time) error {
+	c.rd.want, c.wd.want = t, t
+	return nil
+}
+
+func (c *lingerConn) SetReadDeadline(t time.Time) error {
+	c.rd.want = t
+	return nil
+}
+
+func (c *lingerConn) SetWriteDeadline(t time.Time) error {
+	c.wd.want = t
+	return nil
+}
 
 // Close closes the connection, or, when it was marked, half-closes it and
 // leaves the rest to a drain in the background.
@@ -224,7 +272,7 @@ func (c *lingerConn) drain() {
 		if int64(len(b)) > left {
 			b = b[:left]
 		}
-		n, err := c.Read(b)
+		n, err := c.Conn.Read(b)
 		left -= int64(n)
 		if err != nil {
 			break

@@ -457,30 +457,3 @@ func TestShutdownEndsDrains(t *testing.T) {
 		tr.expectCut(t, 30*time.Second)
 	})
 }
-
-// With http.lingertime 0 connections are not wrapped at all.
-func TestLingerOff(t *testing.T) {
-	cfg, err := config.Load(config.Options{Overrides: map[string]any{"http.lingertime": "0s"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lln := httpserver.Linger(ln, cfg.HTTP)
-	defer lln.Close()
-	go func() {
-		if c, err := net.Dial("tcp", ln.Addr().String()); err == nil {
-			c.Close()
-		}
-	}()
-	c, err := lln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, ok := c.(*net.TCPConn); !ok {
-		t.Fatalf("accepted a %T, want the bare *net.TCPConn", c)
-	}
-}
