@@ -48,14 +48,19 @@ func accessLines(t *testing.T, log *slog.Logger, out *syncBuffer) []string {
 	}
 	app.Get("/ok/*", func(c *fiber.Ctx) error { return c.SendString("fine") })
 	app.Get("/fail", func(*fiber.Ctx) error { return errors.New("broken") })
-	for _, path := range []string{"/ok/plain", "/ok/a%20b%3Dc%22d%5Ce%0A%FF%E2%80%A8", "/fail", "/missing"} {
+	// The last request sends no id: the line carries the one the answer has.
+	var own string
+	for i, path := range []string{"/ok/plain", "/ok/a%20b%3Dc%22d%5Ce%0A%FF%E2%80%A8", "/fail", "/missing", "/ok/own-id"} {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
-		req.Header.Set("X-Request-ID", "req-1")
+		if i < 4 {
+			req.Header.Set("X-Request-ID", "req-1")
+		}
 		res, err := app.Test(req, -1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		res.Body.Close()
+		own = res.Header.Get("X-Request-ID")
 	}
 	var lines []string
 	for _, l := range out.lines() {
@@ -63,9 +68,14 @@ func accessLines(t *testing.T, log *slog.Logger, out *syncBuffer) []string {
 			lines = append(lines, l)
 		}
 	}
-	if len(lines) != 4 {
-		t.Fatalf("%d access lines, want 4:\n%s", len(lines), strings.Join(out.lines(), "\n"))
+	if len(lines) != 5 {
+		t.Fatalf("%d access lines, want 5:\n%s", len(lines), strings.Join(out.lines(), "\n"))
 	}
+	if len(own) != 36 || !strings.Contains(lines[4], own) {
+		t.Fatalf("the answer's X-Request-ID %q is not in the access line %s", own, lines[4])
+	}
+	// Ids of ours differ from run to run.
+	lines[4] = strings.ReplaceAll(lines[4], own, "OWN")
 	return lines
 }
 

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/utils"
 
 	"github.com/propman/propman/platform/logbuf"
 )
@@ -54,13 +53,18 @@ type chain struct {
 }
 
 func (ch *chain) handle(c *fiber.Ctx) error {
+	// The request id: the client's (rid), or one of ours (own) made on the
+	// stack and copied into the header and the access line.
 	var rid string
+	var own [requestIDLen]byte
 	if ch.requestID {
 		rid = incomingRequestID(c)
 		if rid == "" {
-			rid = utils.UUID()
+			newRequestID(&own)
+			c.Response().Header.SetCanonical(headerRequestID, own[:])
+		} else {
+			c.Set(fiber.HeaderXRequestID, rid)
 		}
-		c.Set(fiber.HeaderXRequestID, rid)
 	}
 	if ch.noSniff {
 		// Key and value as they go on the wire: no normalizing of the key.
@@ -86,7 +90,7 @@ func (ch *chain) handle(c *fiber.Ctx) error {
 		ch.observer.Done(c, started, c.Response().StatusCode(), now.Sub(start))
 	}
 	if ch.log != nil {
-		ch.logAccess(c, rid, start, now)
+		ch.logAccess(c, rid, own[:], start, now)
 	}
 	return nil
 }
@@ -119,7 +123,11 @@ func (ch *chain) inner(c *fiber.Ctx, start time.Time) (err error) {
 	return c.Next()
 }
 
-var headerNoSniff, valueNoSniff = []byte(fiber.HeaderXContentTypeOptions), []byte("nosniff")
+// Header keys in fasthttp's normal form, set without normalizing them again.
+var (
+	headerNoSniff, valueNoSniff = []byte(fiber.HeaderXContentTypeOptions), []byte("nosniff")
+	headerRequestID             = []byte("X-Request-Id")
+)
 
 // maxRequestIDLen bounds a request id a client sends: it is echoed in the
 // answer and written in every log line of the request.
@@ -142,18 +150,20 @@ func incomingRequestID(c *fiber.Ctx) string {
 }
 
 // logAccess writes one line per request, after the error handler has set
-// the final status: level info, error for a 5xx other than 501. When the
+// the final status: level info, error for a 5xx other than 501. The request
+// id is the client's (rid) or, when rid is empty and the chain made one,
+// own. When the
 // logger's handler is logbuf.Direct (the service's, see boot.Logger) the
 // line is formatted by hand into a pooled buffer and copied into the log
 // before the handler returns, so nothing of the request outlives it; any
 // other logger gets the same record through slog.
-func (ch *chain) logAccess(c *fiber.Ctx, rid string, start, now time.Time) {
+func (ch *chain) logAccess(c *fiber.Ctx, rid string, own []byte, start, now time.Time) {
 	status := c.Response().StatusCode()
 	level := slog.LevelInfo
 	if status >= 500 && status != fiber.StatusNotImplemented {
 		level = slog.LevelError
 	}
-	if rid == "" {
+	if rid == "" && !ch.requestID {
 		rid = requestID(c)
 	}
 	if ch.direct != nil {
@@ -162,7 +172,11 @@ func (ch *chain) logAccess(c *fiber.Ctx, rid string, start, now time.Time) {
 			return
 		}
 		l := ch.direct.NewLine(now, level, "request")
-		l.String("request_id", rid)
+		if rid == "" && ch.requestID {
+			l.Word("request_id", own) // hex digits and dashes
+		} else {
+			l.String("request_id", rid)
+		}
 		l.String("method", c.Method())
 		l.String("path", c.Path())
 		l.Int("status", status)
@@ -179,6 +193,9 @@ func (ch *chain) logAccess(c *fiber.Ctx, rid string, start, now time.Time) {
 	ctx := c.UserContext()
 	if !ch.log.Enabled(ctx, level) {
 		return
+	}
+	if rid == "" {
+		rid = string(own)
 	}
 	ch.log.LogAttrs(ctx, level, "request",
 		slog.String("request_id", rid),

@@ -58,6 +58,9 @@ func settleClientIP(c *fiber.Ctx, proxies []netip.Prefix) netip.Addr {
 }
 
 func peerAddr(c *fiber.Ctx) netip.Addr {
+	if lc, ok := c.Context().Conn().(*lingerConn); ok {
+		return lc.peer()
+	}
 	peer, _ := netip.AddrFromSlice(c.Context().RemoteIP())
 	return peer.Unmap()
 }

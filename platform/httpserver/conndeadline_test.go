@@ -112,6 +112,7 @@ func TestKeepAliveSetsFewDeadlines(t *testing.T) {
 		t.Fatal(err)
 	}
 	app.Get("/ping", func(c *fiber.Ctx) error { return c.SendString("pong") })
+	app.Get("/ip", func(c *fiber.Ctx) error { return c.SendString(ClientIP(c)) })
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -127,20 +128,10 @@ func TestKeepAliveSetsFewDeadlines(t *testing.T) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(time.Minute))
 	r := bufio.NewReader(conn)
-	get := func() error {
-		if _, err := io.WriteString(conn, "GET /ping HTTP/1.1\r\nHost: propman\r\n\r\n"); err != nil {
-			return err
-		}
-		res, err := http.ReadResponse(r, nil)
-		if err != nil {
-			return err
-		}
-		defer res.Body.Close()
-		body, err := io.ReadAll(res.Body)
-		if err == nil && (res.StatusCode != http.StatusOK || string(body) != "pong") {
-			err = errors.New(res.Status + " " + string(body))
-		}
-		return err
+	get := func() error { return getPath(conn, r, "/ping", "pong") }
+	// The peer's address, as the connection keeps it.
+	if err := getPath(conn, r, "/ip", "127.0.0.1"); err != nil {
+		t.Fatal(err)
 	}
 	const requests = 300
 	for i := range requests {
@@ -173,6 +164,24 @@ func TestKeepAliveSetsFewDeadlines(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("an idle connection is open 20s after http.idletimeout (2s)")
 	}
+}
+
+// getPath sends GET path on conn and checks the answer is 200 with body
+// want.
+func getPath(conn net.Conn, r *bufio.Reader, path, want string) error {
+	if _, err := io.WriteString(conn, "GET "+path+" HTTP/1.1\r\nHost: propman\r\n\r\n"); err != nil {
+		return err
+	}
+	res, err := http.ReadResponse(r, nil)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err == nil && (res.StatusCode != http.StatusOK || string(body) != want) {
+		err = errors.New(res.Status + " " + string(body))
+	}
+	return err
 }
 
 // With lingering off, a connection marked to linger closes at once.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/netip"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -202,6 +203,25 @@ type lingerConn struct {
 	// Read and write deadlines, kept by the goroutine serving the
 	// connection.
 	rd, wd deadline
+	// addr is the peer's address, read once: the access line and the
+	// client address want it on every request.
+	addr     netip.Addr
+	addrRead bool
+}
+
+// peer is the peer's IP address (an IPv4 one unmapped), or the zero Addr
+// when it is not an IP connection. Only the goroutine serving the
+// connection calls it.
+func (c *lingerConn) peer() netip.Addr {
+	if !c.addrRead {
+		c.addrRead = true
+		// As fasthttp's RemoteIP gives it: no zone.
+		if a, ok := c.RemoteAddr().(*net.TCPAddr); ok {
+			ip, _ := netip.AddrFromSlice(a.IP)
+			c.addr = ip.Unmap()
+		}
+	}
+	return c.addr
 }
 
 func (c *lingerConn) lingerOnClose() {

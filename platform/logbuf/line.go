@@ -147,6 +147,20 @@ func (l *Line) String(key, v string) {
 	l.appendString(v)
 }
 
+// Word adds a value the caller knows needs no quoting or escaping in
+// either format (letters, digits, '-', '.', ':' and '_' only), as String
+// would write it, without checking it.
+func (l *Line) Word(key string, v []byte) {
+	l.key(key)
+	if l.json {
+		l.buf = append(l.buf, '"')
+		l.buf = append(l.buf, v...)
+		l.buf = append(l.buf, '"')
+		return
+	}
+	l.buf = append(l.buf, v...)
+}
+
 // Addr adds an IP address, as String(key, a.String()) would without making
 // the string.
 func (l *Line) Addr(key string, a netip.Addr) {

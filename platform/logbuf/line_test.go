@@ -18,6 +18,10 @@ var addrs = []netip.Addr{
 	netip.MustParseAddr("fe80::1%eth0"), netip.MustParseAddr("fe80::1%a b=\"c\""), {},
 }
 
+// words are written as Line.Word and as slog strings: the values Word is
+// for (a request id, an address) and the characters it allows.
+var words = []string{"0f8e3c1a-5b2d-4e6f-8a9b-0c1d2e3f4a5b", "192.0.2.1:8080", "a_b.c-d:E9"}
+
 // viaSlog and viaLine write the same record through slog's handler and as
 // a Line, in the format json says.
 func viaSlog(t testing.TB, json bool, at time.Time, level slog.Level, s string, n int, d time.Duration) string {
@@ -29,6 +33,9 @@ func viaSlog(t testing.TB, json bool, at time.Time, level slog.Level, s string, 
 	}
 	r := slog.NewRecord(at, level, "request", 0)
 	r.AddAttrs(slog.String("path", s), slog.Int("status", n), slog.Duration("duration", d), slog.String("ip", "192.0.2.1"))
+	for _, w := range words {
+		r.AddAttrs(slog.String("word", w))
+	}
 	for _, a := range addrs {
 		r.AddAttrs(slog.String("addr", a.String()))
 	}
@@ -47,6 +54,9 @@ func viaLine(t testing.TB, json bool, at time.Time, level slog.Level, s string, 
 	l.Int("status", n)
 	l.Duration("duration", d)
 	l.String("ip", "192.0.2.1")
+	for _, w := range words {
+		l.Word("word", []byte(w))
+	}
 	for _, a := range addrs {
 		l.Addr("addr", a)
 	}
