@@ -2,13 +2,18 @@
 // against: bare Fiber with no middleware, answering
 //
 //	GET /static/<name>  the bytes of a file given with -static name=path
-//	                    (the same body propman sends for that endpoint);
+//	                    (the same body propman sends for that endpoint), with
+//	                    the headers of -headers name=path (what propman sent
+//	                    besides its body: request id, ETag, Cache-Control,
+//	                    nosniff), so the answer is byte for byte propman's
+//	                    but for the Date and the request id's value;
 //	GET /me             the one-row lookup of /api/v1/auth/me (a user by id,
 //	                    encoded as JSON) on PostgreSQL through a pgx pool,
 //	                    or on SQLite through database/sql (modernc).
-//	ANY /authed/<name>  the bytes of -static name after checking the bearer
-//	                    token (HS256 with -secret, issuer, expiry): what an
-//	                    authenticated read of fixed bytes costs at least.
+//	ANY /authed/<name>  the bytes of -static name (and its -headers) after
+//	                    checking the bearer token (HS256 with -secret, issuer,
+//	                    expiry): what an authenticated read of fixed bytes
+//	                    costs at least.
 //	GET /properties     the list query of GET /api/v1/properties (one page of
 //	                    50 of -user's properties and their count), rows
 //	                    encoded as JSON objects.
@@ -96,6 +101,32 @@ func jsonRows(names []string, next func() bool, scan func([]any) error, rowsErr 
 	return out, rowsErr()
 }
 
+// header is one response header the ceiling repeats.
+type header struct{ key, value string }
+
+// readHeaders reads the headers of an HTTP answer as curl -D writes them,
+// leaving out the status line and those Fiber sets itself (Date, Server,
+// Content-Length, Content-Type, Connection, Transfer-Encoding).
+func readHeaders(path string) ([]header, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var hs []header
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(strings.TrimRight(line, "\r"), ":")
+		if !ok || strings.HasPrefix(k, "HTTP/") {
+			continue
+		}
+		switch strings.ToLower(k) {
+		case "date", "server", "content-length", "content-type", "connection", "transfer-encoding":
+			continue
+		}
+		hs = append(hs, header{k, strings.TrimSpace(v)})
+	}
+	return hs, nil
+}
+
 func main() {
 	addr := flag.String("addr", "127.0.0.1:18090", "listen address")
 	dbURL := flag.String("db", "", "postgres://... or sqlite:PATH for GET /me (empty: no /me)")
@@ -105,6 +136,8 @@ func main() {
 	property := flag.String("property", "", "property id whose charges GET /charges lists")
 	files := statics{}
 	flag.Var(files, "static", "name=path: serve the file's bytes at /static/name (repeatable)")
+	headerFiles := statics{}
+	flag.Var(headerFiles, "headers", "name=path: headers (curl -D) to send with /static/name (repeatable)")
 	flag.Parse()
 
 	app := fiber.New(fiber.Config{DisableStartupMessage: true})
@@ -113,7 +146,16 @@ func main() {
 		if err != nil {
 			log.Fatalf("ceiling: %v", err)
 		}
+		var hs []header
+		if hp, ok := headerFiles[name]; ok {
+			if hs, err = readHeaders(hp); err != nil {
+				log.Fatalf("ceiling: %v", err)
+			}
+		}
 		app.Get("/static/"+name, func(c *fiber.Ctx) error {
+			for _, h := range hs {
+				c.Set(h.key, h.value)
+			}
 			c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 			return c.Send(b)
 		})
@@ -127,6 +169,9 @@ func main() {
 				}
 				if _, err := parser.Parse(raw, func(*jwt.Token) (any, error) { return key, nil }); err != nil {
 					return fiber.ErrUnauthorized
+				}
+				for _, h := range hs {
+					c.Set(h.key, h.value)
 				}
 				c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 				return c.Send(b)
