@@ -7,9 +7,11 @@ package logbuf
 
 import (
 	"context"
+	"encoding/binary"
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -20,21 +22,52 @@ const (
 	size       = 64 << 10
 )
 
-// Writer keeps lines until flushEvery has passed, size bytes wait, a line
-// of level warn or above is logged (through Handler), or Close. At most
-// flushEvery of info lines can be lost if the process is killed; warnings
-// and errors are written at once.
+// shardCount is how many buffers lines are gathered in: more than the CPUs
+// of the machines propman runs on, so each CPU keeps to one of its own.
+const shardCount = 16
+
+// Writer keeps lines until flushEvery has passed, size bytes wait in one of
+// its buffers, a line of level warn or above is logged (through Handler),
+// or Close. At most flushEvery of info lines can be lost if the process is
+// killed; warnings and errors are written at once.
+//
+// Lines are gathered in shards: one buffer and lock per CPU rather than
+// one for all, since every request's access line passes here and one lock
+// and one buffer shared by every CPU moved their memory between the cores
+// on every line. A caller takes a shard through a sync.Pool, which hands
+// each P the one it put back last. Each line is stamped with the monotonic
+// clock under its shard's lock, and a flush takes every shard's lock before
+// it swaps their buffers, then merges them by stamp: lines come out in the
+// order they were written, as with one buffer.
 type Writer struct {
-	mu   sync.Mutex
-	w    io.Writer
-	buf  []byte
-	stop chan struct{}
-	done chan struct{}
+	w       io.Writer
+	shards  [shardCount]shard
+	slots   sync.Pool // *int: a shard index
+	next    atomic.Uint32
+	base    time.Time // origin of the stamps (monotonic)
+	flushMu sync.Mutex
+	out     []byte // the merged lines of a flush; under flushMu
+	stop    chan struct{}
+	done    chan struct{}
 }
+
+// shard holds lines as entries: an 8-byte stamp, a 4-byte length, the line.
+type shard struct {
+	mu    sync.Mutex
+	buf   []byte
+	spare []byte // the buffer the last flush emptied, reused by the next
+	_     [64]byte
+}
+
+const entryHeader = 12
 
 // New starts the periodic flush of a buffer over w.
 func New(w io.Writer) *Writer {
-	b := &Writer{w: w, buf: make([]byte, 0, size), stop: make(chan struct{}), done: make(chan struct{})}
+	b := &Writer{w: w, base: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
+	b.slots.New = func() any {
+		i := int(b.next.Add(1) % shardCount)
+		return &i
+	}
 	go b.loop()
 	return b
 }
@@ -55,34 +88,90 @@ func (b *Writer) loop() {
 
 // Write keeps p (slog hands over one whole line per call).
 func (b *Writer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if len(b.buf)+len(p) > size {
-		if err := b.flushLocked(); err != nil {
+	slot := b.slots.Get().(*int)
+	i := *slot
+	b.slots.Put(slot)
+	return b.writeShard(i, p)
+}
+
+func (b *Writer) writeShard(i int, p []byte) (int, error) {
+	sh := &b.shards[i]
+	sh.mu.Lock()
+	var head [entryHeader]byte
+	binary.LittleEndian.PutUint64(head[:8], uint64(time.Since(b.base)))
+	binary.LittleEndian.PutUint32(head[8:], uint32(len(p)))
+	sh.buf = append(append(sh.buf, head[:]...), p...)
+	full := len(sh.buf) >= size
+	sh.mu.Unlock()
+	if full {
+		if err := b.Flush(); err != nil {
 			return 0, err
 		}
-		if len(p) > size {
-			return b.w.Write(p)
-		}
 	}
-	b.buf = append(b.buf, p...)
 	return len(p), nil
 }
 
-// Flush writes out what waits.
+// Flush writes out what waits, in the order it was written.
 func (b *Writer) Flush() error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.flushLocked()
+	b.flushMu.Lock()
+	defer b.flushMu.Unlock()
+	// Every shard at once: a line written after the flush took its lines
+	// from one shard, and before it took those of another, must wait for
+	// the next flush too, or it would come out before earlier lines.
+	var taken [shardCount][]byte
+	for i := range b.shards {
+		b.shards[i].mu.Lock()
+	}
+	for i := range b.shards {
+		sh := &b.shards[i]
+		taken[i] = sh.buf
+		sh.buf, sh.spare = sh.spare[:0], nil
+	}
+	for i := range b.shards {
+		b.shards[i].mu.Unlock()
+	}
+	heads := taken // merge consumes its copy; taken keeps the buffers
+	b.out = merge(b.out[:0], &heads)
+	var err error
+	if len(b.out) > 0 {
+		_, err = b.w.Write(b.out)
+	}
+	if cap(b.out) > 4*size {
+		b.out = nil // after a burst, do not keep its buffer
+	}
+	for i := range b.shards {
+		sh := &b.shards[i]
+		sh.mu.Lock()
+		if sh.spare == nil && cap(taken[i]) <= 4*size {
+			sh.spare = taken[i][:0]
+		}
+		sh.mu.Unlock()
+	}
+	return err
 }
 
-func (b *Writer) flushLocked() error {
-	if len(b.buf) == 0 {
-		return nil
+// merge appends the lines of the shards' entries to out, oldest stamp
+// first (each shard's entries are in stamp order already).
+func merge(out []byte, shards *[shardCount][]byte) []byte {
+	for {
+		best := -1
+		var bestStamp uint64
+		for i, e := range shards {
+			if len(e) == 0 {
+				continue
+			}
+			if st := binary.LittleEndian.Uint64(e); best < 0 || st < bestStamp {
+				best, bestStamp = i, st
+			}
+		}
+		if best < 0 {
+			return out
+		}
+		e := shards[best]
+		n := entryHeader + int(binary.LittleEndian.Uint32(e[8:]))
+		out = append(out, e[entryHeader:n]...)
+		shards[best] = e[n:]
 	}
-	_, err := b.w.Write(b.buf)
-	b.buf = b.buf[:0]
-	return err
 }
 
 // Close stops the periodic flush and writes out what waits.

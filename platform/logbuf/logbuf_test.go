@@ -2,6 +2,7 @@ package logbuf_test
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -95,6 +96,51 @@ func TestWriterConcurrent(t *testing.T) {
 	for _, l := range lines {
 		if !strings.HasPrefix(l, "time=") || !strings.Contains(l, "msg=line") {
 			t.Fatalf("a torn line: %q", l)
+		}
+	}
+}
+
+// Goroutines taking turns (each writes a line, then hands over to the
+// next) may run on any CPU and so write to any shard; the lines still come
+// out in the order they were written.
+func TestWriterKeepsOrderAcrossGoroutines(t *testing.T) {
+	out := &lockedBuffer{}
+	w := logbuf.New(out)
+	const workers, lines = 4, 4000
+	turns := make([]chan int, workers)
+	for i := range turns {
+		turns[i] = make(chan int, 1)
+	}
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// The end passes round as a closed channel: each closes the
+			// next one's.
+			next := turns[(g+1)%workers]
+			defer close(next)
+			for n := range turns[g] {
+				if n == lines {
+					return
+				}
+				_, _ = fmt.Fprintf(w, "seq=%d\n", n)
+				next <- n + 1
+			}
+		}()
+	}
+	turns[0] <- 0
+	wg.Wait()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(got) != lines {
+		t.Fatalf("%d lines, want %d", len(got), lines)
+	}
+	for i, l := range got {
+		if l != fmt.Sprintf("seq=%d", i) {
+			t.Fatalf("line %d is %q", i, l)
 		}
 	}
 }
