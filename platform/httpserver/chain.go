@@ -152,11 +152,10 @@ func incomingRequestID(c *fiber.Ctx) string {
 // logAccess writes one line per request, after the error handler has set
 // the final status: level info, error for a 5xx other than 501. The request
 // id is the client's (rid) or, when rid is empty and the chain made one,
-// own. When the
-// logger's handler is logbuf.Direct (the service's, see boot.Logger) the
-// line is formatted by hand into a pooled buffer and copied into the log
-// before the handler returns, so nothing of the request outlives it; any
-// other logger gets the same record through slog.
+// own. When the logger's handler is logbuf.Direct (the service's, see
+// boot.Logger) the line is formatted by hand into a pooled buffer and
+// copied into the log before the handler returns, so nothing of the request
+// outlives it; any other logger gets the same record through slog.
 func (ch *chain) logAccess(c *fiber.Ctx, rid string, own []byte, start, now time.Time) {
 	status := c.Response().StatusCode()
 	level := slog.LevelInfo
@@ -194,7 +193,7 @@ func (ch *chain) logAccess(c *fiber.Ctx, rid string, own []byte, start, now time
 	if !ch.log.Enabled(ctx, level) {
 		return
 	}
-	if rid == "" {
+	if rid == "" && ch.requestID {
 		rid = string(own)
 	}
 	ch.log.LogAttrs(ctx, level, "request",
