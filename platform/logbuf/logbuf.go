@@ -151,27 +151,34 @@ func (b *Writer) Flush() error {
 }
 
 // merge appends the lines of the shards' entries to out, oldest stamp
-// first (each shard's entries are in stamp order already).
+// first (each shard's entries are in stamp order already). Only the shards
+// holding lines are looked at: a busy process fills one per CPU, not 16.
 func merge(out []byte, shards *[shardCount][]byte) []byte {
-	for {
-		best := -1
-		var bestStamp uint64
-		for i, e := range shards {
-			if len(e) == 0 {
-				continue
-			}
-			if st := binary.LittleEndian.Uint64(e); best < 0 || st < bestStamp {
-				best, bestStamp = i, st
-			}
+	var live [shardCount]int
+	n := 0
+	for i, e := range shards {
+		if len(e) > 0 {
+			live[n] = i
+			n++
 		}
-		if best < 0 {
-			return out
-		}
-		e := shards[best]
-		n := entryHeader + int(binary.LittleEndian.Uint32(e[8:]))
-		out = append(out, e[entryHeader:n]...)
-		shards[best] = e[n:]
 	}
+	for n > 0 {
+		best := 0
+		bestStamp := binary.LittleEndian.Uint64(shards[live[0]])
+		for k := 1; k < n; k++ {
+			if st := binary.LittleEndian.Uint64(shards[live[k]]); st < bestStamp {
+				best, bestStamp = k, st
+			}
+		}
+		e := shards[live[best]]
+		size := entryHeader + int(binary.LittleEndian.Uint32(e[8:]))
+		out = append(out, e[entryHeader:size]...)
+		if shards[live[best]] = e[size:]; len(e) == size {
+			n--
+			live[best] = live[n]
+		}
+	}
+	return out
 }
 
 // Close stops the periodic flush and writes out what waits.
