@@ -70,7 +70,12 @@ func (d direct) NewLine(t time.Time, level slog.Level, msg string) *Line {
 }
 
 func (d direct) WriteLine(l *Line) error {
-	_, err := d.w.Write(l.end())
+	var err error
+	if w, ok := d.w.(*Writer); ok {
+		_, err = w.writeShard(l.shard, l.end())
+	} else {
+		_, err = d.w.Write(l.end())
+	}
 	l.free()
 	return err
 }
@@ -102,13 +107,20 @@ type Line struct {
 	buf   []byte
 	json  bool
 	level slog.Level
+	// shard is the Writer shard the line goes to: lines come from a
+	// sync.Pool, which hands each P the line it put back last, so a line
+	// keeps the shard of the CPU writing it without a look-up of its own.
+	shard int
 }
 
 // maxPooled keeps an unusually long line (a long path quoted) out of the
 // pool, so one such request does not keep its buffer for good.
 const maxPooled = 4 << 10
 
-var linePool = sync.Pool{New: func() any { return &Line{buf: make([]byte, 0, 256)} }}
+var (
+	linePool  = sync.Pool{New: func() any { return &Line{buf: make([]byte, 0, 256), shard: int(lineCount.Add(1) % shardCount)} }}
+	lineCount atomic.Uint32
+)
 
 func newLine(json bool, t time.Time, level slog.Level, msg string) *Line {
 	l := linePool.Get().(*Line)
@@ -123,10 +135,36 @@ func newLine(json bool, t time.Time, level slog.Level, msg string) *Line {
 		l.buf = appendStamp(l.buf, t)
 		l.buf = append(l.buf, " level="...)
 	}
-	l.appendString(level.String())
+	l.appendLevel(level)
 	l.key("msg")
 	l.appendString(msg)
 	return l
+}
+
+// appendLevel writes the level's name; the four named levels need no
+// quoting or escaping in either format, so they are not checked.
+func (l *Line) appendLevel(level slog.Level) {
+	var name string
+	switch level {
+	case slog.LevelDebug:
+		name = "DEBUG"
+	case slog.LevelInfo:
+		name = "INFO"
+	case slog.LevelWarn:
+		name = "WARN"
+	case slog.LevelError:
+		name = "ERROR"
+	default:
+		l.appendString(level.String())
+		return
+	}
+	if l.json {
+		l.buf = append(l.buf, '"')
+		l.buf = append(l.buf, name...)
+		l.buf = append(l.buf, '"')
+		return
+	}
+	l.buf = append(l.buf, name...)
 }
 
 func (l *Line) key(k string) {
@@ -227,26 +265,39 @@ func (l *Line) appendString(s string) {
 	l.buf = append(l.buf, s...)
 }
 
-// stamp is a time as the text format writes it, to the millisecond. The
-// access log writes dozens of lines in the same millisecond under load, and
-// formatting the time was a fifth of a line's cost; the last one formatted
-// is kept for the lines that follow.
+// stamp is the second of a time as the text format writes it: the text
+// up to the milliseconds ("2026-11-23T23:53:53.") and after them (the zone,
+// "Z" or "+05:30"). Formatting the time was a fifth of an access line's
+// cost; within a second only the three digits of the milliseconds change,
+// so the last second formatted is kept for the lines that follow. (It was
+// kept per millisecond, which a server answering a few requests a
+// millisecond missed more often than not.)
 type stamp struct {
-	ms  int64
-	loc *time.Location
-	b   []byte
+	sec            int64
+	loc            *time.Location
+	prefix, suffix []byte
 }
 
 var lastStamp atomic.Pointer[stamp]
 
+// stampPrefixLen is the length of "2006-01-02T15:04:05.".
+const stampPrefixLen = 20
+
 func appendStamp(b []byte, t time.Time) []byte {
-	ms := t.UnixMilli()
-	if s := lastStamp.Load(); s != nil && s.ms == ms && s.loc == t.Location() {
-		return append(b, s.b...)
+	sec := t.Unix()
+	if s := lastStamp.Load(); s != nil && s.sec == sec && s.loc == t.Location() {
+		ms := t.Nanosecond() / int(time.Millisecond)
+		b = append(b, s.prefix...)
+		b = append(b, byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+		return append(b, s.suffix...)
 	}
 	n := len(b)
 	b = appendRFC3339Millis(b, t)
-	lastStamp.Store(&stamp{ms: ms, loc: t.Location(), b: slices.Clone(b[n:])})
+	// A year outside 0-9999 changes the layout: such a time is not kept.
+	if f := b[n:]; len(f) > stampPrefixLen+3 && f[stampPrefixLen-1] == '.' {
+		lastStamp.Store(&stamp{sec: sec, loc: t.Location(),
+			prefix: slices.Clone(f[:stampPrefixLen]), suffix: slices.Clone(f[stampPrefixLen+3:])})
+	}
 	return b
 }
 
@@ -268,14 +319,51 @@ func appendRFC3339Millis(b []byte, t time.Time) []byte {
 // characters, '"' and '\\').
 func safe(b byte) bool { return b >= 0x20 && b != '"' && b != '\\' }
 
+// asciiClass sorts bytes for needsQuoting: 0 for ASCII the text format
+// writes as it is, quote for ASCII it quotes (controls, space, '=', '"'),
+// multi for the bytes of a multi-byte (or invalid) UTF-8 sequence. Paths
+// and methods are plain ASCII: one look-up a byte.
+var asciiClass = func() (t [256]uint8) {
+	for b := range t {
+		switch {
+		case b >= utf8.RuneSelf:
+			t[b] = multi
+		case b != '\\' && (b == ' ' || b == '=' || !safe(byte(b))):
+			t[b] = quote
+		}
+	}
+	return t
+}()
+
+const (
+	quote = 1
+	multi = 2
+)
+
 func needsQuoting(s string) bool {
 	if len(s) == 0 {
 		return true
 	}
+	// No branch a byte: the classes of all bytes together say whether any
+	// needs a closer look.
+	var class uint8
+	for i := 0; i < len(s); i++ {
+		class |= asciiClass[s[i]]
+	}
+	switch {
+	case class == 0:
+		return false
+	case class == quote:
+		return true
+	}
+	return needsQuotingUTF8(s)
+}
+
+func needsQuotingUTF8(s string) bool {
 	for i := 0; i < len(s); {
 		b := s[i]
 		if b < utf8.RuneSelf {
-			if b != '\\' && (b == ' ' || b == '=' || !safe(b)) {
+			if asciiClass[b] == quote {
 				return true
 			}
 			i++

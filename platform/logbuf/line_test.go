@@ -80,6 +80,9 @@ func TestLineMatchesSlog(t *testing.T) {
 		// later within it (the text format keeps the last time formatted)
 		time.Date(2026, 11, 22, 10, 0, 0, 120_000_000, time.UTC).In(east),
 		time.Date(2026, 11, 22, 10, 0, 0, 120_999_999, east),
+		// the same second and zone as the line before (the text format
+		// keeps the last second formatted), milliseconds below 100
+		time.Date(2026, 11, 22, 10, 0, 0, 7_000_000, east),
 		time.Date(2026, 11, 22, 10, 0, 0, 121_000_000, time.UTC),
 		time.Date(2026, 11, 22, 10, 0, 0, 999_999_999, east),
 		time.Date(2026, 1, 2, 3, 4, 5, 6, time.Local),
