@@ -97,20 +97,24 @@ func (m *Metrics) Done(c *fiber.Ctx, started, status int, elapsed time.Duration)
 	m.http.done(m, c, started, status, elapsed)
 }
 
-// methodLabel is the method as a label value: a constant, never the
+// methodLabels are the method label values: constants, never the
 // request's own bytes, which the next request on the connection overwrites
 // while the registry keeps the label ("GETT" series, then a failing scrape).
-// Methods outside the list share one label, so clients cannot mint series.
-func methodLabel(m string) string {
-	for _, known := range [...]string{
-		fiber.MethodGet, fiber.MethodHead, fiber.MethodPost, fiber.MethodPut, fiber.MethodPatch,
-		fiber.MethodDelete, fiber.MethodOptions, fiber.MethodConnect, fiber.MethodTrace,
-	} {
+// Methods outside the list share the last one, so clients cannot mint
+// series.
+var methodLabels = [...]string{
+	fiber.MethodGet, fiber.MethodHead, fiber.MethodPost, fiber.MethodPut, fiber.MethodPatch,
+	fiber.MethodDelete, fiber.MethodOptions, fiber.MethodConnect, fiber.MethodTrace, "OTHER",
+}
+
+// methodIndex is the index of m's label in methodLabels.
+func methodIndex(m string) uint8 {
+	for i, known := range methodLabels[:len(methodLabels)-1] {
 		if m == known {
-			return known
+			return uint8(i)
 		}
 	}
-	return "OTHER"
+	return uint8(len(methodLabels) - 1)
 }
 
 // route returns the template of the route that answered (/api/v1/countries/:code),
@@ -137,12 +141,12 @@ type routeKey struct{ method, path string }
 
 // seriesKey finds the series of a request: the route that answered last
 // (a route of the app, which gives the template label; hashing its pointer
-// is cheaper than hashing the template), the method label (a constant) and
-// the status.
+// is cheaper than hashing the template), the method label's index and the
+// status. No strings: it hashes as three words.
 type seriesKey struct {
 	route  *fiber.Route
-	method string
 	status int
+	method uint8
 }
 
 // Handler serves the registry in the Prometheus text format.

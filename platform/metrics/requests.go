@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"maps"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -61,8 +62,11 @@ type requests struct {
 
 	// byKey finds a request's series without hashing strings; byLabels
 	// owns them, one per label set (several keys may share one: every
-	// unknown path is "unmatched").
-	byKey    sync.Map // seriesKey -> *requestSeries
+	// unknown path is "unmatched"). byKey is copied on write, under mu:
+	// keys are few (routes, methods and statuses seen) and all come early,
+	// and a plain map read costs a third of a sync.Map's, whose keys are
+	// interfaces hashed through their type.
+	byKey    atomic.Pointer[map[seriesKey]*requestSeries]
 	mu       sync.Mutex
 	byLabels map[[3]string]*requestSeries
 	all      atomic.Pointer[[]*requestSeries]
@@ -86,6 +90,7 @@ func newRequests() *requests {
 		return &i
 	}
 	r.all.Store(&[]*requestSeries{})
+	r.byKey.Store(&map[seriesKey]*requestSeries{})
 	return r
 }
 
@@ -106,7 +111,7 @@ func (r *requests) start() int {
 // done counts a request that began on shard i.
 func (r *requests) done(m *Metrics, c *fiber.Ctx, i, status int, elapsed time.Duration) {
 	r.inFlight[i].n.Add(-1)
-	method := methodLabel(c.Method())
+	method := methodIndex(c.Method())
 	route := c.Route()
 	if len(route.Handlers) == 0 {
 		// Fiber's stand-in when no route ran, new on every call: it must
@@ -114,12 +119,9 @@ func (r *requests) done(m *Metrics, c *fiber.Ctx, i, status int, elapsed time.Du
 		route = nil
 	}
 	key := seriesKey{route: route, method: method, status: status}
-	var s *requestSeries
-	if v, ok := r.byKey.Load(key); ok {
-		s = v.(*requestSeries)
-	} else {
-		s = r.series(m.route(c), method, strconv.Itoa(status))
-		r.byKey.Store(key, s)
+	s, ok := (*r.byKey.Load())[key]
+	if !ok {
+		s = r.add(key, m.route(c))
 	}
 	ns := max(int64(elapsed), 0)
 	b := len(r.boundsNs)
@@ -134,17 +136,26 @@ func (r *requests) done(m *Metrics, c *fiber.Ctx, i, status int, elapsed time.Du
 	sh.sumNs.Add(uint64(ns))
 }
 
-func (r *requests) series(route, method, code string) *requestSeries {
+// add finds or makes the series of key, whose route template is route,
+// and files it under key.
+func (r *requests) add(key seriesKey, route string) *requestSeries {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	labels := [3]string{route, method, code}
-	if s, ok := r.byLabels[labels]; ok {
+	byKey := *r.byKey.Load()
+	if s, ok := byKey[key]; ok {
 		return s
 	}
-	s := &requestSeries{route: route, method: method, code: code}
-	r.byLabels[labels] = s
-	all := append(append([]*requestSeries(nil), *r.all.Load()...), s)
-	r.all.Store(&all)
+	labels := [3]string{route, methodLabels[key.method], strconv.Itoa(key.status)}
+	s, ok := r.byLabels[labels]
+	if !ok {
+		s = &requestSeries{route: labels[0], method: labels[1], code: labels[2]}
+		r.byLabels[labels] = s
+		all := append(append([]*requestSeries(nil), *r.all.Load()...), s)
+		r.all.Store(&all)
+	}
+	next := maps.Clone(byKey)
+	next[key] = s
+	r.byKey.Store(&next)
 	return s
 }
 
