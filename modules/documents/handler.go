@@ -343,7 +343,7 @@ func (h *Handler) content(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 	c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; sandbox")
 	c.Set(fiber.HeaderCacheControl, "private, no-cache")
-	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagMatches(inm, etag) {
+	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && httpserver.ETagMatches(inm, etag) {
 		return c.SendStatus(fiber.StatusNotModified)
 	}
 	offset, length := int64(0), d.Size
@@ -377,16 +377,6 @@ func (h *Handler) content(c *fiber.Ctx) error {
 	// fasthttp streams the reader to the client and closes it.
 	c.Context().SetBodyStream(r, int(length))
 	return nil
-}
-
-func etagMatches(header, etag string) bool {
-	for _, t := range strings.Split(header, ",") {
-		t = strings.TrimSpace(t)
-		if t == "*" || strings.TrimPrefix(t, "W/") == etag {
-			return true
-		}
-	}
-	return false
 }
 
 // parseRange reads a Range header of one byte range. ok is false when the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/httpserver"
 )
 
 // Handler serves the print forms.
@@ -71,7 +72,7 @@ func (h *Handler) send(c *fiber.Ctx, job *Job) error {
 	etag := `"` + job.Key + `"`
 	c.Set(fiber.HeaderETag, etag)
 	c.Set(fiber.HeaderCacheControl, "private, no-cache")
-	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagMatches(inm, etag) {
+	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && httpserver.ETagMatches(inm, etag) {
 		return c.SendStatus(fiber.StatusNotModified)
 	}
 	body, ok := h.cache.Get(job.Key)
@@ -106,16 +107,6 @@ func (h *Handler) send(c *fiber.Ctx, job *Job) error {
 	// them.
 	c.Response().SetBodyRaw(body)
 	return nil
-}
-
-func etagMatches(header, etag string) bool {
-	for _, t := range strings.Split(header, ",") {
-		t = strings.TrimSpace(t)
-		if t == "*" || strings.TrimPrefix(t, "W/") == etag {
-			return true
-		}
-	}
-	return false
 }
 
 // contentDisposition is an attachment named name: an ASCII filename

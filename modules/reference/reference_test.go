@@ -113,6 +113,26 @@ func TestETagGivesNotModified(t *testing.T) {
 		}
 		app.Do(testkit.Request{Method: http.MethodGet, Path: path, Headers: map[string]string{"If-None-Match": `"stale"`}}).Expect(http.StatusOK)
 	}
+	// Lists, weak tags and "*" match as RFC 9110 has it; If-Modified-Since
+	// alone does not (a payload has no Last-Modified to compare with).
+	etag := app.Get("/api/v1/countries/DE", "").Expect(http.StatusOK).Header.Get("ETag")
+	for _, tt := range []struct {
+		headers map[string]string
+		status  int
+	}{
+		{map[string]string{"If-None-Match": `"stale", ` + etag}, http.StatusNotModified},
+		{map[string]string{"If-None-Match": `W/` + etag}, http.StatusNotModified},
+		{map[string]string{"If-None-Match": `*`}, http.StatusNotModified},
+		{map[string]string{"If-None-Match": `"stale",W/"other"`}, http.StatusOK},
+		{map[string]string{"If-None-Match": etag + "x"}, http.StatusOK},
+		{map[string]string{"If-Modified-Since": "Mon, 23 Nov 2026 10:00:00 GMT"}, http.StatusOK},
+		{map[string]string{"If-None-Match": `"stale"`, "If-Modified-Since": "Mon, 23 Nov 2026 10:00:00 GMT"}, http.StatusOK},
+	} {
+		res := app.Do(testkit.Request{Method: http.MethodGet, Path: "/api/v1/countries/DE", Headers: tt.headers})
+		if res.Status != tt.status {
+			t.Errorf("%v: %d, want %d", tt.headers, res.Status, tt.status)
+		}
+	}
 }
 
 // An operator's deactivation survives the seed that runs at every start,
