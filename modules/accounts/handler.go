@@ -26,7 +26,7 @@ func (h *Handler) register(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return failure(http.StatusBadRequest, "validation_failed", "", err.Details)
 	}
-	err := h.svc.Register(c.UserContext(), RegisterInput{Name: req.Name, Email: req.Email, Locale: req.Locale, IP: httpserver.ClientIP(c)})
+	err := h.svc.Register(httpserver.Context(c), RegisterInput{Name: req.Name, Email: req.Email, Locale: req.Locale, IP: httpserver.ClientIP(c)})
 	var fe *FieldError
 	var rl *RateLimitError
 	switch {
@@ -53,7 +53,7 @@ func (h *Handler) verify(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return failure(http.StatusBadRequest, "validation_failed", "", err.Details)
 	}
-	u, err := h.svc.Verify(c.UserContext(), VerifyInput(req))
+	u, err := h.svc.Verify(httpserver.Context(c), VerifyInput(req))
 	var fe *FieldError
 	switch {
 	case err == nil:
@@ -87,7 +87,7 @@ func (h *Handler) login(c *fiber.Ctx) error {
 	if details := validate.Struct(&req); details != nil {
 		return apierror.Validation(details...)
 	}
-	token, err := h.svc.Login(c.UserContext(), LoginInput{Email: req.Email, Password: req.Password, IP: httpserver.ClientIP(c)})
+	token, err := h.svc.Login(httpserver.Context(c), LoginInput{Email: req.Email, Password: req.Password, IP: httpserver.ClientIP(c)})
 	var rl *RateLimitError
 	switch {
 	case err == nil:
@@ -111,7 +111,7 @@ func (h *Handler) me(c *fiber.Ctx) error {
 	if u, ok := auth.Current(c).Record.(*User); ok {
 		return c.JSON(h.svc.View(u))
 	}
-	u, err := h.svc.User(c.UserContext(), auth.Current(c).UserID)
+	u, err := h.svc.User(httpserver.Context(c), auth.Current(c).UserID)
 	if errors.Is(err, ErrNotFound) {
 		return auth.Unauthorized("Invalid JWT Token")
 	}

@@ -34,7 +34,7 @@ func (h *Handler) list(c *fiber.Ctx) error {
 		return err
 	}
 	f := ListFilter{Status: q.Get("status"), PropertyID: q.Get("property_id"), TenantID: q.Get("tenant_id")}
-	list, total, err := h.svc.List(c.UserContext(), auth.Current(c), f, q)
+	list, total, err := h.svc.List(httpserver.Context(c), auth.Current(c), f, q)
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func (h *Handler) create(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	ct, err := h.svc.Create(c.UserContext(), auth.Current(c), &req)
+	ct, err := h.svc.Create(httpserver.Context(c), auth.Current(c), &req)
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func (h *Handler) create(c *fiber.Ctx) error {
 func (h *Handler) out(ct *Contract) contractJSON { return toJSON(h.svc.today())(ct) }
 
 func (h *Handler) contract(c *fiber.Ctx) (*Contract, error) {
-	return h.svc.Authorize(c.UserContext(), auth.Current(c), c.Params("contractId"))
+	return h.svc.Authorize(httpserver.Context(c), auth.Current(c), c.Params("contractId"))
 }
 
 func (h *Handler) get(c *fiber.Ctx) error {
@@ -76,7 +76,7 @@ func (h *Handler) update(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	ct, err = h.svc.Update(c.UserContext(), auth.Current(c), ct, &req)
+	ct, err = h.svc.Update(httpserver.Context(c), auth.Current(c), ct, &req)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func (h *Handler) delete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.svc.Delete(c.UserContext(), ct); err != nil {
+	if err := h.svc.Delete(httpserver.Context(c), ct); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -99,7 +99,7 @@ func (h *Handler) activate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ct, err = h.svc.Activate(c.UserContext(), auth.Current(c), ct)
+	ct, err = h.svc.Activate(httpserver.Context(c), auth.Current(c), ct)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (h *Handler) terminate(c *fiber.Ctx) error {
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
-	ct, err = h.svc.Terminate(c.UserContext(), ct, d, reason)
+	ct, err = h.svc.Terminate(httpserver.Context(c), ct, d, reason)
 	if err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func (h *Handler) rents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, err := h.svc.Rents(c.UserContext(), ct)
+	list, err := h.svc.Rents(httpserver.Context(c), ct)
 	if err != nil {
 		return err
 	}
@@ -182,7 +182,7 @@ func (h *Handler) changeRent(c *fiber.Ctx) error {
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
-	ct, err = h.svc.ChangeRent(c.UserContext(), auth.Current(c), ct, amount, from)
+	ct, err = h.svc.ChangeRent(httpserver.Context(c), auth.Current(c), ct, amount, from)
 	if err != nil {
 		return err
 	}

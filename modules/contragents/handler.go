@@ -32,7 +32,7 @@ func (h *Handler) list(c *fiber.Ctx) error {
 		return err
 	}
 	f := ListFilter{Role: q.Get("role"), Kind: q.Get("kind"), Search: q.Get("q")}
-	list, total, err := h.svc.List(c.UserContext(), auth.Current(c), f, q)
+	list, total, err := h.svc.List(httpserver.Context(c), auth.Current(c), f, q)
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func (h *Handler) create(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	ca, err := h.svc.Create(c.UserContext(), auth.Current(c), req.input())
+	ca, err := h.svc.Create(httpserver.Context(c), auth.Current(c), req.input())
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (h *Handler) create(c *fiber.Ctx) error {
 }
 
 func (h *Handler) get(c *fiber.Ctx) error {
-	ca, err := h.svc.Authorize(c.UserContext(), auth.Current(c), c.Params("contragentId"))
+	ca, err := h.svc.Authorize(httpserver.Context(c), auth.Current(c), c.Params("contragentId"))
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (h *Handler) get(c *fiber.Ctx) error {
 func (h *Handler) update(c *fiber.Ctx) error {
 	// The access check comes before the body, so a stranger learns nothing
 	// from validation messages.
-	ca, err := h.svc.Authorize(c.UserContext(), auth.Current(c), c.Params("contragentId"))
+	ca, err := h.svc.Authorize(httpserver.Context(c), auth.Current(c), c.Params("contragentId"))
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func (h *Handler) update(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	ca, err = h.svc.Update(c.UserContext(), ca, req.input())
+	ca, err = h.svc.Update(httpserver.Context(c), ca, req.input())
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (h *Handler) update(c *fiber.Ctx) error {
 }
 
 func (h *Handler) delete(c *fiber.Ctx) error {
-	if err := h.svc.Delete(c.UserContext(), auth.Current(c), c.Params("contragentId")); err != nil {
+	if err := h.svc.Delete(httpserver.Context(c), auth.Current(c), c.Params("contragentId")); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -97,7 +97,7 @@ func (h *Handler) importCSV(c *fiber.Ctx) error {
 	}
 	// The body is parsed into fresh strings before the handler returns, so
 	// Fiber's reuse of its buffer does not matter.
-	n, err := h.svc.Import(c.UserContext(), auth.Current(c), c.Body())
+	n, err := h.svc.Import(httpserver.Context(c), auth.Current(c), c.Body())
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func NewHandler(svc *Service, props *properties.Service) *Handler {
 }
 
 func (h *Handler) property(c *fiber.Ctx) (*properties.Property, error) {
-	return h.props.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	return h.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 }
 
 func (h *Handler) listCounters(c *fiber.Ctx) error {
@@ -40,7 +40,7 @@ func (h *Handler) listCounters(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.svc.Counters(c.UserContext(), prop, q)
+	list, total, err := h.svc.Counters(httpserver.Context(c), prop, q)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (h *Handler) createCounter(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ctr, err := h.svc.CreateCounter(c.UserContext(), prop, in)
+	ctr, err := h.svc.CreateCounter(httpserver.Context(c), prop, in)
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (h *Handler) getCounter(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ctr, err := h.svc.Counter(c.UserContext(), prop, c.Params("counterId"))
+	ctr, err := h.svc.Counter(httpserver.Context(c), prop, c.Params("counterId"))
 	if err != nil {
 		return err
 	}
@@ -92,14 +92,14 @@ func (h *Handler) updateCounter(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := h.svc.Counter(c.UserContext(), prop, c.Params("counterId")); err != nil {
+	if _, err := h.svc.Counter(httpserver.Context(c), prop, c.Params("counterId")); err != nil {
 		return err
 	}
 	in, err := decodeCounter(c)
 	if err != nil {
 		return err
 	}
-	ctr, err := h.svc.UpdateCounter(c.UserContext(), prop, c.Params("counterId"), in)
+	ctr, err := h.svc.UpdateCounter(httpserver.Context(c), prop, c.Params("counterId"), in)
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func (h *Handler) deleteCounter(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.svc.DeleteCounter(c.UserContext(), prop, c.Params("counterId")); err != nil {
+	if err := h.svc.DeleteCounter(httpserver.Context(c), prop, c.Params("counterId")); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -141,7 +141,7 @@ func (h *Handler) listReadings(c *fiber.Ctx) error {
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
-	list, total, err := h.svc.Readings(c.UserContext(), prop, c.Params("counterId"), from, to, q)
+	list, total, err := h.svc.Readings(httpserver.Context(c), prop, c.Params("counterId"), from, to, q)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func (h *Handler) addReading(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := h.svc.Counter(c.UserContext(), prop, c.Params("counterId")); err != nil {
+	if _, err := h.svc.Counter(httpserver.Context(c), prop, c.Params("counterId")); err != nil {
 		return err
 	}
 	var req readingRequest
@@ -164,7 +164,7 @@ func (h *Handler) addReading(c *fiber.Ctx) error {
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
-	r, err := h.svc.AddReading(c.UserContext(), auth.Current(c), prop, c.Params("counterId"), in)
+	r, err := h.svc.AddReading(httpserver.Context(c), auth.Current(c), prop, c.Params("counterId"), in)
 	if err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func (h *Handler) deleteReading(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	err = h.svc.DeleteReading(c.UserContext(), auth.Current(c), prop, c.Params("counterId"), c.Params("readingId"))
+	err = h.svc.DeleteReading(httpserver.Context(c), auth.Current(c), prop, c.Params("counterId"), c.Params("readingId"))
 	if err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func (h *Handler) importReadings(c *fiber.Ctx) error {
 	}
 	// The body is parsed into values before the handler returns, so
 	// Fiber's reuse of its buffer does not matter.
-	res, err := h.svc.Import(c.UserContext(), auth.Current(c), prop, c.Params("counterId"), c.Body())
+	res, err := h.svc.Import(httpserver.Context(c), auth.Current(c), prop, c.Params("counterId"), c.Body())
 	if err != nil {
 		return err
 	}
@@ -210,7 +210,7 @@ func (h *Handler) consumption(c *fiber.Ctx) error {
 	if by := c.Query("by"); by != "" && by != "month" {
 		return apierror.Validation("by: must be month (the only grouping so far)")
 	}
-	rep, err := h.svc.Consumption(c.UserContext(), prop, c.Params("counterId"), c.Query("from"), c.Query("to"))
+	rep, err := h.svc.Consumption(httpserver.Context(c), prop, c.Params("counterId"), c.Query("from"), c.Query("to"))
 	if err != nil {
 		return err
 	}

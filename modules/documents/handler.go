@@ -87,7 +87,7 @@ var listFilters = []listing.Filter{
 }
 
 func (h *Handler) list(c *fiber.Ctx) error {
-	prop, err := h.props.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	prop, err := h.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func (h *Handler) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.svc.List(c.UserContext(), prop, q)
+	list, total, err := h.svc.List(httpserver.Context(c), prop, q)
 	if err != nil {
 		return err
 	}
@@ -104,11 +104,11 @@ func (h *Handler) list(c *fiber.Ctx) error {
 
 // document authorizes the property and finds the document in it.
 func (h *Handler) document(c *fiber.Ctx) (*Document, error) {
-	prop, err := h.props.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	prop, err := h.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 	if err != nil {
 		return nil, err
 	}
-	return h.svc.Get(c.UserContext(), prop, c.Params("documentId"))
+	return h.svc.Get(httpserver.Context(c), prop, c.Params("documentId"))
 }
 
 func (h *Handler) get(c *fiber.Ctx) error {
@@ -147,7 +147,7 @@ func (h *Handler) update(c *fiber.Ctx) error {
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
-	d, err = h.svc.Update(c.UserContext(), d, *req.Title, *req.Category)
+	d, err = h.svc.Update(httpserver.Context(c), d, *req.Title, *req.Category)
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func (h *Handler) delete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.svc.Delete(c.UserContext(), d); err != nil {
+	if err := h.svc.Delete(httpserver.Context(c), d); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -172,7 +172,7 @@ func (h *Handler) delete(c *fiber.Ctx) error {
 // body has arrived and every field is valid; on any failure the blob is
 // removed.
 func (h *Handler) upload(c *fiber.Ctx) (err error) {
-	prop, err := h.props.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	prop, err := h.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 	if err != nil {
 		return h.refuse(c, err)
 	}
@@ -189,7 +189,7 @@ func (h *Handler) upload(c *fiber.Ctx) (err error) {
 	}
 	// The request's own context ends after database.timeout; the file may
 	// take up to modules.documents.timeout to arrive.
-	base := context.WithoutCancel(c.UserContext())
+	base := context.WithoutCancel(httpserver.Context(c))
 	putCtx, cancel := context.WithTimeout(base, h.cfg.Timeout)
 	defer cancel()
 
@@ -365,7 +365,7 @@ func (h *Handler) content(c *fiber.Ctx) error {
 	// The body is sent after the handler returns, when the request's
 	// context is over: the read has a context of its own, ended when
 	// fasthttp closes the reader.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.UserContext()), h.cfg.Timeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(httpserver.Context(c)), h.cfg.Timeout)
 	r, err := h.svc.Open(ctx, d, offset, length)
 	if err != nil {
 		cancel()

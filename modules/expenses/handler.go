@@ -26,7 +26,7 @@ func NewHandler(svc *Service, props *properties.Service) *Handler {
 }
 
 func (h *Handler) property(c *fiber.Ctx) (*properties.Property, error) {
-	return h.props.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	return h.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 }
 
 func (h *Handler) listExpenses(c *fiber.Ctx) error {
@@ -38,7 +38,7 @@ func (h *Handler) listExpenses(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.svc.Expenses(c.UserContext(), prop, q)
+	list, total, err := h.svc.Expenses(httpserver.Context(c), prop, q)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (h *Handler) createExpense(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	e, err := h.svc.CreateExpense(c.UserContext(), prop, in)
+	e, err := h.svc.CreateExpense(httpserver.Context(c), prop, in)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (h *Handler) getExpense(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	e, err := h.svc.Expense(c.UserContext(), prop, c.Params("expenseId"))
+	e, err := h.svc.Expense(httpserver.Context(c), prop, c.Params("expenseId"))
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (h *Handler) updateExpense(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	e, err := h.svc.UpdateExpense(c.UserContext(), prop, c.Params("expenseId"), in)
+	e, err := h.svc.UpdateExpense(httpserver.Context(c), prop, c.Params("expenseId"), in)
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func (h *Handler) deleteExpense(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.svc.DeleteExpense(c.UserContext(), prop, c.Params("expenseId")); err != nil {
+	if err := h.svc.DeleteExpense(httpserver.Context(c), prop, c.Params("expenseId")); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -109,7 +109,7 @@ func (h *Handler) refreshAll(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	res, err := h.svc.RefreshAll(c.UserContext(), prop, since)
+	res, err := h.svc.RefreshAll(httpserver.Context(c), prop, since)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func (h *Handler) listCharges(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.svc.Charges(c.UserContext(), prop, q)
+	list, total, err := h.svc.Charges(httpserver.Context(c), prop, q)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func (h *Handler) createCharge(c *fiber.Ctx) error {
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
-	ch, err := h.svc.CreateCharge(c.UserContext(), prop, in)
+	ch, err := h.svc.CreateCharge(httpserver.Context(c), prop, in)
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ func NewHandler(svc *Service, props *properties.Service) *Handler {
 }
 
 func (h *Handler) property(c *fiber.Ctx) (*properties.Property, error) {
-	return h.props.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	return h.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 }
 
 var listFilters = []listing.Filter{
@@ -48,7 +48,7 @@ func (h *Handler) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.svc.List(c.UserContext(), prop, q)
+	list, total, err := h.svc.List(httpserver.Context(c), prop, q)
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func (h *Handler) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.svc.Payment(c.UserContext(), prop, c.Params("paymentId"))
+	p, err := h.svc.Payment(httpserver.Context(c), prop, c.Params("paymentId"))
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (h *Handler) create(c *fiber.Ctx) error {
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
-	p, err := h.svc.Post(c.UserContext(), auth.Current(c), prop, in)
+	p, err := h.svc.Post(httpserver.Context(c), auth.Current(c), prop, in)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (h *Handler) reverse(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.svc.Payment(c.UserContext(), prop, c.Params("paymentId"))
+	p, err := h.svc.Payment(httpserver.Context(c), prop, c.Params("paymentId"))
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func (h *Handler) reverse(c *fiber.Ctx) error {
 	case n > MaxReasonLen:
 		return apierror.Validation("reason: must be at most 500 characters")
 	}
-	p, err = h.svc.Reverse(c.UserContext(), auth.Current(c), prop, p, reason)
+	p, err = h.svc.Reverse(httpserver.Context(c), auth.Current(c), prop, p, reason)
 	if err != nil {
 		return err
 	}
@@ -135,7 +135,7 @@ func (h *Handler) balance(c *fiber.Ctx) error {
 		id := uuid.MustParse(v)
 		contractID = &id
 	}
-	b, err := h.svc.Balance(c.UserContext(), prop, contractID, asOf)
+	b, err := h.svc.Balance(httpserver.Context(c), prop, contractID, asOf)
 	if err != nil {
 		return err
 	}

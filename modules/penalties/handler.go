@@ -6,6 +6,7 @@ import (
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -23,7 +24,7 @@ func NewHandler(svc *Service, props *properties.Service) *Handler {
 }
 
 func (h *Handler) property(c *fiber.Ctx) (*properties.Property, error) {
-	return h.props.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	return h.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 }
 
 func (h *Handler) list(c *fiber.Ctx) error {
@@ -35,7 +36,7 @@ func (h *Handler) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.svc.List(c.UserContext(), prop, q)
+	list, total, err := h.svc.List(httpserver.Context(c), prop, q)
 	if err != nil {
 		return err
 	}
@@ -47,7 +48,7 @@ func (h *Handler) refresh(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	res, err := h.svc.Refresh(c.UserContext(), prop)
+	res, err := h.svc.Refresh(httpserver.Context(c), prop)
 	if err != nil {
 		return err
 	}

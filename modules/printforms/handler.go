@@ -44,7 +44,7 @@ func NewHandler(p HandlerParams) *Handler {
 }
 
 func (h *Handler) contract(c *fiber.Ctx) error {
-	job, err := h.svc.ContractJob(c.UserContext(), auth.Current(c), c.Params("contractId"), c.Query("locale"))
+	job, err := h.svc.ContractJob(httpserver.Context(c), auth.Current(c), c.Params("contractId"), c.Query("locale"))
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func (h *Handler) serveReceipt(c *fiber.Ctx, p auth.Principal) error {
 	if h.receipts == nil {
 		return apierror.NotFound("Receipt not found.")
 	}
-	job, err := h.svc.ReceiptJob(c.UserContext(), h.receipts, p, c.Params("receiptId"), c.Query("locale"))
+	job, err := h.svc.ReceiptJob(httpserver.Context(c), h.receipts, p, c.Params("receiptId"), c.Query("locale"))
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func (h *Handler) send(c *fiber.Ctx, job *Job) error {
 			}
 			select {
 			case h.drawing <- struct{}{}:
-			case <-c.UserContext().Done():
+			case <-httpserver.Context(c).Done():
 				return nil, apierror.Unavailable("The server is busy drawing other print forms; try again.")
 			}
 			b, err := job.Render()

@@ -22,7 +22,7 @@ type Handler struct {
 func NewHandler(svc *accounts.Service) *Handler { return &Handler{accounts: svc} }
 
 func (h *Handler) get(c *fiber.Ctx) error {
-	u, err := h.accounts.User(c.UserContext(), auth.Current(c).UserID)
+	u, err := h.accounts.User(httpserver.Context(c), auth.Current(c).UserID)
 	if err != nil {
 		return mapError(err)
 	}
@@ -39,7 +39,7 @@ func (h *Handler) update(c *fiber.Ctx) error {
 		in.Phone = req.Phone.Value
 		in.ClearPhone = req.Phone.Value == nil
 	}
-	u, err := h.accounts.UpdateProfile(c.UserContext(), auth.Current(c).UserID, in)
+	u, err := h.accounts.UpdateProfile(httpserver.Context(c), auth.Current(c).UserID, in)
 	if err != nil {
 		return mapError(err)
 	}
@@ -51,14 +51,14 @@ func (h *Handler) changePassword(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	if err := h.accounts.ChangePassword(c.UserContext(), auth.Current(c).UserID, req.CurrentPassword, req.NewPassword); err != nil {
+	if err := h.accounts.ChangePassword(httpserver.Context(c), auth.Current(c).UserID, req.CurrentPassword, req.NewPassword); err != nil {
 		return mapError(err)
 	}
 	return c.JSON(messageResponse{Message: "Your password has been changed; log in again with the new password."})
 }
 
 func (h *Handler) roles(c *fiber.Ctx) error {
-	u, err := h.accounts.User(c.UserContext(), auth.Current(c).UserID)
+	u, err := h.accounts.User(httpserver.Context(c), auth.Current(c).UserID)
 	if err != nil {
 		return mapError(err)
 	}

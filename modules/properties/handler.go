@@ -23,7 +23,7 @@ func (h *Handler) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.svc.List(c.UserContext(), auth.Current(c), q)
+	list, total, err := h.svc.List(httpserver.Context(c), auth.Current(c), q)
 	if err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ func (h *Handler) create(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	prop, err := h.svc.Create(c.UserContext(), auth.Current(c), in)
+	prop, err := h.svc.Create(httpserver.Context(c), auth.Current(c), in)
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (h *Handler) create(c *fiber.Ctx) error {
 }
 
 func (h *Handler) get(c *fiber.Ctx) error {
-	prop, err := h.svc.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	prop, err := h.svc.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func (h *Handler) get(c *fiber.Ctx) error {
 func (h *Handler) update(c *fiber.Ctx) error {
 	// The access check comes before the body, so a stranger learns nothing
 	// from validation messages.
-	prop, err := h.svc.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	prop, err := h.svc.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (h *Handler) update(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	prop, err = h.svc.Update(c.UserContext(), prop, in)
+	prop, err = h.svc.Update(httpserver.Context(c), prop, in)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func (h *Handler) update(c *fiber.Ctx) error {
 }
 
 func (h *Handler) delete(c *fiber.Ctx) error {
-	if err := h.svc.Delete(c.UserContext(), auth.Current(c), c.Params("propertyId")); err != nil {
+	if err := h.svc.Delete(httpserver.Context(c), auth.Current(c), c.Params("propertyId")); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -79,11 +79,11 @@ func (h *Handler) archive(c *fiber.Ctx) error   { return h.setArchived(c, true) 
 func (h *Handler) unarchive(c *fiber.Ctx) error { return h.setArchived(c, false) }
 
 func (h *Handler) setArchived(c *fiber.Ctx, archived bool) error {
-	prop, err := h.svc.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	prop, err := h.svc.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 	if err != nil {
 		return err
 	}
-	prop, err = h.svc.SetArchived(c.UserContext(), prop, archived)
+	prop, err = h.svc.SetArchived(httpserver.Context(c), prop, archived)
 	if err != nil {
 		return err
 	}

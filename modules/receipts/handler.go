@@ -7,6 +7,7 @@ import (
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/module"
 )
@@ -33,7 +34,7 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 }
 
 func (h *Handler) list(c *fiber.Ctx) error {
-	prop, err := h.props.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	prop, err := h.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 	if err != nil {
 		return err
 	}
@@ -41,7 +42,7 @@ func (h *Handler) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.svc.List(c.UserContext(), prop, q)
+	list, total, err := h.svc.List(httpserver.Context(c), prop, q)
 	if err != nil {
 		return err
 	}
@@ -49,11 +50,11 @@ func (h *Handler) list(c *fiber.Ctx) error {
 }
 
 func (h *Handler) get(c *fiber.Ctx) error {
-	prop, err := h.props.Authorize(c.UserContext(), auth.Current(c), c.Params("propertyId"))
+	prop, err := h.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 	if err != nil {
 		return err
 	}
-	r, err := h.svc.Receipt(c.UserContext(), prop, c.Params("receiptId"))
+	r, err := h.svc.Receipt(httpserver.Context(c), prop, c.Params("receiptId"))
 	if err != nil {
 		return err
 	}

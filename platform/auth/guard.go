@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/httpserver"
 )
 
 // Role names.
@@ -70,7 +71,7 @@ func (g *Guard) Require() fiber.Handler {
 		// Answers behind a token are the user's: no cache may keep them
 		// (OWASP REST Security), whatever they are, 401s included.
 		c.Set(fiber.HeaderCacheControl, "no-store")
-		p, err := g.Authenticate(c.UserContext(), c.Get(fiber.HeaderAuthorization))
+		p, err := g.Authenticate(httpserver.Context(c), c.Get(fiber.HeaderAuthorization))
 		if err != nil {
 			return err
 		}

@@ -53,7 +53,7 @@ func mountService(api fiber.Router, states []ModuleState, checks []module.Health
 
 	all := append([]module.HealthCheck{{Name: "database", Check: db.PingContext}}, checks...)
 	api.Get("/health", func(c *fiber.Ctx) error {
-		ctx, cancel := context.WithTimeout(c.UserContext(), 3*time.Second)
+		ctx, cancel := context.WithTimeout(httpserver.Context(c), 3*time.Second)
 		defer cancel()
 		h := health{Status: "ok", Checks: map[string]string{}}
 		for _, chk := range all {

@@ -75,7 +75,7 @@ func (ch *chain) handle(c *fiber.Ctx) error {
 	if ch.observer != nil {
 		started = ch.observer.Start()
 	}
-	err := ch.inner(c, start)
+	err := ch.inner(c)
 	if ch.log == nil && ch.observer == nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func (ch *chain) handle(c *fiber.Ctx) error {
 }
 
 // inner is everything after the access log; its panics end here.
-func (ch *chain) inner(c *fiber.Ctx, start time.Time) (err error) {
+func (ch *chain) inner(c *fiber.Ctx) (err error) {
 	if ch.recover != nil {
 		defer func() {
 			if r := recover(); r != nil {
@@ -112,10 +112,9 @@ func (ch *chain) inner(c *fiber.Ctx, start time.Time) (err error) {
 		c.Locals(clientIPKey, settleClientIP(c, ch.proxies).String())
 	}
 	if ch.deadline > 0 {
-		// From fasthttp's start of the request (no clock read of our own).
-		ctx := newLazyDeadline(c.UserContext(), start.Add(ch.deadline))
-		defer ctx.release()
-		c.SetUserContext(ctx)
+		// Handlers make the request's context when they need it
+		// (Context); it ends here, panics included.
+		defer endContext(c)
 	}
 	if ch.bodies != nil {
 		return ch.bodies.serve(c)

@@ -73,6 +73,7 @@ func NewWithBodyLimits(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logge
 		bodies:   bodies,
 	}
 	app.Use(front.handle)
+	setDeadline(app, dbTimeout)
 	if len(cfg.Origins) > 0 {
 		// After the chain, so a preflight is logged and has a request id.
 		app.Use(cors.New(cors.Config{

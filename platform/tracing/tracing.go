@@ -74,8 +74,9 @@ func (p *Provider) Shutdown(ctx context.Context) error { return p.tp.Shutdown(ct
 
 // Middleware starts the server span of every request and puts it in
 // c.UserContext(), so the spans of the request's queries are its children.
-// It must run before the request deadline is set (httpserver.New's outer
-// handlers do), which keeps the span in the deadline's context.
+// It must run before any handler asks for the request's context
+// (httpserver.Context; httpserver.New's outer handlers do), which keeps the
+// span in the deadline's context.
 //
 // The span is named by the route template (GET /api/v1/countries/:code) and
 // records the method, the route and the final status; not the path, the

@@ -22,6 +22,7 @@ import (
 	"github.com/propman/propman/modules"
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/platform/boot"
+	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/module"
 	"github.com/propman/propman/platform/testkit"
 )
@@ -175,7 +176,7 @@ paths:
                 properties: {deadline: {type: boolean}, trace: {type: string}}
 `, func(api fiber.Router) {
 		api.Get("/ctxtest", func(c *fiber.Ctx) error {
-			ctx := c.UserContext()
+			ctx := httpserver.Context(c)
 			_, deadline := ctx.Deadline()
 			sc := trace.SpanContextFromContext(ctx)
 			id := ""
