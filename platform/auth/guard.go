@@ -70,7 +70,7 @@ func (g *Guard) Require() fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		// Answers behind a token are the user's: no cache may keep them
 		// (OWASP REST Security), whatever they are, 401s included.
-		c.Set(fiber.HeaderCacheControl, "no-store")
+		httpserver.NoStore(c)
 		p, err := g.Authenticate(httpserver.Context(c), c.Get(fiber.HeaderAuthorization))
 		if err != nil {
 			return err

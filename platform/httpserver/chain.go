@@ -181,6 +181,8 @@ func (ch *chain) logAccess(c *fiber.Ctx, rid string, own []byte, start, now time
 		l.Duration("duration", now.Sub(start))
 		if ch.clientAddress && len(ch.proxies) > 0 {
 			l.String("ip", ClientIP(c))
+		} else if lc, ok := c.Context().Conn().(*lingerConn); ok && lc.peerText() != nil {
+			l.Word("ip", lc.peerText()) // formatted once per connection
 		} else {
 			l.Addr("ip", peerAddr(c))
 		}

@@ -206,6 +206,7 @@ type lingerConn struct {
 	// addr is the peer's address, read once: the access line and the
 	// client address want it on every request.
 	addr     netip.Addr
+	addrText []byte // addr's text, for the access line; nil when not an IP
 	addrRead bool
 }
 
@@ -219,9 +220,19 @@ func (c *lingerConn) peer() netip.Addr {
 		if a, ok := c.RemoteAddr().(*net.TCPAddr); ok {
 			ip, _ := netip.AddrFromSlice(a.IP)
 			c.addr = ip.Unmap()
+			if c.addr.IsValid() {
+				c.addrText = c.addr.AppendTo(nil)
+			}
 		}
 	}
 	return c.addr
+}
+
+// peerText is peer's text (digits, hex letters, '.' and ':'), made once
+// per connection; nil when the peer has no IP address.
+func (c *lingerConn) peerText() []byte {
+	c.peer()
+	return c.addrText
 }
 
 func (c *lingerConn) lingerOnClose() {

@@ -53,9 +53,9 @@ func SendPayload(c *fiber.Ctx, p Payload) error {
 	}
 	// Keys as they go on the wire: set without normalizing them again.
 	h.SetCanonical(headerETag, etag)
-	// A protected route's answer is not stored at all (the guard set
-	// no-store); a public one is revalidated.
-	if len(h.Peek(fiber.HeaderCacheControl)) == 0 {
+	// A protected route's answer is not stored at all (the guard said
+	// NoStore); a public one is revalidated.
+	if c.Context().UserValue(noStoreKey) == nil {
 		h.SetCanonical(headerCacheControl, valueNoCache)
 	}
 	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && ETagMatches(inm, p.ETag) {
@@ -82,3 +82,19 @@ func ETagMatches(header, etag string) bool {
 	}
 	return false
 }
+
+// NoStore marks c's answer as one no cache may keep (Cache-Control:
+// no-store), whatever the handler sends, as answers behind a token are.
+// SendPayload then leaves the header alone; asking for it costs a look-up
+// in the request's few user values rather than in the answer's headers.
+func NoStore(c *fiber.Ctx) {
+	c.Response().Header.SetCanonical(headerCacheControl, valueNoStore)
+	c.Context().SetUserValue(noStoreKey, true)
+}
+
+type noStoreMark struct{}
+
+var (
+	noStoreKey   = noStoreMark{}
+	valueNoStore = []byte("no-store")
+)

@@ -91,6 +91,11 @@ func TestLineMatchesSlog(t *testing.T) {
 		"/api/v1/countries", "", " ", "a b", "a=b", `q"uote`, `back\slash`, "tab\there", "new\nline",
 		"\x00\x1f\x7f", "ümlaut/日本", "\xff\xfe", "bad\xc3", "\u2028\u2029", "\u00a0nbsp", "\u200bzero",
 		"<script>&amp;", "/x?y=1&z=2", strings.Repeat("é", 3000),
+		// past the first eight bytes, which are checked eight at a time,
+		// and in the bytes after the last whole eight
+		"/api/v1/countries/D E", "/api/v1/x=y/abcdefgh", `/api/v1/"q"/abcdefgh`, "/api/v1/\x01/abcdefgh",
+		"/api/v1/ü/abcdefgh", "/api/v1/abcdefg\x7f", "/api/v1/abcdefgh/a=", `/api/v1/abcdefgh/"`, "/api/v1/abcdefgh/\t",
+		"/api/v1/abcdefgh/ÿ", "/api/v1/abcdefgh/\xff", "/api/v1/\x85\x9f/abcdefgh",
 	}
 	durs := []time.Duration{0, 1, 999, 1500 * time.Microsecond, 2*time.Second + 3, -5 * time.Millisecond}
 	levels := []slog.Level{slog.LevelInfo, slog.LevelError, slog.LevelWarn, slog.LevelDebug, slog.LevelInfo + 2}
