@@ -90,7 +90,7 @@ func (ch *chain) handle(c *fiber.Ctx) error {
 		ch.observer.Done(c, started, c.Response().StatusCode(), now.Sub(start))
 	}
 	if ch.log != nil {
-		ch.logAccess(c, rid, own[:], start, now)
+		ch.logAccess(c, rid, &own, start, now)
 	}
 	return nil
 }
@@ -155,7 +155,7 @@ func incomingRequestID(c *fiber.Ctx) string {
 // boot.Logger) the line is formatted by hand into a pooled buffer and
 // copied into the log before the handler returns, so nothing of the request
 // outlives it; any other logger gets the same record through slog.
-func (ch *chain) logAccess(c *fiber.Ctx, rid string, own []byte, start, now time.Time) {
+func (ch *chain) logAccess(c *fiber.Ctx, rid string, own *[requestIDLen]byte, start, now time.Time) {
 	status := c.Response().StatusCode()
 	level := slog.LevelInfo
 	if status >= 500 && status != fiber.StatusNotImplemented {
@@ -169,25 +169,17 @@ func (ch *chain) logAccess(c *fiber.Ctx, rid string, own []byte, start, now time
 		if !ch.log.Enabled(context.Background(), level) {
 			return
 		}
-		l := ch.direct.NewLine(now, level, "request")
+		a := logbuf.Access{
+			Time: now, Level: level, Method: c.Method(), Path: c.Path(),
+			Status: status, Duration: now.Sub(start), Bytes: responseSize(c),
+		}
 		if rid == "" && ch.requestID {
-			l.Word("request_id", own) // hex digits and dashes
+			a.OurID, a.Own = *own, true
 		} else {
-			l.String("request_id", rid)
+			a.ClientID = rid
 		}
-		l.String("method", c.Method())
-		l.String("path", c.Path())
-		l.Int("status", status)
-		l.Duration("duration", now.Sub(start))
-		if ch.clientAddress && len(ch.proxies) > 0 {
-			l.String("ip", ClientIP(c))
-		} else if lc, ok := c.Context().Conn().(*lingerConn); ok && lc.peerText() != nil {
-			l.Word("ip", lc.peerText()) // formatted once per connection
-		} else {
-			l.Addr("ip", peerAddr(c))
-		}
-		l.Int("bytes", responseSize(c))
-		_ = ch.direct.WriteLine(l)
+		a.IP = ch.logIP(c)
+		_ = ch.direct.WriteAccess(a)
 		return
 	}
 	ctx := c.UserContext()
@@ -195,7 +187,7 @@ func (ch *chain) logAccess(c *fiber.Ctx, rid string, own []byte, start, now time
 		return
 	}
 	if rid == "" && ch.requestID {
-		rid = string(own)
+		rid = string(own[:])
 	}
 	ch.log.LogAttrs(ctx, level, "request",
 		slog.String("request_id", rid),
@@ -206,4 +198,16 @@ func (ch *chain) logAccess(c *fiber.Ctx, rid string, own []byte, start, now time
 		slog.String("ip", ClientIP(c)),
 		slog.Int("bytes", responseSize(c)),
 	)
+}
+
+// logIP is the access line's client address: the one settled behind the
+// proxies, or the peer's, whose text the connection keeps.
+func (ch *chain) logIP(c *fiber.Ctx) string {
+	if ch.clientAddress && len(ch.proxies) > 0 {
+		return ClientIP(c)
+	}
+	if lc, ok := c.Context().Conn().(*lingerConn); ok && lc.peerText() != "" {
+		return lc.peerText()
+	}
+	return peerAddr(c).String()
 }

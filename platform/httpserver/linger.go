@@ -206,7 +206,7 @@ type lingerConn struct {
 	// addr is the peer's address, read once: the access line and the
 	// client address want it on every request.
 	addr     netip.Addr
-	addrText []byte // addr's text, for the access line; nil when not an IP
+	addrText string // addr's text, for the access line; empty when not an IP
 	addrRead bool
 }
 
@@ -221,16 +221,16 @@ func (c *lingerConn) peer() netip.Addr {
 			ip, _ := netip.AddrFromSlice(a.IP)
 			c.addr = ip.Unmap()
 			if c.addr.IsValid() {
-				c.addrText = c.addr.AppendTo(nil)
+				c.addrText = c.addr.String()
 			}
 		}
 	}
 	return c.addr
 }
 
-// peerText is peer's text (digits, hex letters, '.' and ':'), made once
-// per connection; nil when the peer has no IP address.
-func (c *lingerConn) peerText() []byte {
+// peerText is peer's text, made once per connection; empty when the peer
+// has no IP address.
+func (c *lingerConn) peerText() string {
 	c.peer()
 	return c.addrText
 }

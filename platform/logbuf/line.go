@@ -29,6 +29,9 @@ type Direct interface {
 	// WriteLine writes the record out and gives the line back to the pool;
 	// l must not be used afterwards.
 	WriteLine(l *Line) error
+	// WriteAccess writes an access-log record: the line slog would write
+	// for Access's fields, formatted in one go.
+	WriteAccess(a Access) error
 }
 
 // NewHandler is the service's log handler: slog's JSON handler when json is
@@ -80,6 +83,8 @@ func (d direct) WriteLine(l *Line) error {
 	return err
 }
 
+func (d direct) WriteAccess(a Access) error { return writeAccess(d.w, d.json, &a) }
+
 // urgentDirect is urgentFlush over a Direct handler: a line of level warn
 // or above is written out at once, as a record is.
 type urgentDirect struct {
@@ -89,6 +94,14 @@ type urgentDirect struct {
 
 func (h urgentDirect) NewLine(t time.Time, level slog.Level, msg string) *Line {
 	return h.d.NewLine(t, level, msg)
+}
+
+func (h urgentDirect) WriteAccess(a Access) error {
+	err := h.d.WriteAccess(a)
+	if a.Level >= slog.LevelWarn {
+		_ = h.buf.Flush()
+	}
+	return err
 }
 
 func (h urgentDirect) WriteLine(l *Line) error {
@@ -220,18 +233,7 @@ func (l *Line) Addr(key string, a netip.Addr) {
 // Int adds an integer attribute.
 func (l *Line) Int(key string, v int) {
 	l.key(key)
-	// A status, and the size of a small answer: digits written directly
-	// cost a tenth of strconv's general path.
-	switch {
-	case uint(v) < 10:
-		l.buf = append(l.buf, byte('0'+v))
-	case uint(v) < 100:
-		l.buf = append(l.buf, byte('0'+v/10), byte('0'+v%10))
-	case uint(v) < 1000:
-		l.buf = append(l.buf, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
-	default:
-		l.buf = strconv.AppendInt(l.buf, int64(v), 10)
-	}
+	l.buf = appendInt(l.buf, v)
 }
 
 // Duration adds a duration: its String() in text, nanoseconds in JSON, as

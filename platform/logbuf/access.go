@@ -1,0 +1,150 @@
+package logbuf
+
+import (
+	"io"
+	"log/slog"
+	"strconv"
+	"time"
+)
+
+// Access is one access-log record, the line the service writes for every
+// request: msg "request" and these attributes, in this order.
+type Access struct {
+	Time  time.Time
+	Level slog.Level
+	// The request id: OurID when Own (the service made it: a UUID's text,
+	// written unchecked), else ClientID, checked and quoted as any
+	// string. An array, not a slice of the caller's: Access is passed by
+	// value through the Direct interface, and a slice of a stack array
+	// would move the array to the heap on every request.
+	OurID    [36]byte
+	Own      bool
+	ClientID string
+	Method   string
+	Path     string
+	Status   int
+	Duration time.Duration
+	IP       string
+	Bytes    int
+}
+
+// writeAccess is WriteAccess of this package's Direct handlers.
+//
+// One function writes the whole line with its keys as constants: through
+// Line, its ten fields cost ten calls, each checking the format and
+// appending its key in three steps, and the line was then copied into a
+// shard; callgrind counted 2,582 instructions a request for it, about half
+// of what propman spent beyond bare Fiber on a small read.
+func writeAccess(w io.Writer, json bool, a *Access) error {
+	l := linePool.Get().(*Line)
+	if json {
+		l.buf = appendAccessJSON(l.buf, a)
+	} else {
+		l.buf = appendAccessText(l.buf, a)
+	}
+	var err error
+	if bw, ok := w.(*Writer); ok {
+		_, err = bw.writeShard(l.shard, l.buf)
+	} else {
+		_, err = w.Write(l.buf)
+	}
+	l.free()
+	return err
+}
+
+func appendAccessText(b []byte, a *Access) []byte {
+	b = append(b, "time="...)
+	b = appendStamp(b, a.Time)
+	b = append(b, " level="...)
+	b = appendTextLevel(b, a.Level)
+	b = append(b, " msg=request request_id="...)
+	if a.Own {
+		b = append(b, a.OurID[:]...)
+	} else {
+		b = appendTextString(b, a.ClientID)
+	}
+	b = append(b, " method="...)
+	b = appendTextString(b, a.Method)
+	b = append(b, " path="...)
+	b = appendTextString(b, a.Path)
+	b = append(b, " status="...)
+	b = appendInt(b, a.Status)
+	b = append(b, " duration="...)
+	b = append(b, a.Duration.String()...)
+	b = append(b, " ip="...)
+	b = appendTextString(b, a.IP)
+	b = append(b, " bytes="...)
+	b = appendInt(b, a.Bytes)
+	return append(b, '\n')
+}
+
+func appendAccessJSON(b []byte, a *Access) []byte {
+	b = append(b, `{"time":"`...)
+	b = a.Time.Round(0).AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","level":`...)
+	b = appendJSONString(b, a.Level.String())
+	b = append(b, `,"msg":"request","request_id":`...)
+	if a.Own {
+		b = append(b, '"')
+		b = append(b, a.OurID[:]...)
+		b = append(b, '"')
+	} else {
+		b = appendJSONString(b, a.ClientID)
+	}
+	b = append(b, `,"method":`...)
+	b = appendJSONString(b, a.Method)
+	b = append(b, `,"path":`...)
+	b = appendJSONString(b, a.Path)
+	b = append(b, `,"status":`...)
+	b = appendInt(b, a.Status)
+	b = append(b, `,"duration":`...)
+	b = strconv.AppendInt(b, int64(a.Duration), 10)
+	b = append(b, `,"ip":`...)
+	b = appendJSONString(b, a.IP)
+	b = append(b, `,"bytes":`...)
+	b = appendInt(b, a.Bytes)
+	return append(b, "}\n"...)
+}
+
+func appendTextLevel(b []byte, level slog.Level) []byte {
+	switch level {
+	case slog.LevelDebug:
+		return append(b, "DEBUG"...)
+	case slog.LevelInfo:
+		return append(b, "INFO"...)
+	case slog.LevelWarn:
+		return append(b, "WARN"...)
+	case slog.LevelError:
+		return append(b, "ERROR"...)
+	}
+	return appendTextString(b, level.String())
+}
+
+// appendTextString writes s as slog's text handler does.
+func appendTextString(b []byte, s string) []byte {
+	if needsQuoting(s) {
+		return strconv.AppendQuote(b, s)
+	}
+	return append(b, s...)
+}
+
+// appendJSONString writes s as slog's JSON handler does.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	b = appendEscapedJSONString(b, s)
+	return append(b, '"')
+}
+
+// appendInt writes v as strconv does; a status, and the size of a small
+// answer, digit by digit, which costs a tenth of strconv's general path.
+func appendInt(b []byte, v int) []byte {
+	switch {
+	case uint(v) < 10:
+		return append(b, byte('0'+v))
+	case uint(v) < 100:
+		return append(b, byte('0'+v/10), byte('0'+v%10))
+	case uint(v) < 1000:
+		return append(b, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
+	}
+	return strconv.AppendInt(b, int64(v), 10)
+}

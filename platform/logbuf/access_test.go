@@ -1,0 +1,106 @@
+package logbuf_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/propman/propman/platform/logbuf"
+)
+
+// accessViaSlog writes the record of a through slog's own handler.
+func accessViaSlog(t testing.TB, json bool, a logbuf.Access) string {
+	t.Helper()
+	var out bytes.Buffer
+	var h slog.Handler = slog.NewTextHandler(&out, nil)
+	if json {
+		h = slog.NewJSONHandler(&out, nil)
+	}
+	id := a.ClientID
+	if a.Own {
+		id = string(a.OurID[:])
+	}
+	r := slog.NewRecord(a.Time, a.Level, "request", 0)
+	r.AddAttrs(slog.String("request_id", id), slog.String("method", a.Method), slog.String("path", a.Path),
+		slog.Int("status", a.Status), slog.Duration("duration", a.Duration), slog.String("ip", a.IP),
+		slog.Int("bytes", a.Bytes))
+	if err := h.Handle(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func accessViaDirect(t testing.TB, json bool, a logbuf.Access) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := logbuf.NewHandler(&out, json, nil).(logbuf.Direct).WriteAccess(a); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// TestAccessMatchesSlog: WriteAccess writes, in both formats, the line
+// slog writes for the same record: our ids and the client's, odd methods,
+// paths and addresses that need quoting or escaping, every level, statuses
+// and sizes across the digit-by-digit cut, durations of every unit, times
+// in other zones and within the second of the line before.
+func TestAccessMatchesSlog(t *testing.T) {
+	var ours [36]byte
+	copy(ours[:], "0f8e3c1a-5b2d-4e6f-8a9b-0c1d2e3f4a5b")
+	east := time.FixedZone("", 5*3600+30*60)
+	times := []time.Time{
+		time.Now(), time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC),
+		time.Date(2026, 11, 22, 10, 0, 0, 5_000_000, east), time.Date(2026, 11, 22, 10, 0, 0, 999_999_999, east),
+	}
+	clientIDs := []string{"", "abc-123", "with space", `q"uote`, "ümlaut", "a=b"}
+	methods := []string{"GET", "POST", "M-SEARCH", "GE T", "\xff"}
+	paths := []string{"/api/v1/countries/DE", "/", "", "/a b", "/x=y", "/\"q\"", "/\x00", "/日本", "/\xc3", "/api/v1/countries/D E"}
+	ips := []string{"127.0.0.1", "2001:db8::1", "fe80::1%eth0", "fe80::1%a b", ""}
+	ints := []int{0, 7, 42, 200, 999, 1000, 1234567, -1}
+	durs := []time.Duration{0, 999, 187300, 1_234_567, 2*time.Second + 3, -5 * time.Millisecond, 90 * time.Minute}
+	levels := []slog.Level{slog.LevelInfo, slog.LevelError, slog.LevelWarn, slog.LevelDebug, slog.LevelInfo + 2}
+	n := 0
+	for _, json := range []bool{false, true} {
+		for i, at := range times {
+			for j, p := range paths {
+				k := i*len(paths) + j
+				a := logbuf.Access{
+					Time: at, Level: levels[k%len(levels)], Method: methods[k%len(methods)], Path: p,
+					Status: ints[k%len(ints)], Duration: durs[k%len(durs)], IP: ips[k%len(ips)], Bytes: ints[(k+3)%len(ints)],
+				}
+				if cid := clientIDs[k%len(clientIDs)]; cid == "" {
+					a.OurID, a.Own = ours, true
+				} else {
+					a.ClientID = cid
+				}
+				if got, want := accessViaDirect(t, json, a), accessViaSlog(t, json, a); got != want {
+					t.Errorf("json=%v:\n got %q\nwant %q", json, got, want)
+				}
+				n++
+			}
+		}
+	}
+	if n < 80 {
+		t.Fatalf("only %d records checked", n)
+	}
+}
+
+func FuzzAccessMatchesSlog(f *testing.F) {
+	f.Add("abc", "GET", "/api/v1/countries/DE", "127.0.0.1", int64(1_700_000_000_123_456_789), int64(187300), 200)
+	f.Add("", "P\"", "/a b=\"c\"\\\x00\xff\u2028", "fe80::1%x y", int64(0), int64(-7), -1)
+	f.Fuzz(func(t *testing.T, cid, method, path, ip string, unixNano, d int64, n int) {
+		at := time.Unix(0, unixNano).In(time.FixedZone("", int(unixNano%50_000)))
+		if y := at.Year(); y < 0 || y > 9999 {
+			t.Skip() // slog writes an error in place of such a time
+		}
+		a := logbuf.Access{Time: at, Level: slog.LevelInfo, ClientID: cid, Method: method, Path: path,
+			Status: n, Duration: time.Duration(d), IP: ip, Bytes: n}
+		for _, json := range []bool{false, true} {
+			if got, want := accessViaDirect(t, json, a), accessViaSlog(t, json, a); got != want {
+				t.Fatalf("json=%v:\n got %q\nwant %q", json, got, want)
+			}
+		}
+	})
+}
