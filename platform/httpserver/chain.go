@@ -85,9 +85,12 @@ func (ch *chain) handle(c *fiber.Ctx) error {
 			_ = c.SendStatus(fiber.StatusInternalServerError)
 		}
 	}
-	now := time.Now()
+	// One reading of the monotonic clock; the wall time follows from the
+	// start's (time.Now reads both clocks, ~70 ns here against ~37).
+	elapsed := time.Since(start)
+	now := start.Add(elapsed)
 	if ch.observer != nil {
-		ch.observer.Done(c, started, c.Response().StatusCode(), now.Sub(start))
+		ch.observer.Done(c, started, c.Response().StatusCode(), elapsed)
 	}
 	if ch.log != nil {
 		ch.logAccess(c, rid, &own, start, now)

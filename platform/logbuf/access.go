@@ -44,7 +44,7 @@ func writeAccess(w io.Writer, json bool, a *Access) error {
 	}
 	var err error
 	if bw, ok := w.(*Writer); ok {
-		_, err = bw.writeShard(l.shard, l.buf)
+		_, err = bw.writeShardAt(l.shard, l.buf, a.Time)
 	} else {
 		_, err = w.Write(l.buf)
 	}

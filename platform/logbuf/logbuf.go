@@ -36,9 +36,11 @@ const shardCount = 16
 // and one buffer shared by every CPU moved their memory between the cores
 // on every line. A caller takes a shard through a sync.Pool, which hands
 // each P the one it put back last. Each line is stamped with the monotonic
-// clock under its shard's lock, and a flush takes every shard's lock before
-// it swaps their buffers, then merges them by stamp: lines come out in the
-// order they were written, as with one buffer.
+// clock under its shard's lock (an access line with its own time, which
+// saves reading the clock again), and a flush takes every shard's lock
+// before it swaps their buffers, then merges them by stamp: lines come out
+// in the order they were written, as with one buffer (access lines, in the
+// order of their times).
 type Writer struct {
 	w       io.Writer
 	shards  [shardCount]shard
@@ -54,6 +56,7 @@ type Writer struct {
 // shard holds lines as entries: an 8-byte stamp, a 4-byte length, the line.
 type shard struct {
 	mu    sync.Mutex
+	last  uint64 // the stamp of the shard's last line
 	buf   []byte
 	spare []byte // the buffer the last flush emptied, reused by the next
 	_     [64]byte
@@ -95,10 +98,31 @@ func (b *Writer) Write(p []byte) (int, error) {
 }
 
 func (b *Writer) writeShard(i int, p []byte) (int, error) {
+	return b.write(i, p, time.Time{})
+}
+
+// writeShardAt writes a line whose time is at (read from the monotonic
+// clock): its stamp is at, not a second reading of the clock, which costs
+// ~40 ns on this kind of virtual machine. Lines of one shard still come out
+// in the order written (a stamp is never below the shard's last one);
+// across shards, by their time.
+func (b *Writer) writeShardAt(i int, p []byte, at time.Time) (int, error) {
+	return b.write(i, p, at)
+}
+
+func (b *Writer) write(i int, p []byte, at time.Time) (int, error) {
 	sh := &b.shards[i]
 	sh.mu.Lock()
+	var stamp uint64
+	if at.IsZero() {
+		stamp = uint64(time.Since(b.base))
+	} else {
+		stamp = uint64(max(at.Sub(b.base), 0))
+	}
+	stamp = max(stamp, sh.last)
+	sh.last = stamp
 	var head [entryHeader]byte
-	binary.LittleEndian.PutUint64(head[:8], uint64(time.Since(b.base)))
+	binary.LittleEndian.PutUint64(head[:8], stamp)
 	binary.LittleEndian.PutUint32(head[8:], uint32(len(p)))
 	sh.buf = append(append(sh.buf, head[:]...), p...)
 	full := len(sh.buf) >= size

@@ -51,3 +51,33 @@ func TestShardsMergeInWriteOrder(t *testing.T) {
 		t.Fatalf("a full shard was not written out (%d bytes)", out.Len())
 	}
 }
+
+// Lines written with their own time (access lines) come out by that time
+// across shards; within a shard, never before a line written earlier.
+func TestShardsMergeByLineTime(t *testing.T) {
+	var out bytes.Buffer
+	base := time.Now()
+	b := &Writer{w: &out, base: base}
+	at := func(ms int) time.Time { return base.Add(time.Duration(ms) * time.Millisecond) }
+	writes := []struct {
+		shard, ms int
+		line      string
+	}{
+		{0, 30, "c\n"}, {1, 10, "a\n"}, {2, 20, "b\n"},
+		{1, 40, "d\n"},
+		// written after d into d's shard, with an earlier time: after d
+		{1, 35, "e\n"},
+		{0, 50, "f\n"},
+	}
+	for _, w := range writes {
+		if _, err := b.writeShardAt(w.shard, []byte(w.line), at(w.ms)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "a\nb\nc\nd\ne\nf\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
