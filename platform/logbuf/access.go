@@ -70,7 +70,7 @@ func appendAccessText(b []byte, a *Access) []byte {
 	b = append(b, " status="...)
 	b = appendInt(b, a.Status)
 	b = append(b, " duration="...)
-	b = append(b, a.Duration.String()...)
+	b = appendDuration(b, a.Duration)
 	b = append(b, " ip="...)
 	b = appendTextString(b, a.IP)
 	b = append(b, " bytes="...)
@@ -147,4 +147,36 @@ func appendInt(b []byte, v int) []byte {
 		return append(b, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
 	}
 	return strconv.AppendInt(b, int64(v), 10)
+}
+
+// appendDuration writes d as d.String() does: a request's duration (under
+// a second) digit by digit, without making the string; others as String.
+func appendDuration(b []byte, d time.Duration) []byte {
+	if d <= 0 || d >= time.Second {
+		return append(b, d.String()...)
+	}
+	u := int(d)
+	if u < 1000 {
+		return append(appendInt(b, u), 'n', 's')
+	}
+	unit, digits, scale := "µs", 3, 1000
+	if u >= 1_000_000 {
+		unit, digits, scale = "ms", 6, 1_000_000
+	}
+	whole, frac := u/scale, u%scale
+	b = appendInt(b, whole) // below 1000
+	if frac != 0 {
+		for frac%10 == 0 {
+			frac /= 10
+			digits--
+		}
+		b = append(b, '.')
+		n := len(b)
+		b = append(b, "000000"[:digits]...)
+		for i := len(b) - 1; i >= n; i-- {
+			b[i] = byte('0' + frac%10)
+			frac /= 10
+		}
+	}
+	return append(b, unit...)
 }

@@ -139,16 +139,6 @@ func (m *Metrics) route(c *fiber.Ctx) string {
 // route table), never a request's bytes.
 type routeKey struct{ method, path string }
 
-// seriesKey finds the series of a request: the route that answered last
-// (a route of the app, which gives the template label; hashing its pointer
-// is cheaper than hashing the template), the method label's index and the
-// status. No strings: it hashes as three words.
-type seriesKey struct {
-	route  *fiber.Route
-	status int
-	method uint8
-}
-
 // Handler serves the registry in the Prometheus text format.
 func (m *Metrics) Handler() fiber.Handler {
 	h := fasthttpadaptor.NewFastHTTPHandler(promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{

@@ -107,6 +107,24 @@ func TestMetricsCountRequestsByRouteTemplate(t *testing.T) {
 	}
 }
 
+// One route's answers with different statuses are counted apart, however
+// they interleave.
+func TestMetricsCountEachStatusOfARoute(t *testing.T) {
+	app := testkit.Start(t)
+	ok := map[string]string{"route": "/api/v1/countries/:code", "method": "GET", "status": "200"}
+	missing := map[string]string{"route": "/api/v1/countries/:code", "method": "GET", "status": "404"}
+	for _, code := range []string{"DE", "XX", "FR", "YY", "ZZ", "DE"} {
+		app.Get("/api/v1/countries/"+code, "")
+	}
+	families := scrape(t, app)
+	if got := value(t, families, "propman_http_requests_total", ok); got != 3 {
+		t.Errorf("requests_total%v = %v, want 3", ok, got)
+	}
+	if got := value(t, families, "propman_http_requests_total", missing); got != 3 {
+		t.Errorf("requests_total%v = %v, want 3", missing, got)
+	}
+}
+
 // Unknown paths share one series, so a client cannot grow the number of
 // series by inventing paths.
 func TestMetricsUnknownPathsShareOneSeries(t *testing.T) {

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"maps"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -60,13 +61,14 @@ type requests struct {
 	slots    sync.Pool // *int: a shard index
 	next     atomic.Uint32
 
-	// byKey finds a request's series without hashing strings; byLabels
-	// owns them, one per label set (several keys may share one: every
-	// unknown path is "unmatched"). byKey is copied on write, under mu:
-	// keys are few (routes, methods and statuses seen) and all come early,
-	// and a plain map read costs a third of a sync.Map's, whose keys are
-	// interfaces hashed through their type.
-	byKey    atomic.Pointer[map[seriesKey]*requestSeries]
+	// byRoute finds a request's series by the route that answered, then
+	// its method and status among the few that route has seen; byLabels
+	// owns the series, one per label set (several keys may share one:
+	// every unknown path is "unmatched"). byRoute is copied on write,
+	// under mu: keys are few and all come early, and a map keyed by a
+	// pointer hashes one word (a sync.Map hashed an interface through its
+	// type, three times the cost; a struct key, each field apart).
+	byRoute  atomic.Pointer[map[*fiber.Route][]routeSeries]
 	mu       sync.Mutex
 	byLabels map[[3]string]*requestSeries
 	all      atomic.Pointer[[]*requestSeries]
@@ -90,7 +92,7 @@ func newRequests() *requests {
 		return &i
 	}
 	r.all.Store(&[]*requestSeries{})
-	r.byKey.Store(&map[seriesKey]*requestSeries{})
+	r.byRoute.Store(&map[*fiber.Route][]routeSeries{})
 	return r
 }
 
@@ -118,10 +120,15 @@ func (r *requests) done(m *Metrics, c *fiber.Ctx, i, status int, elapsed time.Du
 		// not become a key.
 		route = nil
 	}
-	key := seriesKey{route: route, method: method, status: status}
-	s, ok := (*r.byKey.Load())[key]
-	if !ok {
-		s = r.add(key, m.route(c))
+	var s *requestSeries
+	for _, e := range (*r.byRoute.Load())[route] {
+		if e.status == status && e.method == method {
+			s = e.series
+			break
+		}
+	}
+	if s == nil {
+		s = r.add(route, method, status, m.route(c))
 	}
 	ns := max(int64(elapsed), 0)
 	b := len(r.boundsNs)
@@ -136,16 +143,25 @@ func (r *requests) done(m *Metrics, c *fiber.Ctx, i, status int, elapsed time.Du
 	sh.sumNs.Add(uint64(ns))
 }
 
-// add finds or makes the series of key, whose route template is route,
-// and files it under key.
-func (r *requests) add(key seriesKey, route string) *requestSeries {
+// routeSeries is a series of a route, with its method and status.
+type routeSeries struct {
+	status int
+	method uint8
+	series *requestSeries
+}
+
+// add finds or makes the series of route's answers to method with status
+// (template is route's label) and files it under route.
+func (r *requests) add(route *fiber.Route, method uint8, status int, template string) *requestSeries {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	byKey := *r.byKey.Load()
-	if s, ok := byKey[key]; ok {
-		return s
+	byRoute := *r.byRoute.Load()
+	for _, e := range byRoute[route] {
+		if e.status == status && e.method == method {
+			return e.series
+		}
 	}
-	labels := [3]string{route, methodLabels[key.method], strconv.Itoa(key.status)}
+	labels := [3]string{template, methodLabels[method], strconv.Itoa(status)}
 	s, ok := r.byLabels[labels]
 	if !ok {
 		s = &requestSeries{route: labels[0], method: labels[1], code: labels[2]}
@@ -153,9 +169,9 @@ func (r *requests) add(key seriesKey, route string) *requestSeries {
 		all := append(append([]*requestSeries(nil), *r.all.Load()...), s)
 		r.all.Store(&all)
 	}
-	next := maps.Clone(byKey)
-	next[key] = s
-	r.byKey.Store(&next)
+	next := maps.Clone(byRoute)
+	next[route] = append(slices.Clip(byRoute[route]), routeSeries{status: status, method: method, series: s})
+	r.byRoute.Store(&next)
 	return s
 }
 
