@@ -337,7 +337,8 @@ func listen(lc fx.Lifecycle, sd fx.Shutdowner, app *fiber.App, cfg config.HTTP, 
 }
 
 // mount registers the platform's routes, then each enabled module's, in
-// catalogue order, then the stubs, and rejects a route declared twice.
+// catalogue order, then the reference page and the stubs, and rejects a
+// route declared twice.
 func mount(app *fiber.App, log *slog.Logger, entries []module.Entry, states []ModuleState,
 	routes []module.Routes, checks []module.HealthCheck, db *bun.DB, doc *openapi.Document) error {
 	api := app.Group(httpserver.APIPrefix)
@@ -353,6 +354,7 @@ func mount(app *fiber.App, log *slog.Logger, entries []module.Entry, states []Mo
 		}
 		r.Register(api)
 	}
+	mountDocPage(api)
 	for i, e := range entries {
 		if e.Status == module.Stub && states[i].Enabled {
 			for _, p := range e.Prefixes {

@@ -73,12 +73,18 @@ func mountService(api fiber.Router, states []ModuleState, checks []module.Health
 
 	api.Get("/doc.json", func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderETag, doc.ETag)
-		if c.Get(fiber.HeaderIfNoneMatch) == doc.ETag {
+		if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && httpserver.ETagMatches(inm, doc.ETag) {
 			return c.SendStatus(fiber.StatusNotModified)
 		}
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(doc.JSON)
 	})
+}
+
+// mountDocPage serves the reference page. It is mounted after the
+// modules: Fiber tries a request's routes in the order they were added,
+// and its wildcard route cost every module's request a parameter match.
+func mountDocPage(api fiber.Router) {
 	page := adaptor.HTTPHandler(v5emb.New("propman API", httpserver.APIPrefix+"/doc.json", httpserver.APIPrefix+"/doc"))
 	api.Get("/doc", page)
 	api.Get("/doc/*", page)
