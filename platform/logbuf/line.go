@@ -3,9 +3,7 @@ package logbuf
 import (
 	"io"
 	"log/slog"
-	"net/netip"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,24 +11,19 @@ import (
 	"unicode/utf8"
 )
 
-// Direct is a slog.Handler that also takes records formatted by hand: a
-// caller that logs one fixed record very often (the access log, once per
-// request) builds it with NewLine and hands it to WriteLine, which skips
+// Direct is a slog.Handler that also writes the access log's record
+// formatted by hand (WriteAccess): the service writes one a request, and
 // slog's per-attribute work (Attr values, the handler state, the caller's
-// program counter). The line is byte for byte what the handler would have
-// written for the same record through slog (TestLineMatchesSlog).
+// program counter) was most of what it cost. The line is byte for byte
+// what the handler would have written for the same record through slog
+// (TestAccessMatchesSlog).
 //
 // The caller checks Enabled first, as slog does. A derived handler
 // (WithAttrs, WithGroup) is an ordinary slog.Handler again.
 type Direct interface {
 	slog.Handler
-	// NewLine starts a record with its time, level and message.
-	NewLine(t time.Time, level slog.Level, msg string) *Line
-	// WriteLine writes the record out and gives the line back to the pool;
-	// l must not be used afterwards.
-	WriteLine(l *Line) error
 	// WriteAccess writes an access-log record: the line slog would write
-	// for Access's fields, formatted in one go.
+	// for Access's fields. Nothing of a is kept after it returns.
 	WriteAccess(a Access) error
 }
 
@@ -68,21 +61,6 @@ type direct struct {
 	json bool
 }
 
-func (d direct) NewLine(t time.Time, level slog.Level, msg string) *Line {
-	return newLine(d.json, t, level, msg)
-}
-
-func (d direct) WriteLine(l *Line) error {
-	var err error
-	if w, ok := d.w.(*Writer); ok {
-		_, err = w.writeShard(l.shard, l.end())
-	} else {
-		_, err = d.w.Write(l.end())
-	}
-	l.free()
-	return err
-}
-
 func (d direct) WriteAccess(a Access) error { return writeAccess(d.w, d.json, &a) }
 
 // urgentDirect is urgentFlush over a Direct handler: a line of level warn
@@ -90,10 +68,6 @@ func (d direct) WriteAccess(a Access) error { return writeAccess(d.w, d.json, &a
 type urgentDirect struct {
 	urgentFlush
 	d Direct
-}
-
-func (h urgentDirect) NewLine(t time.Time, level slog.Level, msg string) *Line {
-	return h.d.NewLine(t, level, msg)
 }
 
 func (h urgentDirect) WriteAccess(a Access) error {
@@ -104,22 +78,9 @@ func (h urgentDirect) WriteAccess(a Access) error {
 	return err
 }
 
-func (h urgentDirect) WriteLine(l *Line) error {
-	level := l.level
-	err := h.d.WriteLine(l)
-	if level >= slog.LevelWarn {
-		_ = h.buf.Flush()
-	}
-	return err
-}
-
-// Line is one log record being formatted by hand, in the format of the
-// handler that made it (see Direct). Keys must be plain words (letters,
-// digits, '_'), which need no quoting in either format.
-type Line struct {
-	buf   []byte
-	json  bool
-	level slog.Level
+// line is the buffer a record is formatted in, from a pool.
+type line struct {
+	buf []byte
 	// shard is the Writer shard the line goes to: lines come from a
 	// sync.Pool, which hands each P the line it put back last, so a line
 	// keeps the shard of the CPU writing it without a look-up of its own.
@@ -131,151 +92,16 @@ type Line struct {
 const maxPooled = 4 << 10
 
 var (
-	linePool  = sync.Pool{New: func() any { return &Line{buf: make([]byte, 0, 256), shard: int(lineCount.Add(1) % shardCount)} }}
+	linePool  = sync.Pool{New: func() any { return &line{buf: make([]byte, 0, 256), shard: int(lineCount.Add(1) % shardCount)} }}
 	lineCount atomic.Uint32
 )
 
-func newLine(json bool, t time.Time, level slog.Level, msg string) *Line {
-	l := linePool.Get().(*Line)
-	l.json, l.level = json, level
-	t = t.Round(0) // strip the monotonic reading, as slog does
-	if json {
-		l.buf = append(l.buf, `{"time":"`...)
-		l.buf = t.AppendFormat(l.buf, time.RFC3339Nano)
-		l.buf = append(l.buf, `","level":`...)
-	} else {
-		l.buf = append(l.buf, "time="...)
-		l.buf = appendStamp(l.buf, t)
-		l.buf = append(l.buf, " level="...)
-	}
-	l.appendLevel(level)
-	l.key("msg")
-	l.appendString(msg)
-	return l
-}
-
-// appendLevel writes the level's name; the four named levels need no
-// quoting or escaping in either format, so they are not checked.
-func (l *Line) appendLevel(level slog.Level) {
-	var name string
-	switch level {
-	case slog.LevelDebug:
-		name = "DEBUG"
-	case slog.LevelInfo:
-		name = "INFO"
-	case slog.LevelWarn:
-		name = "WARN"
-	case slog.LevelError:
-		name = "ERROR"
-	default:
-		l.appendString(level.String())
-		return
-	}
-	if l.json {
-		l.buf = append(l.buf, '"')
-		l.buf = append(l.buf, name...)
-		l.buf = append(l.buf, '"')
-		return
-	}
-	l.buf = append(l.buf, name...)
-}
-
-func (l *Line) key(k string) {
-	if l.json {
-		l.buf = append(l.buf, ',', '"')
-		l.buf = append(l.buf, k...)
-		l.buf = append(l.buf, '"', ':')
-	} else {
-		l.buf = append(l.buf, ' ')
-		l.buf = append(l.buf, k...)
-		l.buf = append(l.buf, '=')
-	}
-}
-
-// String adds a string attribute.
-func (l *Line) String(key, v string) {
-	l.key(key)
-	l.appendString(v)
-}
-
-// Word adds a value the caller knows needs no quoting or escaping in
-// either format (letters, digits, '-', '.', ':' and '_' only), as String
-// would write it, without checking it.
-func (l *Line) Word(key string, v []byte) {
-	l.key(key)
-	if l.json {
-		l.buf = append(l.buf, '"')
-		l.buf = append(l.buf, v...)
-		l.buf = append(l.buf, '"')
-		return
-	}
-	l.buf = append(l.buf, v...)
-}
-
-// Addr adds an IP address, as String(key, a.String()) would without making
-// the string.
-func (l *Line) Addr(key string, a netip.Addr) {
-	if a.Zone() != "" || !a.IsValid() {
-		l.String(key, a.String())
-		return
-	}
-	// Digits, letters, '.' and ':' need no quoting or escaping.
-	l.key(key)
-	if l.json {
-		l.buf = append(l.buf, '"')
-		l.buf = a.AppendTo(l.buf)
-		l.buf = append(l.buf, '"')
-		return
-	}
-	l.buf = a.AppendTo(l.buf)
-}
-
-// Int adds an integer attribute.
-func (l *Line) Int(key string, v int) {
-	l.key(key)
-	l.buf = appendInt(l.buf, v)
-}
-
-// Duration adds a duration: its String() in text, nanoseconds in JSON, as
-// slog writes them.
-func (l *Line) Duration(key string, d time.Duration) {
-	l.key(key)
-	if l.json {
-		l.buf = strconv.AppendInt(l.buf, int64(d), 10)
-	} else {
-		l.buf = append(l.buf, d.String()...)
-	}
-}
-
-func (l *Line) end() []byte {
-	if l.json {
-		l.buf = append(l.buf, '}')
-	}
-	l.buf = append(l.buf, '\n')
-	return l.buf
-}
-
-func (l *Line) free() {
+func (l *line) free() {
 	if cap(l.buf) > maxPooled {
 		return
 	}
 	l.buf = l.buf[:0]
 	linePool.Put(l)
-}
-
-// appendString writes s as slog's handler of the line's format does.
-func (l *Line) appendString(s string) {
-	if l.json {
-		l.buf = append(l.buf, '"')
-		l.buf = appendEscapedJSONString(l.buf, s)
-		l.buf = append(l.buf, '"')
-		return
-	}
-	if needsQuoting(s) {
-		l.buf = strconv.AppendQuote(l.buf, s)
-		return
-	}
-	l.buf = append(l.buf, s...)
 }
 
 // stamp is the second of a time as the text format writes it: the text
