@@ -7,6 +7,11 @@
 //	                    besides its body: request id, ETag, Cache-Control,
 //	                    nosniff), so the answer is byte for byte propman's
 //	                    but for the Date and the request id's value;
+//	GET <target>        the same answer at the path and query propman serves
+//	                    it at (-at name=target), so the request is the same
+//	                    bytes too: fasthttp and Fiber read, unescape and
+//	                    lower-case a path byte by byte, and a long one costs
+//	                    more than /static/<name>;
 //	GET /me             the one-row lookup of /api/v1/auth/me (a user by id,
 //	                    encoded as JSON) on PostgreSQL through a pgx pool,
 //	                    or on SQLite through database/sql (modernc).
@@ -138,9 +143,14 @@ func main() {
 	flag.Var(files, "static", "name=path: serve the file's bytes at /static/name (repeatable)")
 	headerFiles := statics{}
 	flag.Var(headerFiles, "headers", "name=path: headers (curl -D) to send with /static/name (repeatable)")
+	targets := statics{}
+	flag.Var(targets, "at", "name=path?query: also answer /static/name at this request target, propman's (repeatable)")
 	flag.Parse()
 
 	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	// Answers at propman's targets, by path, then query (two reads share
+	// /api/v1/agreement-blocks): a map look-up, as propman's handlers do.
+	byQuery := map[string]map[string]fiber.Handler{}
 	for name, path := range files {
 		b, err := os.ReadFile(path)
 		if err != nil {
@@ -152,13 +162,21 @@ func main() {
 				log.Fatalf("ceiling: %v", err)
 			}
 		}
-		app.Get("/static/"+name, func(c *fiber.Ctx) error {
+		send := func(c *fiber.Ctx) error {
 			for _, h := range hs {
 				c.Set(h.key, h.value)
 			}
 			c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 			return c.Send(b)
-		})
+		}
+		app.Get("/static/"+name, send)
+		if target, ok := targets[name]; ok {
+			path, query, _ := strings.Cut(target, "?")
+			if byQuery[path] == nil {
+				byQuery[path] = map[string]fiber.Handler{}
+			}
+			byQuery[path][query] = send
+		}
 		if *secret != "" {
 			parser := jwt.NewParser(jwt.WithValidMethods([]string{"HS256"}), jwt.WithIssuer(*issuer), jwt.WithExpirationRequired())
 			key := []byte(*secret)
@@ -177,6 +195,14 @@ func main() {
 				return c.Send(b)
 			})
 		}
+	}
+	for path, answers := range byQuery {
+		app.Get(path, func(c *fiber.Ctx) error {
+			if send, ok := answers[string(c.Request().URI().QueryString())]; ok {
+				return send(c)
+			}
+			return fiber.ErrNotFound
+		})
 	}
 	ctx := context.Background()
 	switch {
