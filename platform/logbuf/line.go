@@ -203,10 +203,10 @@ func needsQuoting(s string) bool {
 	for ; i < len(s); i++ {
 		class |= asciiClass[s[i]]
 	}
-	switch {
-	case class == 0:
+	switch class {
+	case 0:
 		return false
-	case class == quote:
+	case quote:
 		return true
 	}
 	return needsQuotingExact(s)
