@@ -181,7 +181,7 @@ func (ch *chain) logAccess(c *fiber.Ctx, rid string, own *[requestIDLen]byte, st
 		} else {
 			a.ClientID = rid
 		}
-		a.IP = ch.logIP(c)
+		ch.logIP(c, &a)
 		_ = ch.direct.WriteAccess(a)
 		return
 	}
@@ -203,14 +203,17 @@ func (ch *chain) logAccess(c *fiber.Ctx, rid string, own *[requestIDLen]byte, st
 	)
 }
 
-// logIP is the access line's client address: the one settled behind the
-// proxies, or the peer's, whose text the connection keeps.
-func (ch *chain) logIP(c *fiber.Ctx) string {
-	if ch.clientAddress && len(ch.proxies) > 0 {
-		return ClientIP(c)
+// logIP sets the access line's client address: the one settled behind
+// the proxies, or the peer's, whose text the connection keeps (the address
+// itself for a connection that is not ours, as in benchmarks: no string is
+// made for it).
+func (ch *chain) logIP(c *fiber.Ctx, a *logbuf.Access) {
+	switch lc, ok := c.Context().Conn().(*lingerConn); {
+	case ch.clientAddress && len(ch.proxies) > 0:
+		a.IP = ClientIP(c)
+	case ok && lc.peerText() != "":
+		a.IP = lc.peerText()
+	default:
+		a.Addr = peerAddr(c)
 	}
-	if lc, ok := c.Context().Conn().(*lingerConn); ok && lc.peerText() != "" {
-		return lc.peerText()
-	}
-	return peerAddr(c).String()
 }

@@ -3,6 +3,7 @@ package logbuf
 import (
 	"io"
 	"log/slog"
+	"net/netip"
 	"strconv"
 	"time"
 )
@@ -24,8 +25,11 @@ type Access struct {
 	Path     string
 	Status   int
 	Duration time.Duration
-	IP       string
-	Bytes    int
+	// The client's address: IP when the caller has its text, else Addr,
+	// written without making a string.
+	IP    string
+	Addr  netip.Addr
+	Bytes int
 }
 
 // writeAccess is WriteAccess of this package's Direct handlers.
@@ -71,7 +75,11 @@ func appendAccessText(b []byte, a *Access) []byte {
 	b = append(b, " duration="...)
 	b = appendDuration(b, a.Duration)
 	b = append(b, " ip="...)
-	b = appendTextString(b, a.IP)
+	if a.IP != "" || !plainAddr(a.Addr) {
+		b = appendTextString(b, a.ipText())
+	} else {
+		b = a.Addr.AppendTo(b)
+	}
 	b = append(b, " bytes="...)
 	b = appendInt(b, a.Bytes)
 	return append(b, '\n')
@@ -99,7 +107,13 @@ func appendAccessJSON(b []byte, a *Access) []byte {
 	b = append(b, `,"duration":`...)
 	b = strconv.AppendInt(b, int64(a.Duration), 10)
 	b = append(b, `,"ip":`...)
-	b = appendJSONString(b, a.IP)
+	if a.IP != "" || !plainAddr(a.Addr) {
+		b = appendJSONString(b, a.ipText())
+	} else {
+		b = append(b, '"')
+		b = a.Addr.AppendTo(b)
+		b = append(b, '"')
+	}
 	b = append(b, `,"bytes":`...)
 	b = appendInt(b, a.Bytes)
 	return append(b, "}\n"...)
@@ -179,3 +193,15 @@ func appendDuration(b []byte, d time.Duration) []byte {
 	}
 	return append(b, unit...)
 }
+
+// ipText is the address as a string: IP, or Addr's text when IP is empty.
+func (a *Access) ipText() string {
+	if a.IP != "" {
+		return a.IP
+	}
+	return a.Addr.String()
+}
+
+// plainAddr reports whether a's text needs no quoting or escaping: a valid
+// address without a zone is digits, hex letters, '.' and ':'.
+func plainAddr(a netip.Addr) bool { return a.IsValid() && a.Zone() == "" }

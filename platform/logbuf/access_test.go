@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -24,8 +25,12 @@ func accessViaSlog(t testing.TB, json bool, a logbuf.Access) string {
 		id = string(a.OurID[:])
 	}
 	r := slog.NewRecord(a.Time, a.Level, "request", 0)
+	ip := a.IP
+	if ip == "" {
+		ip = a.Addr.String()
+	}
 	r.AddAttrs(slog.String("request_id", id), slog.String("method", a.Method), slog.String("path", a.Path),
-		slog.Int("status", a.Status), slog.Duration("duration", a.Duration), slog.String("ip", a.IP),
+		slog.Int("status", a.Status), slog.Duration("duration", a.Duration), slog.String("ip", ip),
 		slog.Int("bytes", a.Bytes))
 	if err := h.Handle(context.Background(), r); err != nil {
 		t.Fatal(err)
@@ -76,6 +81,9 @@ func TestAccessMatchesSlog(t *testing.T) {
 	clientIDs := []string{"", "abc-123", "with space", `q"uote`, "ümlaut", "a=b"}
 	methods := []string{"GET", "POST", "M-SEARCH", "GE T", "\xff"}
 	ips := []string{"127.0.0.1", "2001:db8::1", "fe80::1%eth0", "fe80::1%a b", ""}
+	addrs := []netip.Addr{netip.MustParseAddr("192.0.2.1"), netip.MustParseAddr("2001:db8::1"),
+		netip.MustParseAddr("::ffff:192.0.2.1"), netip.MustParseAddr("fe80::1%eth0"),
+		netip.MustParseAddr("fe80::1%a b=\"c\""), {}}
 	ints := []int{0, 7, 42, 200, 999, 1000, 1234567, -1}
 	durs := []time.Duration{0, 1, 999, 187300, 1500 * time.Microsecond, 1_234_567, 2*time.Second + 3, -5 * time.Millisecond, 90 * time.Minute}
 	levels := []slog.Level{slog.LevelInfo, slog.LevelError, slog.LevelWarn, slog.LevelDebug, slog.LevelInfo + 2}
@@ -87,6 +95,10 @@ func TestAccessMatchesSlog(t *testing.T) {
 				a := logbuf.Access{
 					Time: at, Level: levels[k%len(levels)], Method: methods[k%len(methods)], Path: p,
 					Status: ints[k%len(ints)], Duration: durs[k%len(durs)], IP: ips[k%len(ips)], Bytes: ints[(k+3)%len(ints)],
+				}
+				if k%2 == 1 {
+					// The address itself rather than its text.
+					a.IP, a.Addr = "", addrs[k/2%len(addrs)]
 				}
 				if cid := clientIDs[k%len(clientIDs)]; cid == "" {
 					a.OurID, a.Own = ours, true
