@@ -1,5 +1,12 @@
 // Package modules is the catalogue: every module compiled into propman, in
 // the order their routes are mounted. Adding an area is one line here.
+//
+// Fiber tries a request's routes one after the other in that order, so the
+// public reads, the busiest and cheapest requests, are mounted first: a
+// route tried in vain costs 30 to 100 instructions, and a block by code
+// was the 16th GET route. (callgrind, GET /agreement-blocks/{code}: this
+// order and agreements' ByCode trying the code as sent took 623 of 20,547
+// instructions off a request.)
 package modules
 
 import (
@@ -26,10 +33,10 @@ import (
 func Catalog() []module.Entry {
 	entries := []module.Entry{
 		reference.Entry(),
+		agreements.Entry(),
 		accounts.Entry(),
 		profile.Entry(),
 		translations.Entry(),
-		agreements.Entry(),
 		properties.Entry(),
 		expenses.Entry(),
 		contragents.Entry(),
