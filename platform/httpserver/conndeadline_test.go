@@ -22,43 +22,61 @@ func TestDeadlineSettle(t *testing.T) {
 		t.Fatal("no deadline asked or set, yet one is to be set")
 	}
 
-	d.want = time.Now().Add(16 * time.Second)
+	want := time.Now().Add(16 * time.Second)
+	d.at(want)
 	set, ok := d.settle()
-	if !ok || set.Before(d.want) || set.Sub(d.want) > maxDeadlineSlack {
-		t.Fatalf("first deadline: set %v (%v), want %v plus at most %v", set, ok, d.want, maxDeadlineSlack)
+	if !ok || set.Before(want) || set.Sub(want) > maxDeadlineSlack {
+		t.Fatalf("first deadline: set %v (%v), want %v plus at most %v", set, ok, want, maxDeadlineSlack)
 	}
+	first := set
 
 	// A little later, within the slack: the socket keeps its deadline.
-	d.want = d.want.Add(d.slack / 2)
+	want = want.Add(d.slack / 2)
+	d.at(want)
 	if _, ok := d.settle(); ok {
 		t.Fatal("a deadline within the slack was set again")
 	}
 
 	// Later than what the socket has: it would cut too soon.
-	d.want = d.set.Add(time.Millisecond)
-	if set, ok := d.settle(); !ok || set.Before(d.want) {
-		t.Fatalf("a later deadline: set %v (%v), want at least %v", set, ok, d.want)
+	want = first.Add(time.Millisecond)
+	d.at(want)
+	if set, ok := d.settle(); !ok || set.Before(want) {
+		t.Fatalf("a later deadline: set %v (%v), want at least %v", set, ok, want)
 	}
 
 	// Much earlier (the read deadline after the idle one): set at once.
-	d.want = time.Now().Add(time.Second)
-	if set, ok := d.settle(); !ok || set.Before(d.want) || set.Sub(d.want) > time.Second/deadlineSlackShare {
-		t.Fatalf("an earlier deadline: set %v (%v), want %v plus at most 1/16 s", set, ok, d.want)
+	want = time.Now().Add(time.Second)
+	d.at(want)
+	if set, ok := d.settle(); !ok || set.Before(want) || set.Sub(want) > time.Second/deadlineSlackShare {
+		t.Fatalf("an earlier deadline: set %v (%v), want %v plus at most 1/16 s", set, ok, want)
+	}
+
+	// From a timeout: as far ahead as it says, and no earlier.
+	before := time.Now()
+	d.after(10 * time.Second)
+	set, ok = d.settle()
+	if !ok || set.Before(before.Add(10*time.Second)) || set.After(time.Now().Add(10*time.Second+maxDeadlineSlack)) {
+		t.Fatalf("a timeout of 10s: set %v (%v) at %v", set, ok, before)
 	}
 
 	// Past already: set as asked, so the next Read fails at once.
-	d.want = time.Now().Add(-time.Second)
-	if set, ok := d.settle(); !ok || !set.Equal(d.want) {
-		t.Fatalf("a past deadline: set %v (%v), want %v", set, ok, d.want)
+	want = time.Now().Add(-time.Second)
+	d.at(want)
+	if set, ok := d.settle(); !ok || !set.Equal(want) {
+		t.Fatalf("a past deadline: set %v (%v), want %v", set, ok, want)
 	}
 
 	// No deadline: cleared once, then nothing to do.
-	d.want = time.Time{}
+	d.at(time.Time{})
 	if set, ok := d.settle(); !ok || !set.IsZero() {
 		t.Fatalf("clearing: set %v (%v), want the zero time", set, ok)
 	}
 	if _, ok := d.settle(); ok {
 		t.Fatal("a cleared deadline was cleared again")
+	}
+	d.after(0)
+	if _, ok := d.settle(); ok {
+		t.Fatal("no timeout set a deadline")
 	}
 }
 
@@ -96,13 +114,14 @@ func (c countingConn) SetWriteDeadline(t time.Time) error {
 	return c.Conn.SetWriteDeadline(t)
 }
 
-// A keep-alive connection sends 300 requests: fasthttp asks for three
-// deadlines each (idle, read, write), the socket gets a few in all; and the
-// idle timeout still closes the connection once it has waited that long,
-// not before.
+// A keep-alive connection sends 300 requests: each has three deadlines
+// (idle, read, write), the socket gets a few in all; and the idle timeout
+// still closes the connection once it has waited that long, not before.
+// The read and write timeouts are long, so that only the idle deadline can
+// close it within the test's bound.
 func TestKeepAliveSetsFewDeadlines(t *testing.T) {
 	cfg, err := config.Load(config.Options{Overrides: map[string]any{
-		"http.readtimeout": "5s", "http.writetimeout": "5s", "http.idletimeout": "2s",
+		"http.readtimeout": "1m", "http.writetimeout": "1m", "http.idletimeout": "2s",
 	}})
 	if err != nil {
 		t.Fatal(err)

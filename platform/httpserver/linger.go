@@ -94,8 +94,9 @@ func lingerAfter(err error) bool {
 // to app.Listener, and call Shutdown after app.Shutdown.
 type LingerListener struct {
 	net.Listener
-	bytes int64
-	time  time.Duration
+	bytes    int64
+	time     time.Duration
+	timeouts Timeouts
 
 	mu     sync.Mutex
 	active map[*lingerConn]struct{}
@@ -104,10 +105,14 @@ type LingerListener struct {
 }
 
 // Linger wraps ln with the limits http.lingerbytes and http.lingertime;
-// either at 0 turns lingering off (connections still settle their
-// deadlines lazily).
+// either at 0 turns lingering off. Its connections also keep
+// http.readtimeout, writetimeout and idletimeout (conndeadline.go): the
+// server New makes leaves them to the connection, so serve it through
+// Linger.
 func Linger(ln net.Listener, cfg config.HTTP) *LingerListener {
-	return &LingerListener{Listener: ln, bytes: cfg.LingerBytes, time: cfg.LingerTime, active: map[*lingerConn]struct{}{}}
+	return &LingerListener{Listener: ln, bytes: cfg.LingerBytes, time: cfg.LingerTime,
+		timeouts: Timeouts{Read: cfg.ReadTimeout, Write: cfg.WriteTimeout, Idle: cfg.IdleTimeout},
+		active:   map[*lingerConn]struct{}{}}
 }
 
 // Accept returns the next connection, wrapped.
@@ -116,7 +121,7 @@ func (l *LingerListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return c, err
 	}
-	return &lingerConn{Conn: c, l: l}, nil
+	return &lingerConn{Conn: c, l: l, t: l.timeouts}, nil
 }
 
 func (l *LingerListener) lingering() bool { return l.bytes > 0 && l.time > 0 }
@@ -201,8 +206,11 @@ type lingerConn struct {
 	l      *LingerListener
 	linger atomic.Bool
 	// Read and write deadlines, kept by the goroutine serving the
-	// connection.
-	rd, wd deadline
+	// connection (conndeadline.go).
+	t       Timeouts
+	phase   phase
+	rd, wd  deadline
+	wdFixed bool // wd.want was set by SetWriteDeadline for the next answer
 	// addr is the peer's address, read once: the access line and the
 	// client address want it on every request.
 	addr     netip.Addr
@@ -242,15 +250,19 @@ func (c *lingerConn) lingerOnClose() {
 }
 
 func (c *lingerConn) Read(p []byte) (int, error) {
+	c.beforeRead()
 	if t, ok := c.rd.settle(); ok {
 		if err := c.Conn.SetReadDeadline(t); err != nil {
 			return 0, err
 		}
 	}
-	return c.Conn.Read(p)
+	n, err := c.Conn.Read(p)
+	c.afterRead(n)
+	return n, err
 }
 
 func (c *lingerConn) Write(p []byte) (int, error) {
+	c.beforeWrite()
 	if t, ok := c.wd.settle(); ok {
 		if err := c.Conn.SetWriteDeadline(t); err != nil {
 			return 0, err
@@ -260,19 +272,23 @@ func (c *lingerConn) Write(p []byte) (int, error) {
 }
 
 // SetDeadline, SetReadDeadline and SetWriteDeadline keep the deadline for
-// the next Read or Write; they do not stop one under way.
+// the next Reads or Writes, in place of the timeouts': a read deadline for
+// the rest of the request, a write deadline for the next answer. They do
+// not stop a Read or Write under way.
 func (c *lingerConn) SetDeadline(t time.Time) error {
-	c.rd.want, c.wd.want = t, t
-	return nil
+	_ = c.SetReadDeadline(t)
+	return c.SetWriteDeadline(t)
 }
 
 func (c *lingerConn) SetReadDeadline(t time.Time) error {
-	c.rd.want = t
+	c.rd.at(t)
+	c.phase = phaseReading
 	return nil
 }
 
 func (c *lingerConn) SetWriteDeadline(t time.Time) error {
-	c.wd.want = t
+	c.wd.at(t)
+	c.wdFixed = c.phase != phaseWriting
 	return nil
 }
 

@@ -28,7 +28,8 @@ const APIPrefix = "/api/v1"
 // body limits; see chain), then CORS when origins are configured. Outer
 // handlers run outside the access log, whose error handling sets the final
 // status they see; a context they set with c.SetUserContext is the parent
-// of the request's deadline context.
+// of the request's deadline context. The app is to be served through
+// Linger, whose connections keep cfg's read, write and idle timeouts.
 func New(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logger, outer ...fiber.Handler) (*fiber.App, error) {
 	app, _, err := NewWithBodyLimits(cfg, dbTimeout, log, nil, outer...)
 	return app, err
@@ -50,10 +51,9 @@ func NewWithBodyLimits(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logge
 		BodyLimit:                    cfg.BodyLimit,
 		StreamRequestBody:            true,
 		DisablePreParseMultipartForm: true,
-		ReadTimeout:                  cfg.ReadTimeout,
-		WriteTimeout:                 cfg.WriteTimeout,
-		IdleTimeout:                  cfg.IdleTimeout,
-		DisableStartupMessage:        true,
+		// No ReadTimeout, WriteTimeout or IdleTimeout: the connections
+		// Linger wraps keep them, at less cost (conndeadline.go).
+		DisableStartupMessage: true,
 		// Headers larger than this are refused with 431 before any handler runs.
 		ReadBufferSize: 16 * 1024,
 		ErrorHandler:   ErrorHandler(log),
