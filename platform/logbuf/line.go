@@ -41,7 +41,7 @@ func NewHandler(w io.Writer, json bool, opts *slog.HandlerOptions) slog.Handler 
 	} else {
 		h = slog.NewTextHandler(w, opts)
 	}
-	return direct{Handler: h, w: w, json: json}
+	return &direct{Handler: h, w: w, json: json}
 }
 
 type lockedWriter struct {
@@ -61,7 +61,10 @@ type direct struct {
 	json bool
 }
 
-func (d direct) WriteAccess(a Access) error { return writeAccess(d.w, d.json, &a) }
+// Pointer receivers here and in urgentDirect: a value receiver, called
+// through the interface, had Go's wrapper copy the handler and the record
+// once more.
+func (d *direct) WriteAccess(a Access) error { return writeAccess(d.w, d.json, &a) }
 
 // urgentDirect is urgentFlush over a Direct handler: a line of level warn
 // or above is written out at once, as a record is.
@@ -70,7 +73,7 @@ type urgentDirect struct {
 	d Direct
 }
 
-func (h urgentDirect) WriteAccess(a Access) error {
+func (h *urgentDirect) WriteAccess(a Access) error {
 	err := h.d.WriteAccess(a)
 	if a.Level >= slog.LevelWarn {
 		_ = h.buf.Flush()

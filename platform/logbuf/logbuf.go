@@ -221,7 +221,7 @@ func (b *Writer) Close() error {
 func (b *Writer) Handler(h slog.Handler) slog.Handler {
 	u := urgentFlush{Handler: h, buf: b}
 	if d, ok := h.(Direct); ok {
-		return urgentDirect{urgentFlush: u, d: d}
+		return &urgentDirect{urgentFlush: u, d: d}
 	}
 	return u
 }
