@@ -3,8 +3,10 @@ package httpserver
 import (
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -32,8 +34,11 @@ var ErrBodyTooLarge = errors.New("request body larger than the route's limit")
 type BodyLimits struct {
 	limit int
 
-	mu      sync.RWMutex
-	streams []streamRoute
+	// The stream routes, replaced whole by Stream (under mu) and read
+	// without a lock: every request asks (hasMethod), and a read lock's
+	// counter, written by both CPUs on every request, moved between them.
+	mu      sync.Mutex
+	streams atomic.Pointer[[]streamRoute]
 }
 
 type streamRoute struct {
@@ -54,7 +59,16 @@ func NewBodyLimits(limit int) *BodyLimits { return &BodyLimits{limit: limit} }
 func (b *BodyLimits) Stream(method, path string, limit int64, readTimeout time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.streams = append(b.streams, streamRoute{method: method, segments: splitPath(path), limit: limit, readTimeout: readTimeout})
+	routes := append(slices.Clone(b.routes()), streamRoute{method: method, segments: splitPath(path), limit: limit, readTimeout: readTimeout})
+	b.streams.Store(&routes)
+}
+
+// routes are the stream routes declared so far.
+func (b *BodyLimits) routes() []streamRoute {
+	if r := b.streams.Load(); r != nil {
+		return *r
+	}
+	return nil
 }
 
 // headerReceived gives a stream route its read timeout; fasthttp calls it
@@ -81,9 +95,7 @@ func splitPath(path string) []string {
 // hasMethod reports whether any stream route takes method. The comparison
 // of string(method) does not copy it.
 func (b *BodyLimits) hasMethod(method []byte) bool {
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	for _, r := range b.streams {
+	for _, r := range b.routes() {
 		if r.method == string(method) {
 			return true
 		}
@@ -93,14 +105,13 @@ func (b *BodyLimits) hasMethod(method []byte) bool {
 
 // match returns the stream route method path is for.
 func (b *BodyLimits) match(method, path string) (streamRoute, bool) {
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	if len(b.streams) == 0 {
+	routes := b.routes()
+	if len(routes) == 0 {
 		return streamRoute{}, false
 	}
 	segs := splitPath(path)
 next:
-	for _, r := range b.streams {
+	for _, r := range routes {
 		if r.method != method || len(r.segments) != len(segs) {
 			continue
 		}
