@@ -1,4 +1,4 @@
-package httpserver_test
+package httpserver
 
 import (
 	"bufio"
@@ -16,7 +16,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/platform/config"
-	"github.com/propman/propman/platform/httpserver"
 )
 
 // The connections Linger wraps keep http.readtimeout, writetimeout and
@@ -33,7 +32,7 @@ func timeoutServer(t *testing.T, overrides map[string]any) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app, bodies, err := httpserver.NewWithBodyLimits(cfg.HTTP, cfg.Database.Timeout, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	app, bodies, err := NewWithBodyLimits(cfg.HTTP, cfg.Database.Timeout, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +41,7 @@ func timeoutServer(t *testing.T, overrides map[string]any) string {
 	app.Get("/big", func(c *fiber.Ctx) error { return c.Send(big) })
 	bodies.Stream(fiber.MethodPost, "/upload", 1<<20, uploadTimeout)
 	app.Post("/upload", func(c *fiber.Ctx) error {
-		body, ok := httpserver.BodyStream(c)
+		body, ok := BodyStream(c)
 		if !ok {
 			return errors.New("no body stream")
 		}
@@ -56,7 +55,7 @@ func timeoutServer(t *testing.T, overrides map[string]any) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = app.Listener(httpserver.Linger(ln, cfg.HTTP)) }()
+	go func() { _ = app.Listener(Linger(ln, cfg.HTTP)) }()
 	t.Cleanup(func() { _ = app.Shutdown() })
 	return ln.Addr().String()
 }
@@ -77,27 +76,10 @@ func keptAlive(t *testing.T, addr string) (net.Conn, *bufio.Reader) {
 	}
 	t.Cleanup(func() { conn.Close() })
 	r := bufio.NewReader(conn)
-	if err := ping(conn, r); err != nil {
+	if err := getPath(conn, r, "/ping", "pong"); err != nil {
 		t.Fatal(err)
 	}
 	return conn, r
-}
-
-// ping sends GET /ping on conn and checks the answer.
-func ping(conn net.Conn, r *bufio.Reader) error {
-	if _, err := io.WriteString(conn, "GET /ping HTTP/1.1\r\nHost: propman\r\n\r\n"); err != nil {
-		return err
-	}
-	res, err := http.ReadResponse(r, nil)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err == nil && (res.StatusCode != http.StatusOK || string(body) != "pong") {
-		err = errors.New(res.Status + " " + string(body))
-	}
-	return err
 }
 
 // waitCut sends with send until the server cuts the connection, and fails
@@ -194,7 +176,7 @@ func TestStreamRouteKeepsItsReadTimeout(t *testing.T) {
 		t.Fatalf("status %d body %q err %v, want 200 and %d", res.StatusCode, body, err, size)
 	}
 	// And the next request on the connection has readtimeout again.
-	if err := ping(conn, r); err != nil {
+	if err := getPath(conn, r, "/ping", "pong"); err != nil {
 		t.Fatalf("the request after the upload: %v", err)
 	}
 }
