@@ -54,9 +54,9 @@ import "time"
 // a Read under way in another goroutine (the drains' shutdown does) must go
 // to the socket itself.
 
-// Timeouts are the connection's: http.readtimeout, writetimeout and
+// connTimeouts are a connection's: http.readtimeout, writetimeout and
 // idletimeout. Zero is none.
-type Timeouts struct{ Read, Write, Idle time.Duration }
+type connTimeouts struct{ Read, Write, Idle time.Duration }
 
 // phase is what the connection is doing, as far as its deadlines go.
 type phase uint8

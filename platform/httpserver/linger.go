@@ -96,7 +96,7 @@ type LingerListener struct {
 	net.Listener
 	bytes    int64
 	time     time.Duration
-	timeouts Timeouts
+	timeouts connTimeouts
 
 	mu     sync.Mutex
 	active map[*lingerConn]struct{}
@@ -111,7 +111,7 @@ type LingerListener struct {
 // Linger.
 func Linger(ln net.Listener, cfg config.HTTP) *LingerListener {
 	return &LingerListener{Listener: ln, bytes: cfg.LingerBytes, time: cfg.LingerTime,
-		timeouts: Timeouts{Read: cfg.ReadTimeout, Write: cfg.WriteTimeout, Idle: cfg.IdleTimeout},
+		timeouts: connTimeouts{Read: cfg.ReadTimeout, Write: cfg.WriteTimeout, Idle: cfg.IdleTimeout},
 		active:   map[*lingerConn]struct{}{}}
 }
 
@@ -207,7 +207,7 @@ type lingerConn struct {
 	linger atomic.Bool
 	// Read and write deadlines, kept by the goroutine serving the
 	// connection (conndeadline.go).
-	t       Timeouts
+	t       connTimeouts
 	phase   phase
 	rd, wd  deadline
 	wdFixed bool // wd.want was set by SetWriteDeadline for the next answer
