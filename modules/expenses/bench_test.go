@@ -64,6 +64,17 @@ func BenchmarkRefreshAll(b *testing.B) {
 			}
 		})
 		b.Run(fmt.Sprintf("skip/%s/%d", f.app.Engine, n), func(b *testing.B) {
+			// "create" above deleted and inserted every charge b.N times.
+			// On PostgreSQL those dead rows stay in the table and its
+			// indexes until autovacuum comes by, and a skip walks them:
+			// 10 ms instead of 4 for 1,000 expenses, the churn of the
+			// benchmark itself, not of a service's table. Vacuum first, as
+			// autovacuum would.
+			if f.app.Engine == "postgres" {
+				if _, err := f.app.DB.ExecContext(context.Background(), "VACUUM ANALYZE charges"); err != nil {
+					b.Fatal(err)
+				}
+			}
 			refresh(b)
 			b.ResetTimer()
 			for range b.N {
