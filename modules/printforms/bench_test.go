@@ -28,7 +28,7 @@ func benchForm(b *testing.B, locale string) ContractForm {
 		Tenant: Party{Name: "Олена Коваленко", Address: "Lindenweg 7, 10117 Berlin", Email: "olena@example.com",
 			Phone: "+4915112345678", TaxID: "DE123456789"},
 		PropertyName: "Flat 3B", PropertyAddress: "Hauptstraße 5, 10115 Berlin, Deutschland",
-		Start: calendar.NewDate(2026, 12, 1), End: calendar.NewDate(2027, 11, 30), Rent: &rent, Deposit: &deposit, DueDay: 3,
+		Start: calendar.NewDate(2026, 12, 1), End: calendar.NewDate(2027, 11, 30), StartRent: &rent, Deposit: &deposit, DueDay: 3,
 		Updated: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC),
 	}
 	for _, bl := range blocks[:30] {
@@ -45,7 +45,7 @@ func benchForm(b *testing.B, locale string) ContractForm {
 		default:
 			v = `"Keys, meters and the kitchen inventory are handed over on the first day; both parties sign the list."`
 		}
-		f.Terms = append(f.Terms, FormTerm{Code: bl.Code, Name: bl.Name[locale], Description: bl.Description[locale],
+		f.Terms = append(f.Terms, FormTerm{Code: bl.Code, Name: bl.Name[locale],
 			DataType: bl.DataType, Value: json.RawMessage(v)})
 	}
 	if len(f.Terms) != 30 {

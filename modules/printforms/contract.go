@@ -24,27 +24,43 @@ type ContractForm struct {
 	PropertyName    string
 	PropertyAddress string
 	Start, End      calendar.Date // End zero: open-ended
-	Rent, Deposit   *money.Amount // nil: not set
-	DueDay          int
-	Terms           []FormTerm
+	// StartRent is the monthly rent in force on the start date (nil: not
+	// set); RentSteps are the later rents, oldest first (an indexation or
+	// a graduated rent), printed as a clause of their own.
+	StartRent *money.Amount
+	RentSteps []RentStep
+	// Deposit is the deposit (nil: not set); DepositMonths the number of
+	// monthly rents it was agreed as (0: agreed as an amount).
+	Deposit       *money.Amount
+	DepositMonths int64
+	DueDay        int
+	Terms         []FormTerm
 	// Updated is the contract's last change: the PDF's creation date.
 	Updated time.Time
 }
 
-// Party is a landlord or tenant as printed; empty fields are left out.
+// RentStep is a rent from a day on.
+type RentStep struct {
+	From   calendar.Date
+	Amount money.Amount
+}
+
+// Party is a landlord or tenant as printed. An empty address is printed
+// as "not on file" with a line to write it on; other empty fields are
+// left out.
 type Party struct {
 	Name, Address, Email, Phone, TaxID string
 }
 
 // FormTerm is one condition of the contract: its agreement block's name
-// and description in the form's locale, its data type, and the value as
-// the contract stores it (JSON).
+// in the form's locale (used only for a block without lease wording), its
+// data type, and the value as the contract stores it (JSON). The block's
+// description is guidance for the landlord and is not printed.
 type FormTerm struct {
-	Code        string
-	Name        string
-	Description string
-	DataType    string
-	Value       json.RawMessage
+	Code     string
+	Name     string
+	DataType string
+	Value    json.RawMessage
 }
 
 // Renderer draws the print forms.
@@ -64,16 +80,16 @@ func (r *Renderer) Contract(locale string, f ContractForm) (out []byte, err erro
 	heading := l.get(keyContractNumber) + " " + number
 	d := newDoc(locale, l, title+" "+number, f.Updated)
 	d.title(title, heading)
+	d.para(l.get(keyPreamble), "", 10, 0, 0)
+	d.gap(1)
 
 	d.section(l.get(keyParties))
-	d.row(l.get(keyLandlord), clean(f.Landlord.Name, false))
-	d.partyDetails(f.Landlord)
+	d.party(l.get(keyLandlord), f.Landlord)
 	d.gap(2)
-	d.row(l.get(keyTenant), clean(f.Tenant.Name, false))
-	d.partyDetails(f.Tenant)
+	d.party(l.get(keyTenant), f.Tenant)
 
 	d.section(l.get(keyProperty))
-	d.row(l.get(keyProperty), clean(f.PropertyName, false))
+	d.row(l.get(keyPropertyName), clean(f.PropertyName, false))
 	if a := clean(f.PropertyAddress, false); strings.TrimSpace(a) != "" {
 		d.row(l.get(keyAddress), a)
 	}
@@ -90,14 +106,15 @@ func (r *Renderer) Contract(locale string, f ContractForm) (out []byte, err erro
 	}
 	d.row(l.get(keyStartDate), start)
 	d.row(l.get(keyEndDate), end)
-	d.row(l.get(keyRent), d.amount(f.Rent, f.Currency, notSet))
-	d.row(l.get(keyDeposit), d.amount(f.Deposit, f.Currency, notSet))
-	d.row(l.get(keyPaymentDay), strconv.Itoa(f.DueDay))
+	d.row(l.get(keyRentAtStart), d.amount(f.StartRent, f.Currency, notSet))
+	d.row(l.get(keyDeposit), d.deposit(f))
+	d.row(l.get(keyPaymentDay), fill(l.get(keyPaymentDayValue), locale, int64(f.DueDay), map[string]string{"day": dayOfMonth(locale, f.DueDay)}))
 
-	if len(f.Terms) > 0 {
+	clauses := d.clauses(f)
+	if len(clauses) > 0 {
 		d.section(l.get(keyTerms))
-		for i, t := range f.Terms {
-			d.term(i+1, t, f.Currency)
+		for i, c := range clauses {
+			d.clause(i+1, c)
 		}
 	}
 
@@ -106,11 +123,23 @@ func (r *Renderer) Contract(locale string, f ContractForm) (out []byte, err erro
 	return d.finish(title+" "+number, "")
 }
 
-// partyDetails writes a party's address, email, phone and tax id, those it
-// has.
-func (d *doc) partyDetails(p Party) {
+// party writes a party's name, address (or that none is on file, with a
+// line to write it on), email, phone and tax id, those it has.
+func (d *doc) party(role string, p Party) {
+	d.row(role, clean(p.Name, false))
+	if a := clean(p.Address, false); strings.TrimSpace(a) != "" {
+		d.row(d.l.get(keyAddress), a)
+	} else {
+		d.row(d.l.get(keyAddress), d.l.get(keyNotOnFile))
+		d.need(9)
+		d.gap(6)
+		d.pdf.SetDrawColor(0, 0, 0)
+		d.pdf.SetLineWidth(0.3)
+		d.pdf.Line(marginL+labelW, d.pdf.GetY(), pageW-marginR, d.pdf.GetY())
+		d.gap(2)
+	}
 	for _, f := range []struct{ key, value string }{
-		{keyAddress, p.Address}, {keyEmail, p.Email}, {keyPhone, p.Phone}, {keyTaxID, p.TaxID},
+		{keyEmail, p.Email}, {keyPhone, p.Phone}, {keyTaxID, p.TaxID},
 	} {
 		if v := clean(f.value, false); strings.TrimSpace(v) != "" {
 			d.row(d.l.get(f.key), v)
@@ -125,19 +154,131 @@ func (d *doc) amount(a *money.Amount, currency, none string) string {
 	return d.st.Money(*a, clean(currency, false))
 }
 
-// term writes one condition: its number and name, its description, its
-// value.
-func (d *doc) term(n int, t FormTerm, currency string) {
-	d.font("B", 10.5)
-	h := d.lineH()
-	d.need(h * 3)
-	d.gap(1)
-	d.para(strconv.Itoa(n)+". "+clean(t.Name, false), "B", 10.5, 0, 0)
-	if desc := clean(t.Description, true); strings.TrimSpace(desc) != "" {
-		d.para(desc, "", 8.5, 100, 6)
+// deposit is the deposit as the parties agreed it: "2 Monatsmieten =
+// 1.900,00 €" when it was agreed as a number of monthly rents (and is that
+// many times the rent at the start), else the amount.
+func (d *doc) deposit(f ContractForm) string {
+	amount := d.amount(f.Deposit, f.Currency, d.l.get(keyNotSet))
+	if f.Deposit == nil || f.DepositMonths <= 0 || f.StartRent == nil || int64(*f.Deposit) != f.DepositMonths*int64(*f.StartRent) {
+		return amount
 	}
-	d.gap(0.5)
-	d.para(d.value(t, currency), "", 10, 0, 6)
+	return fill(d.l.get(keyDepositMonths), d.locale, f.DepositMonths,
+		map[string]string{"count": d.st.Int(f.DepositMonths), "amount": amount})
+}
+
+// clauses are the contract's conditions in lease wording, in the
+// contract's order, with the rent schedule (when the rent changes after
+// the start) right after the rent's clause, or last.
+func (d *doc) clauses(f ContractForm) []string {
+	var out []string
+	schedule := d.schedule(f)
+	for _, t := range f.Terms {
+		out = append(out, d.wordTerm(t, f))
+		if strings.EqualFold(t.Code, contracts.CodeRent) && schedule != "" {
+			out = append(out, schedule)
+			schedule = ""
+		}
+	}
+	if schedule != "" {
+		out = append(out, schedule)
+	}
+	return out
+}
+
+// schedule is the clause listing the rents after the start, or "".
+func (d *doc) schedule(f ContractForm) string {
+	if len(f.RentSteps) == 0 {
+		return ""
+	}
+	lines := []string{d.l.get(keyRentSchedule)}
+	for _, s := range f.RentSteps {
+		lines = append(lines, "– "+fill(d.l.get(keyRentStep), d.locale, 0, map[string]string{
+			"date": d.st.Date(s.From), "amount": d.st.Money(s.Amount, clean(f.Currency, false)),
+		}))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wordTerm is one term as a sentence of the lease: the block's wording in
+// the locale with the value filled in, or "<name>: <value>." for a block
+// without wording.
+func (d *doc) wordTerm(t FormTerm, f ContractForm) string {
+	code := strings.ToUpper(t.Code)
+	value := d.value(t, f.Currency)
+	if code == contracts.CodePaymentDay {
+		value = dayOfMonth(d.locale, int(intOf(t.Value)))
+	}
+	if code == contracts.CodeRent && f.StartRent != nil {
+		// The rent clause states the rent of the start, as the key data do;
+		// later rents are the schedule's.
+		value = d.st.Money(*f.StartRent, clean(f.Currency, false))
+	}
+	w, ok := wordingOf(code, d.locale)
+	if !ok {
+		v := strings.TrimRight(value, ". ")
+		return clean(t.Name, false) + ": " + v + "."
+	}
+	text := w.Value
+	if t.DataType == agreements.TypeBool {
+		switch strings.TrimSpace(string(t.Value)) {
+		case "true":
+			text = w.Yes
+		case "false":
+			text = w.No
+		}
+	}
+	if text == "" {
+		return clean(t.Name, false) + ": " + value + "."
+	}
+	// {deposit} is in the clauses that agree the deposit as a number of
+	// monthly rents: that many times the rent at the start, so that the
+	// clause's two figures always agree (even when the landlord also set
+	// a deposit amount, which then has its own clause).
+	deposit := ""
+	if f.StartRent != nil && intOf(t.Value) > 0 && int64(*f.StartRent)*intOf(t.Value) <= int64(money.Max) {
+		deposit = d.st.Money(money.Amount(int64(*f.StartRent)*intOf(t.Value)), clean(f.Currency, false))
+	} else {
+		text = strings.ReplaceAll(text, " ({deposit})", "")
+	}
+	return keepTogether.Replace(fill(text, d.locale, intOf(t.Value), map[string]string{"value": value, "deposit": deposit}))
+}
+
+// dayOfMonth is the day as a lease names it: French writes the first of
+// the month "1er".
+func dayOfMonth(locale string, day int) string {
+	if locale == "fr" && day == 1 {
+		return "1er"
+	}
+	return strconv.Itoa(day)
+}
+
+// keepTogether joins a citation of the law with no-break spaces, so that a
+// line never ends between "§" and its number or before the code's name.
+var keepTogether = strings.NewReplacer("§§ ", "§§"+nbsp, "§ ", "§"+nbsp, " BGB", nbsp+"BGB", " LAU", nbsp+"LAU",
+	"n° ", "n°"+nbsp, "№ ", "№"+nbsp, "art. ", "art."+nbsp, "Art. ", "Art."+nbsp, "ст. ", "ст."+nbsp)
+
+// clause writes one numbered clause: the number in the margin, the text
+// indented beside it.
+func (d *doc) clause(n int, text string) {
+	d.font("", 10)
+	h := d.lineH()
+	lines := d.wrap(text, contentW-8)
+	// A clause of up to a quarter page is not split.
+	if rowH := float64(len(lines)) * h; rowH <= (bottom-marginT)/4 {
+		d.need(rowH + 1)
+	} else {
+		d.need(3 * h)
+	}
+	d.gap(1)
+	d.font("B", 10)
+	d.color(0)
+	d.cell(marginL, 8, h, "§ "+strconv.Itoa(n), "L")
+	d.font("", 10)
+	for _, line := range lines {
+		d.need(h)
+		d.cell(marginL+8, contentW-8, h, line, "L")
+		d.gap(h)
+	}
 	d.gap(1.5)
 }
 
@@ -183,29 +324,26 @@ func (d *doc) value(t FormTerm, currency string) string {
 	return clean(raw, true)
 }
 
-// signatures writes the signature block: for each party its role, its
-// name, a line to sign on and a line for the date. The block is never
-// split over two pages.
+// signatures writes the signature block: for each party its role and
+// name, a line for the place and date and a line to sign on. The block is
+// never split over two pages.
 func (d *doc) signatures(heading string, roles, names [2]string) {
 	d.font("B", 12)
-	d.need(d.lineH() + 6 + 48)
+	d.need(d.lineH() + 6 + 52)
 	d.section(heading)
 	d.gap(2)
 	colW := (contentW - 12) / 2
 	top := d.pdf.GetY()
 	for i := 0; i < 2; i++ {
 		x := marginL + float64(i)*(colW+12)
-		d.pdf.SetY(top)
-		d.font("B", 10)
-		d.color(0)
-		d.cell(x, colW, 5, d.fit(roles[i], colW), "L")
-		d.pdf.SetY(top + 5)
+		d.signLine(x, top+14, colW, d.l.get(keyPlaceDate))
+		d.signLine(x, top+34, colW, d.l.get(keySignature)+" – "+roles[i])
+		d.pdf.SetY(top + 39)
 		d.font("", 10)
+		d.color(0)
 		d.cell(x, colW, 5, d.fit(names[i], colW), "L")
-		d.signLine(x, top+25, colW, d.l.get(keySignature))
-		d.signLine(x, top+40, colW*0.6, d.l.get(keyDate))
 	}
-	d.pdf.SetY(top + 48)
+	d.pdf.SetY(top + 46)
 }
 
 // signLine draws a line to write on at y and its caption under it.

@@ -2,25 +2,33 @@ package printforms_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/propman/propman/modules/accounts/accountstest"
+	"github.com/propman/propman/modules/printforms"
 )
 
-// Each locale's form has the parties, the property, the dates and amounts
-// in the locale's format, every term's block name in the locale (as the
-// agreement-blocks API serves it) and the labels of the dictionaries.
+// Each locale's form has the parties (the landlord's missing address said
+// so, with the Propman-Warnings header), the property, the key data and
+// every term as a sentence of the lease in the locale with its value in
+// the locale's format, none of the blocks' guidance texts, the signature
+// lines and "Page n of N" on every page.
 func TestContractFormInEveryLocale(t *testing.T) {
 	requirePoppler(t)
 	f := start(t)
 	want := map[string][]string{
-		"en": {"1,234.50 EUR", "2,469.00 EUR", "180.00 EUR", "5.5%", "1,090", "2026-12-01", "2027-11-23"},
-		"de": {"1.234,50 EUR", "2.469,00 EUR", "180,00 EUR", "5,5 %", "1.090", "01.12.2026", "23.11.2027"},
-		"fr": {"1 234,50 EUR", "2 469,00 EUR", "180,00 EUR", "5,5 %", "1 090", "01/12/2026", "23/11/2027"},
-		"es": {"1.234,50 EUR", "2.469,00 EUR", "180,00 EUR", "5,5 %", "1.090", "01/12/2026", "23/11/2027"},
-		"uk": {"1 234,50 EUR", "2 469,00 EUR", "180,00 EUR", "5,5 %", "1 090", "01.12.2026", "23.11.2027"},
+		"en": {"€1,234.50", "€2,469.00", "€180.00", "5.5%", "1,090", "2026-12-01", "2027-11-23", "no later than day 3 of each month"},
+		"de": {"1.234,50 €", "2.469,00 €", "180,00 €", "5,5 %", "1.090", "01.12.2026", "23.11.2027", "spätestens am 3. eines jeden Monats"},
+		"fr": {"1 234,50 €", "2 469,00 €", "180,00 €", "5,5 %", "1 090", "01/12/2026", "23/11/2027", "au plus tard le 3 de chaque mois"},
+		"es": {"1.234,50 €", "2.469,00 €", "180,00 €", "5,5 %", "1.090", "01/12/2026", "23/11/2027", "a más tardar el día 3 de cada mes"},
+		"uk": {"1 234,50 €", "2 469,00 €", "180,00 €", "5,5 %", "1 090", "01.12.2026", "23.11.2027", "не пізніше 3-го числа кожного місяця"},
+	}
+	values := map[string]string{}
+	for _, tm := range fullTerms {
+		values[tm.Code] = fmt.Sprint(tm.Value)
 	}
 	for locale, formatted := range want {
 		t.Run(locale, func(t *testing.T) {
@@ -28,37 +36,121 @@ func TestContractFormInEveryLocale(t *testing.T) {
 			if ct := res.Header.Get("Content-Type"); ct != "application/pdf" {
 				t.Errorf("Content-Type %q", ct)
 			}
-			text := pdfText(t, res.Body)
-			dict := dictionary(t, f.app, f.user.Token, locale)
-			// The blocks' long descriptions take a second page.
-			pages := pdfPages(t, res.Body)
-			if pages != 2 {
-				t.Errorf("%d pages, want 2", pages)
+			if w := res.Header.Get("Propman-Warnings"); w != "landlord_address_missing" {
+				t.Errorf("Propman-Warnings %q", w)
 			}
-			page := strings.NewReplacer("{pages}", "2").Replace(dict["printforms.common.page"])
+			text := pdfText(t, res.Body, "-layout")
+			dict := dictionary(t, f.app, f.user.Token, locale)
+			pages := pdfPages(t, res.Body)
+			if pages < 2 || pages > 3 {
+				t.Errorf("%d pages, want 2 or 3", pages)
+			}
+			page := strings.NewReplacer("{pages}", fmt.Sprint(pages)).Replace(dict["printforms.common.page"])
 			expect := append([]string{
 				dict["printforms.contract.title"],
-				dict["printforms.contract.number"] + " 2026/001",
-				dict["printforms.contract.landlord"], "Test User", f.user.Email,
-				dict["printforms.contract.tenant"], tenantName, "Lindenweg 7, 10117 Berlin", "olena@example.com",
-				"+4915112345678", "DE123456789", dict["printforms.common.tax_id"],
+				dict["printforms.contract.number"] + " 2026/001", dict["printforms.contract.preamble"],
+				dict["printforms.contract.landlord"] + " Test User", f.user.Email,
+				dict["printforms.common.address"] + " " + dict["printforms.common.not_on_file"],
+				dict["printforms.contract.tenant"] + " " + tenantName, "Lindenweg 7, 10117 Berlin", "olena@example.com",
+				"+4915112345678", dict["printforms.common.tax_id"] + " DE123456789",
 				"Flat 3B", "Hauptstraße 5, 10115 Berlin",
-				dict["printforms.contract.rent"], dict["printforms.contract.deposit"],
+				dict["printforms.contract.rent_at_start"], dict["printforms.contract.deposit"],
 				dict["printforms.contract.payment_day"],
-				dict["printforms.common.yes"], dict["printforms.common.no"],
 				"The tenant waters the plants on the balcony.",
-				dict["printforms.contract.signatures"], dict["printforms.common.signature"], dict["printforms.common.date"],
-				strings.ReplaceAll(page, "{page}", "1"), strings.ReplaceAll(page, "{page}", "2"),
+				dict["printforms.contract.signatures"], dict["printforms.common.place_date"],
+				dict["printforms.common.signature"] + " – " + dict["printforms.contract.landlord"],
+				dict["printforms.common.signature"] + " – " + dict["printforms.contract.tenant"],
 			}, formatted...)
+			for i := 1; i <= pages; i++ {
+				expect = append(expect, strings.ReplaceAll(page, "{page}", fmt.Sprint(i)))
+			}
+			// Every term in lease wording: the sentence's text up to its
+			// first placeholder (the wording of a bool's value).
 			for _, tm := range fullTerms {
-				expect = append(expect, blockName(t, f.app, tm.Code, locale))
+				value, yes, no, ok := printforms.WordingOf(tm.Code, locale)
+				if !ok {
+					t.Fatalf("%s has no wording", tm.Code)
+				}
+				switch values[tm.Code] {
+				case "true":
+					value = yes
+				case "false":
+					value = no
+				}
+				head, _, _ := strings.Cut(value, "{")
+				expect = append(expect, strings.TrimSpace(head))
 			}
 			for _, s := range expect {
 				if s == "" || !strings.Contains(text, s) {
 					t.Errorf("the %s form lacks %q\ntext: %s", locale, s, text)
 				}
 			}
+			// Our guidance is not part of the lease.
+			for _, tm := range fullTerms {
+				desc := []rune(blockDescription(t, f.app, tm.Code, locale))
+				if len(desc) > 40 {
+					desc = desc[:40]
+				}
+				if strings.Contains(text, string(desc)) {
+					t.Errorf("the %s form has the guidance of %s: %q", locale, tm.Code, string(desc))
+				}
+			}
 		})
+	}
+}
+
+// The German tenancy of issue 25: rent 950 from the start, indexed to 990
+// from January, a deposit of two monthly rents. The key data and the rent
+// clause say 950, the schedule clause 990 from its day; the deposit reads
+// "2 Monatsmieten = 1.900,00 €"; a tenant without an address is said to
+// have none on file. German and English in full, French, Spanish and
+// Ukrainian as a smoke check.
+func TestContractFormOfAnIndexedGermanTenancy(t *testing.T) {
+	requirePoppler(t)
+	f := start(t)
+	var tenant struct{ ID string }
+	f.app.Post("/api/v1/contragents", f.user.Token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Max Mieter"}).
+		Expect(http.StatusCreated).JSON(&tenant)
+	f.tenant = tenant.ID
+	id := f.newContract(t, f.user.Token, "2026/007", "de", []term{
+		{"MONTHLY_RENT_AMOUNT", 950}, {"CONTRACT_START_DATE", "2026-10-01"}, {"PAYMENT_DAY_OF_MONTH", 3},
+		{"DE_KAUTION_MONTHS", 2}, {"DE_INDEXMIETE", true}, {"PETS_ALLOWED", false},
+	})
+	f.app.Post("/api/v1/contracts/"+id+"/activate", f.user.Token, nil).Expect(http.StatusOK)
+	f.app.Post("/api/v1/contracts/"+id+"/rent", f.user.Token, map[string]any{"amount": 990, "from": "2027-01-01"}).Expect(http.StatusOK)
+
+	want := map[string][]string{
+		"de": {"Monatsmiete bei Mietbeginn 950,00 €", "Kaution 2 Monatsmieten = 1.900,00 €",
+			"§ 1 Die monatliche Miete beträgt 950,00 €.", "§ 2 Die monatliche Miete ändert sich wie folgt: – ab 01.01.2027: 990,00 € monatlich",
+			"Mietsicherheit (Kaution) in Höhe von 2 Nettokaltmieten (1.900,00 €)", "Indexmiete (§ 557b BGB)",
+			"bedarf der vorherigen schriftlichen Zustimmung des Vermieters",
+			"Vermieter Test User", "Mieter Max Mieter", "Nicht hinterlegt; vor der Unterzeichnung handschriftlich einzutragen:",
+			"Ort, Datum", "Unterschrift – Vermieter", "Unterschrift – Mieter", "Seite 1 von "},
+		"en": {"Monthly rent at the start €950.00", "Deposit 2 months’ rent = €1,900.00",
+			"§ 1 The monthly rent is €950.00.", "§ 2 The monthly rent changes as follows: – from 2027-01-01: €990.00 per month",
+			"rent deposit (Kaution) of 2 months’ net rent excluding operating costs (€1,900.00)",
+			"Landlord Test User", "Tenant Max Mieter", "Not on file; to be filled in by hand before signing:",
+			"Place, date", "Signature – Landlord", "Signature – Tenant", "Page 1 of "},
+		"fr": {"2 mois de loyer = 1 900,00 €", "Le loyer mensuel est fixé à 950,00 €.", "à compter du 01/01/2027 : 990,00 € par mois", "Lieu, date"},
+		"es": {"2 mensualidades = 1.900,00 €", "La renta mensual se fija en 950,00 €.", "a partir del 01/01/2027: 990,00 € al mes", "Lugar y fecha"},
+		"uk": {"2 місячні плати = 1 900,00 €", "становить 950,00 €.", "з 01.01.2027: 990,00 € на місяць", "Місце, дата", "Наймодавець", "Наймач"},
+	}
+	for locale, parts := range want {
+		res := f.print(id, "locale="+locale, f.user.Token, nil).Expect(http.StatusOK)
+		if w := res.Header.Get("Propman-Warnings"); w != "landlord_address_missing, tenant_address_missing" {
+			t.Errorf("%s: Propman-Warnings %q", locale, w)
+		}
+		text := pdfText(t, res.Body, "-layout")
+		for _, s := range parts {
+			if !strings.Contains(text, s) {
+				t.Errorf("the %s form lacks %q\n%s", locale, s, text)
+			}
+		}
+		// 990 only in the schedule: never as the rent of the key data or
+		// of the rent clause.
+		if n := strings.Count(text, "990,00") + strings.Count(text, "990.00"); n != 1 {
+			t.Errorf("%s: 990 appears %d times\n%s", locale, n, text)
+		}
 	}
 }
 

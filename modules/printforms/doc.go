@@ -35,6 +35,7 @@ const ptToMM = 25.4 / 72
 type doc struct {
 	pdf    *fpdf.Fpdf
 	st     style
+	locale string
 	l      labels
 	widths map[string]map[rune]float64 // per font style, in glyph units
 	style  string
@@ -56,7 +57,7 @@ func newDoc(locale string, l labels, title string, created time.Time) *doc {
 	pdf.SetProducer("propman", true)
 	pdf.SetLang(locale)
 	pdf.AddPage()
-	d := &doc{pdf: pdf, st: styleOf(locale), l: l, widths: map[string]map[rune]float64{}}
+	d := &doc{pdf: pdf, st: styleOf(locale), locale: locale, l: l, widths: map[string]map[rune]float64{}}
 	d.font("", 10)
 	return d
 }

@@ -25,6 +25,10 @@ type style struct {
 	// month is a layout for a billing month (YYYY-MM), quarter the format
 	// of a quarter (%d is the quarter, %s the year).
 	month string
+	// signFirst writes a currency sign before the amount (English).
+	signFirst bool
+	// hryvnia writes UAH as "грн" (Ukrainian).
+	hryvnia bool
 }
 
 // styles are the locales' formats. Dates: ISO 8601 in English (no month
@@ -33,11 +37,11 @@ type style struct {
 // French and Spanish. Amounts: two decimals always, the currency code
 // after the number.
 var styles = map[string]style{
-	"en": {group: ",", decimal: ".", date: "2006-01-02", percent: "%", month: "2006-01"},
+	"en": {group: ",", decimal: ".", date: "2006-01-02", percent: "%", month: "2006-01", signFirst: true},
 	"de": {group: ".", decimal: ",", date: "02.01.2006", percent: nbsp + "%", month: "01.2006"},
 	"fr": {group: nbsp, decimal: ",", date: "02/01/2006", percent: nbsp + "%", month: "01/2006"},
 	"es": {group: ".", decimal: ",", date: "02/01/2006", percent: nbsp + "%", month: "01/2006"},
-	"uk": {group: nbsp, decimal: ",", date: "02.01.2006", percent: nbsp + "%", month: "01.2006"},
+	"uk": {group: nbsp, decimal: ",", date: "02.01.2006", percent: nbsp + "%", month: "01.2006", hryvnia: true},
 }
 
 // styleOf is the format of locale; a language without one of its own (an
@@ -68,20 +72,46 @@ func (s style) grouped(digits string) string {
 	return b.String()
 }
 
-// Money writes an amount with two decimals and its currency code:
-// "1,234.50 EUR" (en), "1.234,50 EUR" (de, es), "1 234,50 EUR" (fr, uk,
-// with no-break spaces).
+// Money writes an amount with two decimals and its currency: the sign of
+// a currency that has a well-known one (€, £, $; грн in Ukrainian),
+// before the number in English ("€1,234.50") and after it elsewhere
+// ("1.234,50 €" in German and Spanish, "1 234,50 €" in French and
+// Ukrainian, with no-break spaces), as each language writes money in a
+// contract; any other currency by its ISO code after the number
+// ("1,234.50 CHF").
 func (s style) Money(a money.Amount, currency string) string {
 	n := int64(a)
 	sign := ""
 	if n < 0 {
 		sign, n = "-", -n
 	}
-	out := sign + s.grouped(strconv.FormatInt(n/100, 10)) + s.decimal + twoDigits(n%100)
-	if currency != "" {
-		out += nbsp + currency
+	num := s.grouped(strconv.FormatInt(n/100, 10)) + s.decimal + twoDigits(n%100)
+	symbol, known := currencySign(s, currency)
+	switch {
+	case currency == "":
+		return sign + num
+	case known && s.signFirst:
+		return sign + symbol + num
+	default:
+		return sign + num + nbsp + symbol
 	}
-	return out
+}
+
+// currencySign is how the locale writes currency: a sign, or the code.
+func currencySign(s style, currency string) (string, bool) {
+	switch currency {
+	case "EUR":
+		return "€", true
+	case "GBP":
+		return "£", true
+	case "USD":
+		return "$", true
+	case "UAH":
+		if s.hryvnia {
+			return "грн", false // written after the number, as Ukrainians do
+		}
+	}
+	return currency, false
 }
 
 func twoDigits(n int64) string {

@@ -16,14 +16,14 @@ func TestLocaleFormats(t *testing.T) {
 		money, small, negative, integer, dec, pct    string
 		date, month, quarter, year, notAPeriod, zero string
 	}{
-		{"en", "1,234,567.50 EUR", "0.05 EUR", "-1,234.00 EUR", "1,234,567", "1,234.125", "5.5%", "2026-11-23", "2026-11", "Q4 2026", "2026", "soon", "0.00 EUR"},
-		{"de", "1.234.567,50 EUR", "0,05 EUR", "-1.234,00 EUR", "1.234.567", "1.234,125", "5,5 %", "23.11.2026", "11.2026", "Q4 2026", "2026", "soon", "0,00 EUR"},
-		{"fr", "1 234 567,50 EUR", "0,05 EUR", "-1 234,00 EUR", "1 234 567", "1 234,125", "5,5 %", "23/11/2026", "11/2026", "Q4 2026", "2026", "soon", "0,00 EUR"},
-		{"es", "1.234.567,50 EUR", "0,05 EUR", "-1.234,00 EUR", "1.234.567", "1.234,125", "5,5 %", "23/11/2026", "11/2026", "Q4 2026", "2026", "soon", "0,00 EUR"},
-		{"uk", "1 234 567,50 UAH", "0,05 UAH", "-1 234,00 UAH", "1 234 567", "1 234,125", "5,5 %", "23.11.2026", "11.2026", "Q4 2026", "2026", "soon", "0,00 UAH"},
+		{"en", "€1,234,567.50", "€0.05", "-€1,234.00", "1,234,567", "1,234.125", "5.5%", "2026-11-23", "2026-11", "Q4 2026", "2026", "soon", "€0.00"},
+		{"de", "1.234.567,50 €", "0,05 €", "-1.234,00 €", "1.234.567", "1.234,125", "5,5 %", "23.11.2026", "11.2026", "Q4 2026", "2026", "soon", "0,00 €"},
+		{"fr", "1 234 567,50 €", "0,05 €", "-1 234,00 €", "1 234 567", "1 234,125", "5,5 %", "23/11/2026", "11/2026", "Q4 2026", "2026", "soon", "0,00 €"},
+		{"es", "1.234.567,50 €", "0,05 €", "-1.234,00 €", "1.234.567", "1.234,125", "5,5 %", "23/11/2026", "11/2026", "Q4 2026", "2026", "soon", "0,00 €"},
+		{"uk", "1 234 567,50 грн", "0,05 грн", "-1 234,00 грн", "1 234 567", "1 234,125", "5,5 %", "23.11.2026", "11.2026", "Q4 2026", "2026", "soon", "0,00 грн"},
 		// A language activated without formats of its own is written the
 		// English way.
-		{"it", "1,234,567.50 EUR", "0.05 EUR", "-1,234.00 EUR", "1,234,567", "1,234.125", "5.5%", "2026-11-23", "2026-11", "Q4 2026", "2026", "soon", "0.00 EUR"},
+		{"it", "€1,234,567.50", "€0.05", "-€1,234.00", "1,234,567", "1,234.125", "5.5%", "2026-11-23", "2026-11", "Q4 2026", "2026", "soon", "€0.00"},
 	}
 	for _, tt := range tests {
 		s := styleOf(tt.locale)
@@ -54,6 +54,17 @@ func TestLocaleFormats(t *testing.T) {
 	// The amount never breaks from its currency, nor inside its groups.
 	if got := styleOf("fr").Money(123456, "EUR"); strings.Contains(got, " ") {
 		t.Errorf("fr amount %q has a breaking space", got)
+	}
+	// Currencies: the sign where there is a well-known one, else the code
+	// after the number; the hryvnia as "грн" only in Ukrainian.
+	for _, c := range []struct{ locale, currency, want string }{
+		{"en", "GBP", "£12.50"}, {"de", "GBP", "12,50 £"}, {"en", "USD", "$12.50"}, {"es", "USD", "12,50 $"},
+		{"en", "CHF", "12.50 CHF"}, {"de", "CHF", "12,50 CHF"}, {"en", "UAH", "12.50 UAH"}, {"de", "UAH", "12,50 UAH"},
+		{"uk", "EUR", "12,50 €"}, {"fr", "", "12,50"},
+	} {
+		if got := strings.ReplaceAll(styleOf(c.locale).Money(1250, c.currency), "\u00a0", " "); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.locale, c.currency, got, c.want)
+		}
 	}
 	if got := styleOf("en").Int(-1234); got != "-1,234" {
 		t.Errorf("Int(-1234) = %q", got)

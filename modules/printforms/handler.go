@@ -72,6 +72,9 @@ func (h *Handler) send(c *fiber.Ctx, job *Job) error {
 	etag := `"` + job.Key + `"`
 	c.Set(fiber.HeaderETag, etag)
 	c.Set(fiber.HeaderCacheControl, "private, no-cache")
+	if len(job.Warnings) > 0 {
+		c.Set("Propman-Warnings", strings.Join(job.Warnings, ", "))
+	}
 	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && httpserver.ETagMatches(inm, etag) {
 		return c.SendStatus(fiber.StatusNotModified)
 	}

@@ -116,3 +116,17 @@ func blockName(t testing.TB, app *testkit.App, code, locale string) string {
 	}
 	return b.Name[locale]
 }
+
+// blockDescription is the agreement block's description (our guidance to
+// the landlord) in locale as the API serves it.
+func blockDescription(t testing.TB, app *testkit.App, code, locale string) string {
+	t.Helper()
+	var b struct {
+		Description map[string]string `json:"description"`
+	}
+	app.Get("/api/v1/agreement-blocks/"+code, "").Expect(http.StatusOK).JSON(&b)
+	if b.Description[locale] == "" {
+		t.Fatalf("block %s has no %s description", code, locale)
+	}
+	return b.Description[locale]
+}

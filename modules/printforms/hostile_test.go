@@ -2,10 +2,15 @@ package printforms_test
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
 )
+
+// footer is a page's footer of the hostile contract as pdftotext -raw
+// reads it.
+var footer = regexp.MustCompile(`(Rental contract|Договір найму житла) \S+ (Page|Сторінка) \d+ (of|з) \d+ ?`)
 
 // Text the landlord typed may be anything the contracts module accepts:
 // words longer than a line, bidirectional overrides, control characters,
@@ -38,7 +43,8 @@ func TestHostileTextStillGivesAValidPDF(t *testing.T) {
 		res := f.print(id, "locale="+locale, f.user.Token, nil).Expect(http.StatusOK)
 		text := pdfText(t, res.Body)
 		raw := pdfText(t, res.Body, "-raw")
-		joined := strings.ReplaceAll(raw, " ", "")
+		// A page may end inside the long word: its footer goes.
+		joined := strings.ReplaceAll(footer.ReplaceAllString(raw, ""), " ", "")
 		for _, want := range []string{"evil override", "ENDMARK", "Evil Tenant", "first", "last", "Z", "tab here"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s: the text lacks %q", locale, want)

@@ -48,6 +48,38 @@ const (
 	keyTotal          = "printforms.receipt.total"
 	keyVoid           = "printforms.receipt.void"
 	keyVoidNote       = "printforms.receipt.void_note"
+
+	keyNotOnFile       = "printforms.common.not_on_file"
+	keyPlaceDate       = "printforms.common.place_date"
+	keyPreamble        = "printforms.contract.preamble"
+	keyRentAtStart     = "printforms.contract.rent_at_start"
+	keyRentSchedule    = "printforms.contract.rent_schedule"
+	keyRentStep        = "printforms.contract.rent_step"
+	keyDepositMonths   = "printforms.contract.deposit_months"
+	keyPaymentDayValue = "printforms.contract.payment_day_value"
+	keyPaidOn          = "printforms.receipt.paid_on"
+	keyMethod          = "printforms.receipt.method"
+	keyReference       = "printforms.receipt.reference"
+	keyReceiptContract = "printforms.receipt.contract"
+	keyBalanceContract = "printforms.receipt.balance_contract"
+	keyBalanceProperty = "printforms.receipt.balance_property"
+	keyCredit          = "printforms.receipt.credit"
+	keyChargeOf        = "printforms.charge.of_contract"
+	keyPropertyName    = "printforms.contract.property_name"
+	// keyMethodPrefix + a payment method, keyChargePrefix + a charge kind
+	// and keyMeterPrefix + a meter kind are keys too (see methodKeys,
+	// chargeKeys).
+	keyMethodPrefix = "printforms.receipt.method."
+	keyChargePrefix = "printforms.charge."
+	keyMeterPrefix  = "printforms.charge.meter."
+)
+
+// The payment methods, charge kinds and meter kinds the receipt
+// translates.
+var (
+	methods     = []string{"bank_transfer", "card", "cash", "other"}
+	chargeKinds = []string{"rent", "utility_prepayment", "deposit", "late_fee"}
+	meterKinds  = []string{"electricity", "gas", "water_cold", "water_hot", "heating", "other"}
 )
 
 var labelKeys = []string{
@@ -55,6 +87,21 @@ var labelKeys = []string{
 	keyDeposit, keyEndDate, keyLandlord, keyMainTerms, keyContractNumber, keyOpenEnded, keyParties, keyPaymentDay,
 	keyRent, keySignatures, keyStartDate, keyTenant, keyTerms, keyContractTitle,
 	keyAmount, keyCharge, keyIssuedOn, keyReceiptNumber, keyPayer, keyPeriod, keyReceiptTitle, keyTotal, keyVoid, keyVoidNote,
+	keyNotOnFile, keyPlaceDate, keyPreamble, keyRentAtStart, keyRentSchedule, keyRentStep, keyDepositMonths,
+	keyPaymentDayValue, keyPaidOn, keyMethod, keyReference, keyReceiptContract, keyBalanceContract,
+	keyBalanceProperty, keyCredit, keyChargeOf, keyPropertyName,
+}
+
+func init() {
+	for _, m := range methods {
+		labelKeys = append(labelKeys, keyMethodPrefix+m)
+	}
+	for _, k := range chargeKinds {
+		labelKeys = append(labelKeys, keyChargePrefix+k)
+	}
+	for _, k := range meterKinds {
+		labelKeys = append(labelKeys, keyMeterPrefix+k)
+	}
 }
 
 // labels are one locale's texts of the keys above.

@@ -17,6 +17,11 @@ var (
 	RequirePoppler = requirePoppler
 	PDFText        = pdfText
 	PDFPages       = pdfPages
+	// WordingOf is a block's lease wording in a locale (Value, Yes, No).
+	WordingOf = func(code, locale string) (value, yes, no string, ok bool) {
+		c, ok := wordingOf(code, locale)
+		return c.Value, c.Yes, c.No, ok
+	}
 )
 
 // The tests read the PDFs back with poppler's pdftotext and pdfinfo

@@ -28,8 +28,22 @@ type Receipt struct {
 	PropertyName    string
 	PropertyAddress string
 	Currency        string
-	Lines           []ReceiptLine
-	Total           money.Amount
+	// PaidOn is the day the money was paid, Method how (bank_transfer,
+	// cash, card, other: printed in the locale; anything else as it is),
+	// Reference the payer's reference (empty prints nothing).
+	PaidOn    calendar.Date
+	Method    string
+	Reference string
+	// ContractNumber is the number of the contract the payment was for
+	// (empty: none).
+	ContractNumber string
+	Lines          []ReceiptLine
+	Total          money.Amount
+	// Balance is what was still owed right after this payment: on the
+	// contract when ContractNumber is set, else on the property (nil
+	// prints nothing). Credit is what the payment kept for later charges.
+	Balance *money.Amount
+	Credit  money.Amount
 	// Status is ReceiptIssued or ReceiptVoid; a void receipt is printed
 	// with a note under its title and a large "VOID" across every page.
 	Status string
@@ -37,7 +51,11 @@ type Receipt struct {
 
 // ReceiptLine is one charge the payment went to.
 type ReceiptLine struct {
-	Charge string // the charge's name
+	// Charge is the charge's name as stored. The names the service gives
+	// its own charges ("Rent, contract 2026/001", "Deposit", "Late fee:
+	// ...", a meter's "Electricity 2026-11 (...)") are printed in the
+	// locale; a name the landlord typed is printed as written.
+	Charge string
 	// Period is the charge's period label (YYYY-MM, YYYY-Qn, YYYY), printed
 	// in the locale's order; anything else is printed as it is.
 	Period string
@@ -93,6 +111,18 @@ func (r *Renderer) Receipt(locale string, rc Receipt) (out []byte, err error) {
 	if p := clean(rc.PayerName, false); strings.TrimSpace(p) != "" {
 		d.row(l.get(keyPayer), p)
 	}
+	if !rc.PaidOn.IsZero() {
+		d.row(l.get(keyPaidOn), d.st.Date(rc.PaidOn))
+	}
+	if rc.Method != "" {
+		d.row(l.get(keyMethod), d.method(rc.Method))
+	}
+	if ref := clean(rc.Reference, false); strings.TrimSpace(ref) != "" {
+		d.row(l.get(keyReference), ref)
+	}
+	if n := clean(rc.ContractNumber, false); strings.TrimSpace(n) != "" {
+		d.row(l.get(keyReceiptContract), n)
+	}
 	d.row(l.get(keyProperty), clean(rc.PropertyName, false))
 	if a := clean(rc.PropertyAddress, false); strings.TrimSpace(a) != "" {
 		d.row(l.get(keyAddress), a)
@@ -100,6 +130,17 @@ func (r *Renderer) Receipt(locale string, rc Receipt) (out []byte, err error) {
 	d.gap(4)
 	currency := clean(rc.Currency, false)
 	d.receiptTable(rc.Lines, rc.Total, currency)
+	d.gap(1)
+	if rc.Credit > 0 {
+		d.sumLine(l.get(keyCredit), d.st.Money(rc.Credit, currency), "")
+	}
+	if rc.Balance != nil {
+		key := keyBalanceProperty
+		if strings.TrimSpace(rc.ContractNumber) != "" {
+			key = keyBalanceContract
+		}
+		d.sumLine(l.get(key), d.st.Money(*rc.Balance, currency), "B")
+	}
 
 	d.gap(14)
 	d.need(22)
@@ -146,7 +187,7 @@ func (d *doc) receiptTable(lines []ReceiptLine, total money.Amount, currency str
 	for _, ln := range lines {
 		d.font("", 10)
 		h := d.lineH()
-		names := d.wrap(clean(ln.Charge, false), colCharge-3)
+		names := d.wrap(d.chargeName(clean(ln.Charge, false)), colCharge-3)
 		if len(names) == 0 {
 			names = []string{""}
 		}
@@ -189,6 +230,25 @@ func (d *doc) receiptTable(lines []ReceiptLine, total money.Amount, currency str
 	d.pdf.SetDrawColor(0, 0, 0)
 	d.pdf.SetLineWidth(0.4)
 	d.pdf.Line(marginL, y-0.5, pageW-marginR, y-0.5)
+}
+
+// sumLine writes a line under the table's total: its label over the
+// charge and period columns, the amount right-aligned under the amounts.
+func (d *doc) sumLine(label, amount, style string) {
+	d.font(style, 10)
+	h := d.lineH()
+	labels := d.wrap(label, colCharge+colPeriod-4)
+	d.need(float64(len(labels))*h + 1)
+	d.gap(1)
+	y := d.pdf.GetY()
+	d.color(0)
+	d.pdf.SetY(y)
+	d.cell(marginL+colCharge, colPeriod+colAmount-1, h, amount, "R")
+	d.pdf.SetY(y)
+	for _, line := range labels {
+		d.cell(marginL+1, colCharge+colPeriod-4, h, line, "L")
+		d.gap(h)
+	}
 }
 
 // recoverRender turns a panic inside the PDF library into an error (a 500

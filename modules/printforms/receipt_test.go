@@ -13,6 +13,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/modules/translations"
@@ -33,15 +34,20 @@ func sampleReceipt(status string) Receipt {
 	return Receipt{
 		Number: "2026-000042", IssuedAt: time.Date(2026, 11, 23, 22, 30, 0, 0, time.UTC),
 		PayerName: "Олена Коваленко", PropertyName: "Flat 3B", PropertyAddress: "Hauptstraße 5, 10115 Berlin",
-		Currency: "EUR",
+		Currency: "EUR", PaidOn: calendar.NewDate(2026, 11, 21), Method: "bank_transfer", Reference: "Miete 11/2026 Whg. 3B",
+		ContractNumber: "2026/001",
 		Lines: []ReceiptLine{
 			{Charge: "Rent, contract 2026/001", Period: "2026-11", Amount: 95000},
 			{Charge: "Utility prepayment", Period: "2026-Q4", Amount: 15050},
 			{Charge: "Deposit", Period: "", Amount: 123400},
+			{Charge: "Late fee: Rent, contract 2026/001", Period: "2026-10", Amount: 1000},
+			{Charge: "Electricity 2026-11 (1234.5 kWh x 0.301234)", Period: "2026-11", Amount: 37187},
 		},
-		Total: 233450, Status: status,
+		Total: 271637, Balance: &balance, Credit: 2500, Status: status,
 	}
 }
+
+var balance = money.Amount(85000)
 
 // Every locale's receipt has its number, date, payer, property, each
 // line's charge, period and amount and the total in the locale's format;
@@ -51,11 +57,11 @@ func TestReceiptInEveryLocale(t *testing.T) {
 	labels := testLabels(t)
 	r := NewRenderer(labels)
 	formats := map[string][]string{
-		"en": {"2026-11-23", "2026-11", "Q4 2026", "950.00 EUR", "150.50 EUR", "1,234.00 EUR", "2,334.50 EUR"},
-		"de": {"23.11.2026", "11.2026", "Q4 2026", "950,00 EUR", "150,50 EUR", "1.234,00 EUR", "2.334,50 EUR"},
-		"fr": {"23/11/2026", "11/2026", "Q4 2026", "950,00 EUR", "150,50 EUR", "1 234,00 EUR", "2 334,50 EUR"},
-		"es": {"23/11/2026", "11/2026", "Q4 2026", "950,00 EUR", "150,50 EUR", "1.234,00 EUR", "2.334,50 EUR"},
-		"uk": {"23.11.2026", "11.2026", "Q4 2026", "950,00 EUR", "150,50 EUR", "1 234,00 EUR", "2 334,50 EUR"},
+		"en": {"2026-11-23", "2026-11-21", "2026-11", "Q4 2026", "€950.00", "€150.50", "€1,234.00", "€2,716.37", "€850.00", "€25.00", "(1,234.5 kWh × 0.301234)"},
+		"de": {"23.11.2026", "21.11.2026", "11.2026", "Q4 2026", "950,00 €", "150,50 €", "1.234,00 €", "2.716,37 €", "850,00 €", "25,00 €", "(1.234,5 kWh × 0,301234)"},
+		"fr": {"23/11/2026", "21/11/2026", "11/2026", "Q4 2026", "950,00 €", "150,50 €", "1 234,00 €", "2 716,37 €", "850,00 €", "25,00 €", "(1 234,5 kWh × 0,301234)"},
+		"es": {"23/11/2026", "21/11/2026", "11/2026", "Q4 2026", "950,00 €", "150,50 €", "1.234,00 €", "2.716,37 €", "850,00 €", "25,00 €", "(1.234,5 kWh × 0,301234)"},
+		"uk": {"23.11.2026", "21.11.2026", "11.2026", "Q4 2026", "950,00 €", "150,50 €", "1 234,00 €", "2 716,37 €", "850,00 €", "25,00 €", "(1 234,5 kWh × 0,301234)"},
 	}
 	for locale, formatted := range formats {
 		l, missing := labels.forLocale(locale)
@@ -72,9 +78,22 @@ func TestReceiptInEveryLocale(t *testing.T) {
 				l.get(keyReceiptTitle), l.get(keyReceiptNumber) + " 2026-000042", l.get(keyIssuedOn), l.get(keyPayer),
 				"Олена Коваленко", l.get(keyProperty), "Flat 3B", "Hauptstraße 5, 10115 Berlin",
 				l.get(keyCharge), l.get(keyPeriod), l.get(keyAmount), l.get(keyTotal),
-				"Rent, contract 2026/001", "Utility prepayment", "Deposit",
+				l.get(keyPaidOn), l.get(keyMethod) + " " + l.get(keyMethodPrefix+"bank_transfer"),
+				l.get(keyReference) + " Miete 11/2026 Whg. 3B", l.get(keyReceiptContract) + " 2026/001",
+				l.get(keyBalanceContract), l.get(keyCredit),
+				// The service's charges in the locale, the landlord's as typed.
+				strings.NewReplacer("{charge}", l.get(keyChargePrefix+"rent"), "{number}", "2026/001").Replace(l.get(keyChargeOf)),
+				l.get(keyChargePrefix+"late_fee") + ": " + strings.NewReplacer("{charge}", l.get(keyChargePrefix+"rent"), "{number}", "2026/001").Replace(l.get(keyChargeOf)),
+				l.get(keyChargePrefix + "deposit"), l.get(keyMeterPrefix + "electricity"), "Utility prepayment",
 				l.get(keySignature), l.get(keyDate), l.page("1", "1"),
 			}, formatted...)
+			if locale != "en" {
+				for _, english := range []string{"Rent, contract", "Deposit", "Late fee", "Electricity", "Bank transfer"} {
+					if strings.Contains(text, english) {
+						t.Errorf("%s %s: the receipt has the English %q\n%s", locale, status, english, text)
+					}
+				}
+			}
 			for _, s := range want {
 				if !strings.Contains(text, s) {
 					t.Errorf("%s %s: the receipt lacks %q\n%s", locale, status, s, text)
@@ -247,7 +266,7 @@ func TestReceiptHandler(t *testing.T) {
 	if got := res.header.Get("Content-Disposition"); got != `attachment; filename="receipt-2026-000042.pdf"` {
 		t.Errorf("Content-Disposition %q", got)
 	}
-	if text := pdfText(t, res.body); !strings.HasPrefix(text, "Zahlungsquittung ") || !strings.Contains(text, "2.334,50 EUR") {
+	if text := pdfText(t, res.body); !strings.HasPrefix(text, "Zahlungsquittung ") || !strings.Contains(text, "2.716,37 €") {
 		t.Errorf("not the German receipt: %s", text)
 	}
 	if text := pdfText(t, get(t, app, path+"?locale=uk").body); !strings.HasPrefix(text, "Квитанція про оплату ") {

@@ -24,7 +24,7 @@ import (
 // formVersion is part of every ETag: raise it when the layout changes, so
 // clients holding a PDF drawn the old way get the new one. (A changed
 // label changes the ETags by itself: Labels.Version.)
-const formVersion = "1"
+const formVersion = "2"
 
 // Job is one form to send: its version key (the ETag's content and the
 // cache key), its filename, and how to draw it when no cached copy exists.
@@ -33,6 +33,9 @@ type Job struct {
 	// Filename is the attachment's name; Content-Disposition gives it as an
 	// ASCII fallback and as UTF-8 (filename*).
 	Filename string
+	// Warnings name what the form could not fill in (WarnLandlordAddress,
+	// ...), sent in the Propman-Warnings header.
+	Warnings []string
 	Render   func() ([]byte, error)
 }
 
@@ -146,29 +149,85 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 		blocks[strings.ToUpper(b.Code)] = b
 	}
 
+	rents, err := s.contracts.Rents(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+
+	// The rents' history changes only with the contract's updated_at
+	// (ChangeRent sets it), so the version needs no more than that.
 	v := newVersion("contract", s.labels, locale)
 	v.add(c.ID.String(), stamp(c.UpdatedAt), stamp(owner.UpdatedAt), stamp(tenant.UpdatedAt), stamp(prop.UpdatedAt))
+	phone := ""
+	if owner.Phone != nil {
+		phone = *owner.Phone
+	}
 	form := ContractForm{
 		Number: c.Number, Currency: c.Currency,
-		Landlord:     Party{Name: owner.Name, Email: owner.Email},
+		// The profile has no postal address: the form says so and leaves
+		// a line to write it on (and the answer's Propman-Warnings says so).
+		Landlord:     Party{Name: owner.Name, Email: owner.Email, Phone: phone},
 		Tenant:       Party{Name: tenant.Name, Address: tenant.Address, Email: tenant.Email, Phone: tenant.Phone, TaxID: tenant.TaxID},
 		PropertyName: prop.Name, PropertyAddress: s.address(prop, locale),
-		Start: c.StartDate, End: c.EndDate, Rent: c.Rent(), Deposit: c.Deposit(), DueDay: c.DueDay,
-		Updated: c.UpdatedAt,
+		Start: c.StartDate, End: c.EndDate, StartRent: c.Rent(), Deposit: c.Deposit(), DueDay: c.DueDay,
+		DepositMonths: depositMonths(terms),
+		Updated:       c.UpdatedAt,
+	}
+	// The rent in force at the start is the first of the history; the
+	// contract's rent_minor is the latest (it may already be a future
+	// indexation's).
+	if len(rents) > 0 {
+		first := rents[0].Amount
+		form.StartRent = &first
+		for _, r := range rents[1:] {
+			form.RentSteps = append(form.RentSteps, RentStep{From: r.From, Amount: r.Amount})
+		}
 	}
 	for _, t := range terms {
 		ft := FormTerm{Code: t.Code, Name: t.Code, Value: t.Value}
 		if b, ok := blocks[strings.ToUpper(t.Code)]; ok {
-			ft.Name, ft.Description, ft.DataType = localized(b.Name, locale, t.Code), localized(b.Description, locale, ""), b.DataType
+			ft.Name, ft.DataType = localized(b.Name, locale, t.Code), b.DataType
 			v.add(b.Code, stamp(b.UpdatedAt))
 		}
 		form.Terms = append(form.Terms, ft)
 	}
+	var warnings []string
+	if strings.TrimSpace(form.Landlord.Address) == "" {
+		warnings = append(warnings, WarnLandlordAddress)
+	}
+	if strings.TrimSpace(form.Tenant.Address) == "" {
+		warnings = append(warnings, WarnTenantAddress)
+	}
 	return &Job{
 		Key:      v.key(),
 		Filename: "contract-" + c.Number + ".pdf",
+		Warnings: warnings,
 		Render:   func() ([]byte, error) { return s.render.Contract(locale, form) },
 	}, nil
+}
+
+// The warnings of a contract's form (the Propman-Warnings header): what
+// the form had to leave for the parties to fill in by hand.
+const (
+	WarnLandlordAddress = "landlord_address_missing"
+	WarnTenantAddress   = "tenant_address_missing"
+)
+
+// depositMonthsCodes are the blocks that agree the deposit as a number of
+// monthly rents, in the order the contracts module reads them.
+var depositMonthsCodes = []string{contracts.CodeDepositMonths, "DE_KAUTION_MONTHS", "FR_DEPOT_GARANTIE_MONTHS", "ES_FIANZA_MONTHS"}
+
+// depositMonths is the number of monthly rents the terms agree the
+// deposit as (0: none).
+func depositMonths(terms []contracts.Term) int64 {
+	for _, code := range depositMonthsCodes {
+		for _, t := range terms {
+			if strings.EqualFold(t.Code, code) {
+				return intOf(t.Value)
+			}
+		}
+	}
+	return 0
 }
 
 // ReceiptJob is ContractJob for a receipt the source finds.

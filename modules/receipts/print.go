@@ -3,11 +3,17 @@ package receipts
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 
+	"go.uber.org/fx"
+
 	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 )
 
@@ -15,13 +21,25 @@ import (
 // (printforms.ReceiptSource): the receipt, its property and the owner's
 // locale, after the same access check as the routes.
 type printSource struct {
-	svc      *Service
-	props    *properties.Service
-	accounts *accounts.Service
+	svc       *Service
+	props     *properties.Service
+	accounts  *accounts.Service
+	payments  *payments.Service
+	contracts *contracts.Service // nil when the contracts module is off
 }
 
-func newPrintSource(svc *Service, props *properties.Service, users *accounts.Service) printforms.ReceiptSource {
-	return &printSource{svc: svc, props: props, accounts: users}
+type printSourceParams struct {
+	fx.In
+
+	Service    *Service
+	Properties *properties.Service
+	Accounts   *accounts.Service
+	Payments   *payments.Service
+	Contracts  *contracts.Service `optional:"true"`
+}
+
+func newPrintSource(p printSourceParams) printforms.ReceiptSource {
+	return &printSource{svc: p.Service, props: p.Properties, accounts: p.Accounts, payments: p.Payments, contracts: p.Contracts}
 }
 
 func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, rawID string) (printforms.PrintableReceipt, error) {
@@ -45,14 +63,40 @@ func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, ra
 	if r.Status == Void {
 		status = printforms.ReceiptVoid
 	}
+	// The payment: when, how, its reference, its contract, and what was
+	// still owed right after it (payments.Service.BalanceAfter).
+	pay, err := s.payments.Payment(ctx, prop, r.PaymentID.String())
+	if err != nil {
+		return printforms.PrintableReceipt{}, err
+	}
+	balance, err := s.payments.BalanceAfter(ctx, pay)
+	if err != nil {
+		return printforms.PrintableReceipt{}, err
+	}
+	number, contractStamp := "", ""
+	if pay.ContractID != nil && s.contracts != nil {
+		c, err := s.contracts.Authorize(ctx, auth.Principal{UserID: r.OwnerID}, pay.ContractID.String())
+		switch e, ok := apierror.As(err); {
+		case err == nil:
+			number, contractStamp = c.Number, fmt.Sprint(c.UpdatedAt.UnixMicro())
+		case ok && e.Status == http.StatusNotFound:
+			// A contract deleted since: the receipt prints without its number.
+		default:
+			return printforms.PrintableReceipt{}, err
+		}
+	}
 	address := strings.Join(nonEmpty(prop.Address, strings.TrimSpace(prop.PostalCode+" "+prop.City)), ", ")
 	return printforms.PrintableReceipt{
 		Receipt: printforms.Receipt{
 			Number: r.Number, IssuedAt: r.IssuedAt, PayerName: r.Payer, PropertyName: prop.Name,
 			PropertyAddress: address, Currency: r.Currency, Lines: lines, Total: r.Amount, Status: status,
+			PaidOn: pay.PaidOn, Method: pay.Method, Reference: pay.Reference, ContractNumber: number,
+			Balance: &balance, Credit: r.Credit,
 		},
 		DefaultLocale: owner.Locale,
-		Version:       fmt.Sprintf("%s.%s.%d.%d", r.ID, r.Status, r.UpdatedAt.UnixMicro(), prop.UpdatedAt.UnixMicro()),
+		// The balance after the payment is history: later changes of the
+		// ledger do not change it, so it needs no part of its own here.
+		Version: fmt.Sprintf("%s.%s.%d.%d.%s", r.ID, r.Status, r.UpdatedAt.UnixMicro(), prop.UpdatedAt.UnixMicro(), contractStamp),
 	}, nil
 }
 

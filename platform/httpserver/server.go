@@ -80,7 +80,7 @@ func NewWithBodyLimits(cfg config.HTTP, dbTimeout time.Duration, log *slog.Logge
 			AllowOrigins:  strings.Join(cfg.Origins, ","),
 			AllowMethods:  "GET,POST,PUT,PATCH,DELETE,OPTIONS",
 			AllowHeaders:  "Authorization,Content-Type,If-None-Match,X-Request-ID",
-			ExposeHeaders: "ETag,Retry-After,X-Request-ID",
+			ExposeHeaders: "ETag,Retry-After,X-Request-ID,Propman-Warnings",
 			MaxAge:        3600,
 		}))
 	}
