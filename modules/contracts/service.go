@@ -119,7 +119,7 @@ func TenantOf(ctx context.Context, db bun.IDB, id uuid.UUID) (uuid.UUID, bool, e
 }
 
 // List returns a page of p's own contracts. Admins too see their own here.
-func (s *Service) List(ctx context.Context, p auth.Principal, f ListFilter, q listing.Query) ([]Contract, int, error) {
+func (s *Service) List(ctx context.Context, p auth.Principal, f ListFilter, q listing.Query) ([]Contract, listing.Result, error) {
 	return s.store.ListByOwner(ctx, p.UserID, f, s.today(), q)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -80,9 +81,9 @@ type ListFilter struct {
 
 // ListByOwner returns one page of the owner's contracts matching f, in
 // creation order, and how many match. today decides active vs ended.
-func (s *Store) ListByOwner(ctx context.Context, ownerID int64, f ListFilter, today calendar.Date, q listing.Query) ([]Contract, int, error) {
+func (s *Store) ListByOwner(ctx context.Context, ownerID int64, f ListFilter, today calendar.Date, q listing.Query) ([]Contract, listing.Result, error) {
 	var list []Contract
-	sel := s.db.NewSelect().Model(&list).Where("owner_id = ?", ownerID)
+	sel := s.db.NewSelect().Model(&list).Where("owner_id = ?", database.Param{V: ownerID})
 	switch f.Status {
 	case "":
 	case Active:
@@ -100,9 +101,9 @@ func (s *Store) ListByOwner(ctx context.Context, ownerID int64, f ListFilter, to
 	if f.TenantID != "" {
 		sel = sel.Where("tenant_id = ?", f.TenantID)
 	}
-	total, err := listing.Scan(ctx, sel.Order("id"), q)
+	total, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
 	if err != nil {
-		return nil, 0, fmt.Errorf("list contracts: %w", err)
+		return nil, listing.Result{}, fmt.Errorf("list contracts: %w", err)
 	}
 	return list, total, nil
 }

@@ -94,7 +94,7 @@ type ListFilter struct {
 
 // List returns a page of p's own contragents and how many match. Admins too
 // see their own here; they reach other users' contragents by id.
-func (s *Service) List(ctx context.Context, p auth.Principal, f ListFilter, q listing.Query) ([]Contragent, int, error) {
+func (s *Service) List(ctx context.Context, p auth.Principal, f ListFilter, q listing.Query) ([]Contragent, listing.Result, error) {
 	return s.store.ListByOwner(ctx, p.UserID, f, q)
 }
 

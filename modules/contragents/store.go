@@ -55,9 +55,9 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, list []Contragent) error
 
 // ListByOwner returns one page of the owner's contragents matching f, in
 // creation order, and how many match.
-func (s *Store) ListByOwner(ctx context.Context, ownerID int64, f ListFilter, q listing.Query) ([]Contragent, int, error) {
+func (s *Store) ListByOwner(ctx context.Context, ownerID int64, f ListFilter, q listing.Query) ([]Contragent, listing.Result, error) {
 	var list []Contragent
-	sel := s.db.NewSelect().Model(&list).Where("owner_id = ?", ownerID)
+	sel := s.db.NewSelect().Model(&list).Where("owner_id = ?", database.Param{V: ownerID})
 	if f.Role != "" {
 		// roles is a JSON array of known names: match the quoted name.
 		sel = sel.Where("roles LIKE ?", `%"`+f.Role+`"%`)
@@ -73,9 +73,9 @@ func (s *Store) ListByOwner(ctx context.Context, ownerID int64, f ListFilter, q 
 			return w.Where("name_search LIKE ? ESCAPE '!'", pattern).WhereOr("email LIKE ? ESCAPE '!'", pattern)
 		})
 	}
-	total, err := listing.Scan(ctx, sel.Order("id"), q)
+	total, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
 	if err != nil {
-		return nil, 0, fmt.Errorf("list contragents: %w", err)
+		return nil, listing.Result{}, fmt.Errorf("list contragents: %w", err)
 	}
 	return list, total, nil
 }

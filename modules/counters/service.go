@@ -78,7 +78,7 @@ func (s *Service) Counter(ctx context.Context, prop *properties.Property, rawID 
 }
 
 // Counters returns a page of prop's counters.
-func (s *Service) Counters(ctx context.Context, prop *properties.Property, q listing.Query) ([]Counter, int, error) {
+func (s *Service) Counters(ctx context.Context, prop *properties.Property, q listing.Query) ([]Counter, listing.Result, error) {
 	return s.store.Counters(ctx, prop.ID, q)
 }
 
@@ -226,10 +226,10 @@ func (s *Service) DeleteCounter(ctx context.Context, prop *properties.Property, 
 
 // Readings returns a page of the counter's readings, newest first, of
 // from..to when given.
-func (s *Service) Readings(ctx context.Context, prop *properties.Property, rawID string, from, to calendar.Date, q listing.Query) ([]Reading, int, error) {
+func (s *Service) Readings(ctx context.Context, prop *properties.Property, rawID string, from, to calendar.Date, q listing.Query) ([]Reading, listing.Result, error) {
 	c, err := s.Counter(ctx, prop, rawID)
 	if err != nil {
-		return nil, 0, err
+		return nil, listing.Result{}, err
 	}
 	return s.store.Readings(ctx, c.ID, from, to, q)
 }

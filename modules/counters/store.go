@@ -69,15 +69,15 @@ func (s *Store) LockCounter(ctx context.Context, tx bun.Tx, propertyID, id uuid.
 }
 
 // Counters returns a page of the property's counters in creation order.
-func (s *Store) Counters(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Counter, int, error) {
+func (s *Store) Counters(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Counter, listing.Result, error) {
 	var list []Counter
 	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", propertyID)
 	if v := q.Get("kind"); v != "" {
 		sel = sel.Where("kind = ?", v)
 	}
-	total, err := listing.Scan(ctx, sel.Order("id"), q)
+	total, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
 	if err != nil {
-		return nil, 0, fmt.Errorf("list counters: %w", err)
+		return nil, listing.Result{}, fmt.Errorf("list counters: %w", err)
 	}
 	return list, total, nil
 }
@@ -155,7 +155,7 @@ func (s *Store) deleteReading(ctx context.Context, tx bun.Tx, id uuid.UUID) erro
 
 // Readings returns a page of the counter's readings, newest first,
 // optionally only from..to (zero dates are open ends).
-func (s *Store) Readings(ctx context.Context, counterID uuid.UUID, from, to calendar.Date, q listing.Query) ([]Reading, int, error) {
+func (s *Store) Readings(ctx context.Context, counterID uuid.UUID, from, to calendar.Date, q listing.Query) ([]Reading, listing.Result, error) {
 	var list []Reading
 	sel := s.db.NewSelect().Model(&list).Where("counter_id = ?", counterID)
 	if !from.IsZero() {
@@ -164,9 +164,11 @@ func (s *Store) Readings(ctx context.Context, counterID uuid.UUID, from, to cale
 	if !to.IsZero() {
 		sel = sel.Where("read_on <= ?", to)
 	}
-	total, err := listing.Scan(ctx, sel.Order("read_on DESC"), q)
+	// read_on is unique per counter; id makes the order end with the key
+	// every list ends with.
+	total, err := listing.Scan(ctx, sel, q, listing.Desc("read_on", "id"))
 	if err != nil {
-		return nil, 0, fmt.Errorf("list readings: %w", err)
+		return nil, listing.Result{}, fmt.Errorf("list readings: %w", err)
 	}
 	return list, total, nil
 }

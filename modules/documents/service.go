@@ -226,7 +226,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, prop *properties
 }
 
 // List returns a page of the property's documents.
-func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Document, int, error) {
+func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Document, listing.Result, error) {
 	return s.store.List(ctx, prop.ID, q)
 }
 

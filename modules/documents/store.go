@@ -46,7 +46,7 @@ func (s *Store) ByID(ctx context.Context, propertyID, id uuid.UUID) (*Document, 
 
 // List returns one page of the property's documents in creation order,
 // filtered by category and contract_id, and how many match.
-func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Document, int, error) {
+func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Document, listing.Result, error) {
 	var list []Document
 	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", propertyID)
 	if c := q.Get("category"); c != "" {
@@ -55,13 +55,13 @@ func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query)
 	if c := q.Get("contract_id"); c != "" {
 		id, err := uuid.Parse(c)
 		if err != nil {
-			return nil, 0, fmt.Errorf("contract_id filter: %w", err)
+			return nil, listing.Result{}, fmt.Errorf("contract_id filter: %w", err)
 		}
 		sel = sel.Where("contract_id = ?", id)
 	}
-	total, err := listing.Scan(ctx, sel.Order("id"), q)
+	total, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
 	if err != nil {
-		return nil, 0, fmt.Errorf("list documents: %w", err)
+		return nil, listing.Result{}, fmt.Errorf("list documents: %w", err)
 	}
 	return list, total, nil
 }

@@ -28,7 +28,7 @@ type ChargeInput struct {
 }
 
 // Charges returns a page of prop's charges.
-func (s *Service) Charges(ctx context.Context, prop *properties.Property, q listing.Query) ([]Charge, int, error) {
+func (s *Service) Charges(ctx context.Context, prop *properties.Property, q listing.Query) ([]Charge, listing.Result, error) {
 	return s.store.Charges(ctx, prop.ID, q)
 }
 

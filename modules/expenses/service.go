@@ -81,7 +81,7 @@ func (s *Service) Expense(ctx context.Context, prop *properties.Property, rawID 
 }
 
 // Expenses returns a page of prop's expenses.
-func (s *Service) Expenses(ctx context.Context, prop *properties.Property, q listing.Query) ([]Expense, int, error) {
+func (s *Service) Expenses(ctx context.Context, prop *properties.Property, q listing.Query) ([]Expense, listing.Result, error) {
 	return s.store.Expenses(ctx, prop.ID, q)
 }
 

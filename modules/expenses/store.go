@@ -52,12 +52,12 @@ func (s *Store) Expense(ctx context.Context, propertyID, id uuid.UUID) (*Expense
 
 // Expenses returns a page of the property's expenses that are not deleted,
 // in creation order, and how many there are.
-func (s *Store) Expenses(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Expense, int, error) {
+func (s *Store) Expenses(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Expense, listing.Result, error) {
 	var list []Expense
 	total, err := listing.Scan(ctx, s.db.NewSelect().Model(&list).
-		Where("property_id = ?", propertyID).Where("deleted_at IS NULL").Order("id"), q)
+		Where("property_id = ?", propertyID).Where("deleted_at IS NULL"), q, listing.Asc("id"))
 	if err != nil {
-		return nil, 0, fmt.Errorf("list expenses: %w", err)
+		return nil, listing.Result{}, fmt.Errorf("list expenses: %w", err)
 	}
 	return list, total, nil
 }
@@ -270,7 +270,7 @@ func (s *Store) InsertCharge(ctx context.Context, db bun.IDB, c *Charge) error {
 
 // Charges returns a page of the property's charges by due date, and how
 // many match.
-func (s *Store) Charges(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Charge, int, error) {
+func (s *Store) Charges(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Charge, listing.Result, error) {
 	var list []Charge
 	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", propertyID)
 	if v := q.Get("period"); v != "" {
@@ -291,9 +291,9 @@ func (s *Store) Charges(ctx context.Context, propertyID uuid.UUID, q listing.Que
 	if v := q.Get("contract_id"); v != "" {
 		sel = sel.Where("contract_id = ?", v)
 	}
-	total, err := listing.Scan(ctx, sel.Order("due_date", "id"), q)
+	total, err := listing.Scan(ctx, sel, q, listing.Asc("due_date", "id"))
 	if err != nil {
-		return nil, 0, fmt.Errorf("list charges: %w", err)
+		return nil, listing.Result{}, fmt.Errorf("list charges: %w", err)
 	}
 	return list, total, nil
 }

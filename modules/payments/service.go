@@ -100,10 +100,10 @@ func (s *Service) Payment(ctx context.Context, prop *properties.Property, rawID 
 }
 
 // List returns a page of prop's payments with their allocations.
-func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Payment, int, error) {
+func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Payment, listing.Result, error) {
 	list, total, err := s.store.List(ctx, prop.ID, q)
 	if err != nil {
-		return nil, 0, err
+		return nil, listing.Result{}, err
 	}
 	ptrs := make([]*Payment, len(list))
 	for i := range list {

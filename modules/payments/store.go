@@ -131,7 +131,7 @@ func (s *Store) LoadAllocations(ctx context.Context, db bun.IDB, list []*Payment
 
 // List returns a page of the property's payments, newest paid_on first,
 // and how many match the filters.
-func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Payment, int, error) {
+func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Payment, listing.Result, error) {
 	var list []Payment
 	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", propertyID)
 	if v := q.Get("contract_id"); v != "" {
@@ -146,9 +146,9 @@ func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query)
 	if v := q.Get("to"); v != "" {
 		sel = sel.Where("paid_on <= ?", v)
 	}
-	total, err := listing.Scan(ctx, sel.Order("paid_on DESC", "id DESC"), q)
+	total, err := listing.Scan(ctx, sel, q, listing.Desc("paid_on", "id"))
 	if err != nil {
-		return nil, 0, fmt.Errorf("list payments: %w", err)
+		return nil, listing.Result{}, fmt.Errorf("list payments: %w", err)
 	}
 	return list, total, nil
 }

@@ -101,6 +101,6 @@ func (s *Service) Refresh(ctx context.Context, prop *properties.Property) (Resul
 }
 
 // List returns a page of prop's penalties, newest due first.
-func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]expenses.Charge, int, error) {
+func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]expenses.Charge, listing.Result, error) {
 	return s.store.List(ctx, prop.ID, q)
 }

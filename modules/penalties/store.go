@@ -63,16 +63,16 @@ func (s *Store) Penalised(ctx context.Context, db bun.IDB, propertyID uuid.UUID)
 
 // List returns a page of the property's penalties, newest due first, and
 // how many match (?contract_id=).
-func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]expenses.Charge, int, error) {
+func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]expenses.Charge, listing.Result, error) {
 	var list []expenses.Charge
 	sel := s.db.NewSelect().Model(&list).
 		Where("property_id = ?", propertyID).Where("kind = ?", expenses.Penalty)
 	if v := q.Get("contract_id"); v != "" {
 		sel = sel.Where("contract_id = ?", v)
 	}
-	total, err := listing.Scan(ctx, sel.OrderExpr("due_date DESC, id DESC"), q)
+	total, err := listing.Scan(ctx, sel, q, listing.Desc("due_date", "id"))
 	if err != nil {
-		return nil, 0, fmt.Errorf("list penalties: %w", err)
+		return nil, listing.Result{}, fmt.Errorf("list penalties: %w", err)
 	}
 	return list, total, nil
 }

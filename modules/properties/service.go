@@ -93,7 +93,7 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 
 // List returns a page of p's own properties and how many there are. Admins
 // too see their own here; they reach other users' properties by id.
-func (s *Service) List(ctx context.Context, p auth.Principal, q listing.Query) ([]Property, int, error) {
+func (s *Service) List(ctx context.Context, p auth.Principal, q listing.Query) ([]Property, listing.Result, error) {
 	return s.store.ListByOwner(ctx, p.UserID, q)
 }
 

@@ -35,7 +35,9 @@ func (s *Store) Insert(ctx context.Context, p *Property) error {
 // ByID returns the property with id.
 func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*Property, error) {
 	p := new(Property)
-	err := s.db.NewSelect().Model(p).Where("id = ?", id).Scan(ctx)
+	// Every per-property route starts here: bound, the id does not make
+	// each call a new statement for PostgreSQL (database.Render).
+	err := database.Select(ctx, s.db, s.db.NewSelect().Model(p).Where("id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -47,18 +49,18 @@ func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*Property, error) {
 
 // ListByOwner returns one page of the owner's properties in creation order
 // and how many the owner has.
-func (s *Store) ListByOwner(ctx context.Context, ownerID int64, q listing.Query) ([]Property, int, error) {
+func (s *Store) ListByOwner(ctx context.Context, ownerID int64, q listing.Query) ([]Property, listing.Result, error) {
 	var list []Property
-	sel := s.db.NewSelect().Model(&list).Where("owner_id = ?", ownerID).Order("id")
+	sel := s.db.NewSelect().Model(&list).Where("owner_id = ?", database.Param{V: ownerID})
 	switch q.Get("archived") {
 	case "true":
 		sel = sel.Where("archived_at IS NOT NULL")
 	case "false":
 		sel = sel.Where("archived_at IS NULL")
 	}
-	total, err := listing.Scan(ctx, sel, q)
+	total, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
 	if err != nil {
-		return nil, 0, fmt.Errorf("list properties: %w", err)
+		return nil, listing.Result{}, fmt.Errorf("list properties: %w", err)
 	}
 	return list, total, nil
 }

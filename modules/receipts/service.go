@@ -124,15 +124,15 @@ func (s *Service) byRawID(ctx context.Context, rawID string) (*Receipt, error) {
 }
 
 // List returns a page of prop's receipts, newest first.
-func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Receipt, int, error) {
+func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Receipt, listing.Result, error) {
 	var list []Receipt
 	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", prop.ID)
 	if v := q.Get("status"); v != "" {
 		sel = sel.Where("status = ?", v)
 	}
-	total, err := listing.Scan(ctx, sel.Order("issued_at DESC", "id DESC"), q)
+	total, err := listing.Scan(ctx, sel, q, listing.Desc("issued_at", "id"))
 	if err != nil {
-		return nil, 0, fmt.Errorf("list receipts: %w", err)
+		return nil, listing.Result{}, fmt.Errorf("list receipts: %w", err)
 	}
 	return list, total, nil
 }

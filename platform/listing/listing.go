@@ -1,14 +1,23 @@
 // Package listing is the one way a module serves a list: it reads
-// ?page=&per_page= and the list's own filters from the query string (every
-// problem reported in one 400), runs one page of a Bun query with the total
-// count, and writes the body {"<items>": [...], "total", "page", "per_page"}
-// of API-DECISIONS "Everywhere".
+// ?page=&per_page= or ?after= and the list's own filters from the query
+// string (every problem reported in one 400), runs one page of a Bun query
+// in the list's order, and writes the body {"<items>": [...], "total",
+// "page", "per_page", "next"} of API-DECISIONS "Everywhere".
+//
+// Two ways through a list: ?page= (OFFSET; the database reads and skips
+// every earlier row, so deep pages cost more and more) and ?after=<next of
+// the previous answer> (keyset: "rows after this position in the order",
+// which an index on the list's filter and order answers in the same time at
+// any depth). A cursor is opaque to clients: base64url of the list's table,
+// its order and the sort-key values of the last row of the page.
 package listing
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -16,8 +25,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/schema"
 
 	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/database"
 )
 
 // Pagination bounds of every growing list.
@@ -27,6 +38,8 @@ const (
 	maxPageNumber  = 1_000_000
 	// DefaultMaxLen bounds a filter value that declares no length of its own.
 	DefaultMaxLen = 200
+	// maxCursorLen bounds ?after=; real cursors are under 200 characters.
+	maxCursorLen = 512
 )
 
 // Filter is one query parameter a list accepts besides page and per_page.
@@ -92,14 +105,54 @@ type Query struct {
 	Page    int
 	PerPage int
 	values  map[string]string
+	// after is the decoded ?after= cursor, nil for an offset page.
+	after *cursor
 }
 
-// Parse reads ?page= (from 1), ?per_page= (1 to 200, default 50) and the
-// given filters. Every broken rule becomes one line of a single 400
-// validation_failed; parameters that are not declared are ignored.
+// cursor is what ?after= and "next" carry: the list it belongs to (table and
+// order) and the sort-key values of the last row before the page.
+type cursor struct {
+	Order string            `json:"o"`
+	Keys  []json.RawMessage `json:"k"`
+}
+
+const errCursor = "after: must be the next value of an earlier answer of this list"
+
+// decodeCursor checks the shape of ?after=; Scan checks that it belongs to
+// the list and that its values have the types of the list's keys.
+func decodeCursor(raw string) (*cursor, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(raw)
+	if err != nil {
+		return nil, false
+	}
+	var c cursor
+	if err := json.Unmarshal(b, &c); err != nil || c.Order == "" || len(c.Keys) == 0 {
+		return nil, false
+	}
+	return &c, true
+}
+
+// After reports whether the request asked for the page after a cursor.
+func (q Query) After() bool { return q.after != nil }
+
+// Parse reads ?page= (from 1), ?per_page= (1 to 200, default 50), ?after=
+// (a "next" cursor; not together with page) and the given filters. Every
+// broken rule becomes one line of a single 400 validation_failed;
+// parameters that are not declared are ignored.
 func Parse(c *fiber.Ctx, filters ...Filter) (Query, error) {
 	q := Query{Page: 1, PerPage: DefaultPerPage}
 	var details []string
+	if raw := c.Query("after"); raw != "" {
+		switch cur, ok := decodeCursor(raw); {
+		case len(raw) > maxCursorLen || !ok:
+			details = append(details, errCursor)
+		case c.Query("page") != "":
+			details = append(details, "after: cannot be combined with page")
+		default:
+			// decodeCursor copied the bytes out of Fiber's buffer.
+			q.after = cur
+		}
+	}
 	if raw := c.Query("page"); raw != "" {
 		n, err := strconv.Atoi(raw)
 		if err != nil || n < 1 || n > maxPageNumber {
@@ -149,15 +202,176 @@ func (q Query) Get(name string) string { return q.values[name] }
 // Offset is the number of records before the page.
 func (q Query) Offset() int { return (q.Page - 1) * q.PerPage }
 
-// Scan fills dst with the page of sel (which carries the filters and the
-// order) and returns how many records match in all. Bun runs the count
-// beside the select.
-func Scan(ctx context.Context, sel *bun.SelectQuery, q Query) (int, error) {
-	total, err := sel.Limit(int64(q.PerPage)).Offset(int64(q.Offset())).ScanAndCount(ctx)
-	if err != nil {
-		return 0, err
+// Order is a list's sort order: columns of the list's model, all ascending
+// or all descending, the last one unique (the id) so that a position in the
+// list is exact and a cursor names exactly one row.
+type Order struct {
+	cols []string
+	desc bool
+}
+
+// Asc orders by cols, smallest first.
+func Asc(cols ...string) Order { return Order{cols: cols} }
+
+// Desc orders by cols, largest first.
+func Desc(cols ...string) Order { return Order{cols: cols, desc: true} }
+
+func (o Order) orderBy() []string {
+	if !o.desc {
+		return o.cols
 	}
-	return int(total), nil
+	out := make([]string, len(o.cols))
+	for i, c := range o.cols {
+		out[i] = c + " DESC"
+	}
+	return out
+}
+
+// after is the keyset condition "after the row with these key values": a
+// row comparison, which PostgreSQL answers from a btree index on the
+// list's filter columns followed by cols, and SQLite (3.15+) as well.
+func (o Order) after() string {
+	op := " > "
+	if o.desc {
+		op = " < "
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(o.cols)), ", ")
+	if len(o.cols) == 1 {
+		return o.cols[0] + op + marks
+	}
+	return "(" + strings.Join(o.cols, ", ") + ")" + op + "(" + marks + ")"
+}
+
+// Result is what Scan learnt besides the records.
+type Result struct {
+	// Total is how many records match the filters; only counted (Counted)
+	// for ?page= requests, because a count reads every matching row and a
+	// cursor page must cost the same at any depth.
+	Total   int
+	Counted bool
+	// Next is the cursor of the following page, "" on the last one.
+	Next string
+}
+
+// Scan fills the model of sel (a slice; sel carries the filters, not the
+// order) with one page in order, and returns the total (offset pages only)
+// and the cursor of the next page. A cursor that is not one of this list's
+// gives a 400. Values are sent as bind parameters on PostgreSQL (see
+// database.Render). Lists read through the pool: sel must come from the
+// store's *bun.DB, never from a transaction.
+func Scan(ctx context.Context, sel *bun.SelectQuery, q Query, order Order) (Result, error) {
+	db := sel.DB()
+	table, dest, err := model(sel)
+	if err != nil {
+		return Result{}, err
+	}
+	tag := table.Name + ":" + strings.Join(order.orderBy(), ",")
+	var res Result
+	var countSQL string
+	var countArgs []any
+	if q.after == nil {
+		text, args, err := database.Render(db, sel)
+		if err != nil {
+			return Result{}, err
+		}
+		countSQL, countArgs = "SELECT count(*) FROM ("+text+") AS list", args
+	} else {
+		keys, err := decodeKeys(table, order, tag, q.after)
+		if err != nil {
+			return Result{}, err
+		}
+		sel = sel.Where(order.after(), keys...)
+	}
+	sel = sel.Order(order.orderBy()...).Limit(int64(q.PerPage + 1))
+	if q.after == nil && q.Offset() > 0 {
+		sel = sel.Offset(int64(q.Offset()))
+	}
+	text, args, err := database.Render(db, sel)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := database.Scan(ctx, db, text, args, dest); err != nil {
+		return Result{}, err
+	}
+	rows := reflect.ValueOf(dest).Elem()
+	n := rows.Len()
+	if n > q.PerPage {
+		n = q.PerPage
+		rows.SetLen(n)
+		if res.Next, err = encodeCursor(table, order, tag, rows.Index(n-1)); err != nil {
+			return Result{}, err
+		}
+	}
+	if q.after != nil {
+		return res, nil
+	}
+	res.Counted = true
+	if res.Next == "" && (n > 0 || q.Offset() == 0) {
+		// The last page says how many there are without a count.
+		res.Total = q.Offset() + n
+		return res, nil
+	}
+	if err := database.Scan(ctx, db, countSQL, countArgs, &res.Total); err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// model returns the table and the destination slice of sel's model.
+func model(sel *bun.SelectQuery) (*schema.Table, any, error) {
+	tm, ok := sel.GetModel().(bun.TableModel)
+	if !ok {
+		return nil, nil, fmt.Errorf("listing: the query has no table model")
+	}
+	dest := sel.GetModel().Value()
+	if v := reflect.ValueOf(dest); v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Slice {
+		return nil, nil, fmt.Errorf("listing: the model of %s is not a pointer to a slice", tm.Table().Name)
+	}
+	return tm.Table(), dest, nil
+}
+
+func encodeCursor(table *schema.Table, order Order, tag string, row reflect.Value) (string, error) {
+	if row.Kind() == reflect.Pointer {
+		row = row.Elem()
+	}
+	c := cursor{Order: tag, Keys: make([]json.RawMessage, len(order.cols))}
+	for i, col := range order.cols {
+		f := table.LookupField(col)
+		if f == nil {
+			return "", fmt.Errorf("listing: %s has no column %s", table.Name, col)
+		}
+		b, err := json.Marshal(f.Value(row).Interface())
+		if err != nil {
+			return "", fmt.Errorf("listing: cursor value of %s: %w", col, err)
+		}
+		c.Keys[i] = b
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// decodeKeys turns the cursor's values into values of the key columns'
+// types, or a 400 when the cursor is not one of this list and order.
+func decodeKeys(table *schema.Table, order Order, tag string, c *cursor) ([]any, error) {
+	if c.Order != tag || len(c.Keys) != len(order.cols) {
+		return nil, apierror.Validation(errCursor)
+	}
+	keys := make([]any, len(order.cols))
+	for i, col := range order.cols {
+		f := table.LookupField(col)
+		if f == nil {
+			return nil, fmt.Errorf("listing: %s has no column %s", table.Name, col)
+		}
+		v := reflect.New(f.StructField.Type)
+		if err := json.Unmarshal(c.Keys[i], v.Interface()); err != nil || string(c.Keys[i]) == "null" {
+			return nil, apierror.Validation(errCursor)
+		}
+		keys[i] = v.Elem().Interface()
+	}
+	return keys, nil
 }
 
 // Page is one page of a list as clients receive it.
@@ -167,19 +381,26 @@ type Page[T any] struct {
 	Total   int
 	Page    int
 	PerPage int
+	// Counted is false on cursor pages, which carry no total and no page.
+	Counted bool
+	Next    string
 }
 
 // NewPage converts the records of a page with out and returns the body
 // whose items are under key.
-func NewPage[R, T any](key string, records []R, out func(*R) T, total int, q Query) Page[T] {
+func NewPage[R, T any](key string, records []R, out func(*R) T, res Result, q Query) Page[T] {
 	items := make([]T, len(records))
 	for i := range records {
 		items[i] = out(&records[i])
 	}
-	return Page[T]{key: key, Items: items, Total: total, Page: q.Page, PerPage: q.PerPage}
+	return Page[T]{
+		key: key, Items: items, Total: res.Total, Page: q.Page, PerPage: q.PerPage,
+		Counted: res.Counted, Next: res.Next,
+	}
 }
 
-// MarshalJSON writes {"<key>": [...], "total", "page", "per_page"}.
+// MarshalJSON writes {"<key>": [...], "total", "page", "per_page", "next"};
+// a cursor page has no total and no page.
 func (p Page[T]) MarshalJSON() ([]byte, error) {
 	items, err := json.Marshal(p.Items)
 	if err != nil {
@@ -189,17 +410,28 @@ func (p Page[T]) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]byte, 0, len(items)+len(key)+64)
+	buf := make([]byte, 0, len(items)+len(key)+len(p.Next)+80)
 	buf = append(buf, '{')
 	buf = append(buf, key...)
 	buf = append(buf, ':')
 	buf = append(buf, items...)
-	buf = append(buf, `,"total":`...)
-	buf = strconv.AppendInt(buf, int64(p.Total), 10)
-	buf = append(buf, `,"page":`...)
-	buf = strconv.AppendInt(buf, int64(p.Page), 10)
+	if p.Counted {
+		buf = append(buf, `,"total":`...)
+		buf = strconv.AppendInt(buf, int64(p.Total), 10)
+		buf = append(buf, `,"page":`...)
+		buf = strconv.AppendInt(buf, int64(p.Page), 10)
+	}
 	buf = append(buf, `,"per_page":`...)
 	buf = strconv.AppendInt(buf, int64(p.PerPage), 10)
+	buf = append(buf, `,"next":`...)
+	if p.Next == "" {
+		buf = append(buf, "null"...)
+	} else {
+		// base64url needs no escaping in a JSON string.
+		buf = append(buf, '"')
+		buf = append(buf, p.Next...)
+		buf = append(buf, '"')
+	}
 	buf = append(buf, '}')
 	return buf, nil
 }

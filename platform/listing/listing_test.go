@@ -1,6 +1,7 @@
 package listing_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http/httptest"
 	"reflect"
@@ -133,14 +134,19 @@ func TestPageJSON(t *testing.T) {
 	cases := []struct {
 		name    string
 		records []rec
+		res     listing.Result
 		want    string
 	}{
-		{name: "items", records: []rec{{1}, {2}}, want: `{"things":[2,4],"total":7,"page":2,"per_page":2}`},
-		{name: "empty is an array", records: nil, want: `{"things":[],"total":7,"page":2,"per_page":2}`},
+		{name: "items", records: []rec{{1}, {2}}, res: listing.Result{Total: 7, Counted: true, Next: "abc_-"},
+			want: `{"things":[2,4],"total":7,"page":2,"per_page":2,"next":"abc_-"}`},
+		{name: "empty is an array", records: nil, res: listing.Result{Total: 7, Counted: true},
+			want: `{"things":[],"total":7,"page":2,"per_page":2,"next":null}`},
+		{name: "a cursor page has no total and no page", records: []rec{{3}}, res: listing.Result{Next: "xyz"},
+			want: `{"things":[6],"per_page":2,"next":"xyz"}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := json.Marshal(listing.NewPage("things", tc.records, double, 7, q))
+			b, err := json.Marshal(listing.NewPage("things", tc.records, double, tc.res, q))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,6 +155,40 @@ func TestPageJSON(t *testing.T) {
 			}
 			if !json.Valid(b) {
 				t.Fatal("not valid JSON")
+			}
+		})
+	}
+}
+
+func TestParseAfter(t *testing.T) {
+	good := base64.RawURLEncoding.EncodeToString([]byte(`{"o":"things:id","k":["x"]}`))
+	cases := []struct {
+		name    string
+		url     string
+		after   bool
+		details []string
+	}{
+		{name: "none", url: "/"},
+		{name: "a cursor", url: "/?after=" + good, after: true},
+		{name: "with per_page", url: "/?per_page=5&after=" + good, after: true},
+		{name: "padding is not base64url without it", url: "/?after=" + good + "%3D", details: []string{"after: must be the next value of an earlier answer of this list"}},
+		{name: "no keys", url: "/?after=" + base64.RawURLEncoding.EncodeToString([]byte(`{"o":"things:id","k":[]}`)), details: []string{"after: must be the next value of an earlier answer of this list"}},
+		{name: "no order", url: "/?after=" + base64.RawURLEncoding.EncodeToString([]byte(`{"k":["x"]}`)), details: []string{"after: must be the next value of an earlier answer of this list"}},
+		{name: "too long", url: "/?after=" + strings.Repeat("A", 513), details: []string{"after: must be the next value of an earlier answer of this list"}},
+		{name: "with page", url: "/?page=1&after=" + good, details: []string{"after: cannot be combined with page"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			q, err := parse(t, tc.url)
+			if tc.details != nil {
+				e, ok := apierror.As(err)
+				if !ok || e.Status != 400 || !reflect.DeepEqual(e.Details, tc.details) {
+					t.Fatalf("error = %v, want %q", err, tc.details)
+				}
+				return
+			}
+			if err != nil || q.After() != tc.after {
+				t.Fatalf("after = %v, error %v", q.After(), err)
 			}
 		})
 	}

@@ -1,0 +1,1 @@
+DROP INDEX properties_owner_archived_idx;
