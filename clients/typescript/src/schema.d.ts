@@ -661,18 +661,35 @@ export interface paths {
         };
         /**
          * The contract as a PDF
-         * @description The contract as a PDF attachment: title and number; the parties
-         *     (landlord: the owner's profile name and email; tenant: the
-         *     contragent's name, address, email, phone and tax id); the property's
-         *     name and address; start and end dates, monthly rent with its
-         *     currency, deposit and payment day; then every term in the contract's
-         *     order with its agreement block's name and description in the locale
-         *     and its value formatted by the block's data type (dates as
-         *     2026-11-23 in en, 23.11.2026 in de and uk, 23/11/2026 in fr and es;
-         *     amounts as 1,234.50 EUR in en, 1.234,50 EUR in de and es,
-         *     1 234,50 EUR in fr and uk; percentages; yes or no in the locale);
-         *     "Page n of N" on every page; and a signature block with lines for
-         *     both parties' signatures and dates.
+         * @description The contract as a PDF attachment, worded as a lease the parties can
+         *     sign: title, number and a preamble; the parties (landlord: the
+         *     owner's profile name, email and phone; tenant: the contragent's
+         *     name, address, email, phone and tax id), each with a postal address
+         *     or, where none is on file (the profile has no address field), the
+         *     words "not on file; to be filled in by hand before signing" and a
+         *     line to write it on; the property's name and address; the key data
+         *     (start, end or "open-ended", the monthly rent in force on the start
+         *     date, the deposit, as "2 Monatsmieten = 1.900,00 €" when agreed as
+         *     a number of monthly rents, and the payment day); then one numbered
+         *     clause (§ 1, § 2, ...) per term, in the contract's order: the lease
+         *     sentence of the term's agreement block in the locale with the value
+         *     filled in (a block imported without lease wording prints as
+         *     "<block name>: <value>."). The blocks' descriptions are guidance for
+         *     the landlord and are never printed. When the rent changed after the
+         *     start (an indexation, `POST /contracts/{id}/rent`), the later rents
+         *     are a clause of their own, right after the rent's clause ("from
+         *     2027-01-01: €990.00 per month"); the rent clause and the key data
+         *     keep the rent of the start. Last, for each party a line for place
+         *     and date and a line to sign on, with the role and the name; "Page
+         *     n of N" on every page. Dates as 2026-11-23 in en, 23.11.2026 in de
+         *     and uk, 23/11/2026 in fr and es; amounts as €1,234.50 in en,
+         *     1.234,50 € in de and es, 1 234,50 € in fr and uk (£ and $ likewise;
+         *     грн in uk; other currencies by their code after the number).
+         *
+         *     The answer's `Propman-Warnings` header lists what the form had to
+         *     leave for the parties to fill in by hand (`landlord_address_missing`,
+         *     `tenant_address_missing`), so a client can ask for it before
+         *     printing.
          *
          *     The locale is `?locale=` when given, else the contract's `locale`,
          *     else the owner's profile locale, else `en`; a `?locale=` that is not
@@ -710,9 +727,21 @@ export interface paths {
         /**
          * The receipt as a PDF
          * @description The receipt of a payment as a PDF attachment
-         *     (`filename="receipt-<number>.pdf"`): its number and date, the payer,
+         *     (`filename="receipt-<number>.pdf"`): its number and date of issue,
+         *     the payer, the payment's date, method (in the locale), reference
+         *     (when it has one) and contract number (when it names a contract),
          *     the property, one line per charge the payment paid (name, period,
-         *     amount), the total; a receipt voided with its payment carries a
+         *     amount), the total, the credit the payment kept for later charges
+         *     (when any) and what was still owed right after this payment: on the
+         *     payment's contract, or on the property for a payment without one.
+         *     That balance is rebuilt from the ledger's history (charges made by
+         *     the payment's posting time and not cancelled by then, less the
+         *     allocations that existed right after it, its own included), so
+         *     later payments, charges and reversals do not change it. Charges the
+         *     service names itself (a contract's rent and utility prepayment, the
+         *     deposit, a late fee, a meter's consumption) are printed in the
+         *     locale ("Miete, Vertrag 2026/001"); a name the landlord typed is
+         *     printed as written. A receipt voided with its payment carries a
          *     note and a large "VOID" (in the locale) across the page. The locale
          *     is `?locale=`, else the owner's profile locale, else `en`; unknown
          *     is 400. Owner or admin only (403), 404 for an unknown id. `ETag`
@@ -1850,9 +1879,12 @@ export interface components {
         };
         ChargeList: {
             charges: components["schemas"]["Charge"][];
-            page: number;
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
             per_page: number;
-            total: number;
+            /** @description how many match the filters; only on ?page= answers (absent with ?after=: a count reads every matching row) */
+            total?: number;
         };
         Consumption: {
             /** @enum {string} */
@@ -1940,9 +1972,12 @@ export interface components {
         };
         ContractList: {
             contracts: components["schemas"]["Contract"][];
-            page: number;
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
             per_page: number;
-            total: number;
+            /** @description how many match the filters; only on ?page= answers (absent with ?after=: a count reads every matching row) */
+            total?: number;
         };
         ContractRentCreate: {
             /** @description at most 2 decimals */
@@ -2046,9 +2081,12 @@ export interface components {
         };
         ContragentList: {
             contragents: components["schemas"]["Contragent"][];
-            page: number;
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
             per_page: number;
-            total: number;
+            /** @description how many match the filters; only on ?page= answers (absent with ?after=: a count reads every matching row) */
+            total?: number;
         };
         /**
          * @description Any subset of the fields; those left out or null keep their value,
@@ -2112,9 +2150,12 @@ export interface components {
         CounterKind: "electricity" | "gas" | "water_cold" | "water_hot" | "heating" | "other";
         CounterList: {
             counters: components["schemas"]["Counter"][];
-            page: number;
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
             per_page: number;
-            total: number;
+            /** @description how many match the filters; only on ?page= answers (absent with ?after=: a count reads every matching row) */
+            total?: number;
         };
         /** @enum {string} */
         CounterUnit: "kWh" | "m3" | "Gcal" | "unit";
@@ -2180,9 +2221,12 @@ export interface components {
         DocumentCategory: "contract" | "invoice" | "receipt" | "photo" | "certificate" | "other";
         DocumentList: {
             documents: components["schemas"]["Document"][];
-            page: number;
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
             per_page: number;
-            total: number;
+            /** @description how many match the filters; only on ?page= answers (absent with ?after=: a count reads every matching row) */
+            total?: number;
         };
         DocumentUpdate: {
             category: components["schemas"]["DocumentCategory"];
@@ -2263,9 +2307,12 @@ export interface components {
         };
         ExpenseList: {
             expenses: components["schemas"]["Expense"][];
-            page: number;
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
             per_page: number;
-            total: number;
+            /** @description how many match the filters; only on ?page= answers (absent with ?after=: a count reads every matching row) */
+            total?: number;
         };
         /**
          * @description The fields to change; fields left out keep their value and
@@ -2350,6 +2397,12 @@ export interface components {
          * @example 0
          */
         MoneyOrZero: number;
+        /**
+         * @description The cursor of the following page of this list: pass it as `?after=`
+         *     (with the same filters and `per_page`) to read on. `null` on the last
+         *     page. Opaque: clients must not build or change it.
+         */
+        NextCursor: string | null;
         Payment: {
             /** @description what the payment gives each charge (empty once reversed); credit used later adds rows */
             allocations: components["schemas"]["Allocation"][];
@@ -2403,19 +2456,25 @@ export interface components {
             reference?: string;
         };
         PaymentList: {
-            page: number;
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
             payments: components["schemas"]["Payment"][];
             per_page: number;
-            total: number;
+            /** @description how many match the filters; only on ?page= answers (absent with ?after=: a count reads every matching row) */
+            total?: number;
         };
         PaymentReverse: {
             reason: string;
         };
         PenaltyList: {
-            page: number;
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
             penalties: components["schemas"]["Charge"][];
             per_page: number;
-            total: number;
+            /** @description how many match the filters; only on ?page= answers (absent with ?after=: a count reads every matching row) */
+            total?: number;
         };
         PenaltyRefreshResult: {
             /** @description penalty charges made */
@@ -2469,10 +2528,13 @@ export interface components {
             postal_code?: string;
         };
         PropertyList: {
-            page: number;
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
             per_page: number;
             properties: components["schemas"]["Property"][];
-            total: number;
+            /** @description how many match the filters; only on ?page= answers (absent with ?after=: a count reads every matching row) */
+            total?: number;
         };
         /**
          * @description The fields to change; fields left out keep their value. A new
@@ -2523,10 +2585,13 @@ export interface components {
             created: number;
         };
         ReadingList: {
-            page: number;
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
             per_page: number;
             readings: components["schemas"]["Reading"][];
-            total: number;
+            /** @description how many match the filters; only on ?page= answers (absent with ?after=: a count reads every matching row) */
+            total?: number;
         };
         Receipt: {
             amount: components["schemas"]["Money"];
@@ -2564,10 +2629,13 @@ export interface components {
             voided_at: string | null;
         };
         ReceiptList: {
-            page: number;
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
             per_page: number;
             receipts: components["schemas"]["Receipt"][];
-            total: number;
+            /** @description how many match the filters; only on ?page= answers (absent with ?after=: a count reads every matching row) */
+            total?: number;
         };
         RefreshResult: {
             created: number;
@@ -2684,6 +2752,16 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Keyset paging: the `next` of the previous answer; the page holds the
+         *     records that follow it in the list's order (which ends with the id,
+         *     so no record is skipped or repeated while records are added). It
+         *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+         *     earlier record. Not together with `page`; the answer has no `total`
+         *     and no `page`. A value that is not a `next` of this list is a 400
+         *     `validation_failed` (`after: ...`).
+         */
+        After: string;
         /** @description ETag(s) of an earlier answer; 304 when one still matches */
         AgreementBlocksIfNoneMatch: string;
         /** @description The contract's UUID; anything else is a 404 */
@@ -3178,6 +3256,16 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Records per page */
                 per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
                 /** @description Only contracts in this state */
                 status?: "draft" | "active" | "terminated" | "ended";
                 /** @description Only contracts of this property */
@@ -3563,6 +3651,16 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Records per page */
                 per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
                 /** @description Only contragents with this role (providers are role=provider) */
                 role?: "tenant" | "guarantor" | "provider";
                 /** @description Only contragents of this kind */
@@ -4045,6 +4143,13 @@ export interface operations {
                     "Cache-Control": components["headers"]["PrintFormCacheControl"];
                     "Content-Disposition": components["headers"]["PrintFormDisposition"];
                     ETag: components["headers"]["PrintFormETag"];
+                    /**
+                     * @description Present when the form leaves something to fill in by hand: a
+                     *     comma-separated list of `landlord_address_missing` (the
+                     *     owner's profile has no postal address) and
+                     *     `tenant_address_missing` (the tenant contragent has none)
+                     */
+                    "Propman-Warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4120,6 +4225,16 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Records per page */
                 per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
                 /** @description `true`: only archived properties; `false`: only those in use; absent: all */
                 archived?: "true" | "false";
             };
@@ -4361,6 +4476,16 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Records per page */
                 per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
             };
             header?: never;
             path: {
@@ -4438,6 +4563,16 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Records per page */
                 per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
             };
             header?: never;
             path: {
@@ -4665,6 +4800,16 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Records per page */
                 per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
             };
             header?: never;
             path: {
@@ -4851,6 +4996,16 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Records per page */
                 per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
                 /** @description Only documents of this category */
                 category?: components["schemas"]["DocumentCategory"];
                 /** @description Only documents of this contract */
@@ -5124,6 +5279,16 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Records per page */
                 per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
             };
             header?: never;
             path: {
@@ -5351,6 +5516,16 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Records per page */
                 per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
                 /** @description Only payments for this contract */
                 contract_id?: string;
                 /** @description Only posted or only reversed payments */
@@ -5518,6 +5693,16 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Records per page */
                 per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
             };
             header?: never;
             path: {
@@ -5580,6 +5765,16 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Records per page */
                 per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
                 /** @description Only issued or only void receipts */
                 status?: "issued" | "void";
             };
