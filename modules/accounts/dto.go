@@ -19,10 +19,22 @@ type CountryRef struct {
 	PhoneCode string `json:"phone_code"`
 }
 
-// ProfileView is the User resource with updated_at.
+// ProfileView is the User resource with updated_at and the postal address.
+// The address is not part of the User resource of GET /auth/me, whose
+// fields the spec fixes; the profile may show more.
 type ProfileView struct {
 	UserView
-	UpdatedAt string `json:"updated_at"`
+	UpdatedAt     string         `json:"updated_at"`
+	PostalAddress *PostalAddress `json:"postal_address"`
+}
+
+// PostalAddress is a postal address in the shape of a property's: the
+// street line, postal code, city and ISO country code.
+type PostalAddress struct {
+	Address     string `json:"address"`
+	PostalCode  string `json:"postal_code"`
+	City        string `json:"city"`
+	CountryCode string `json:"country_code"`
 }
 
 type registerRequest struct {

@@ -11,18 +11,32 @@ import (
 type User struct {
 	bun.BaseModel `bun:"table:users"`
 
-	ID           int64     `bun:"id,pk,autoincrement"`
-	Email        string    `bun:"email,notnull"`
-	Name         string    `bun:"name,notnull"`
-	Phone        *string   `bun:"phone"`
-	PasswordHash string    `bun:"password_hash,notnull"`
-	Locale       string    `bun:"locale,notnull"`
-	CountryCode  string    `bun:"country_code,notnull"`
-	Roles        Roles     `bun:"roles,notnull"`
-	IsActive     bool      `bun:"is_active,notnull"`
-	TokenVersion int       `bun:"token_version,notnull"`
-	CreatedAt    time.Time `bun:"created_at,notnull"`
-	UpdatedAt    time.Time `bun:"updated_at,notnull"`
+	ID           int64   `bun:"id,pk,autoincrement"`
+	Email        string  `bun:"email,notnull"`
+	Name         string  `bun:"name,notnull"`
+	Phone        *string `bun:"phone"`
+	PasswordHash string  `bun:"password_hash,notnull"`
+	Locale       string  `bun:"locale,notnull"`
+	CountryCode  string  `bun:"country_code,notnull"`
+	Roles        Roles   `bun:"roles,notnull"`
+	IsActive     bool    `bun:"is_active,notnull"`
+	TokenVersion int     `bun:"token_version,notnull"`
+	// The postal address (AddressLine empty: none on file). The profile
+	// sets the four together.
+	AddressLine       string    `bun:"address_line,notnull"`
+	AddressPostalCode string    `bun:"address_postal_code,notnull"`
+	AddressCity       string    `bun:"address_city,notnull"`
+	AddressCountry    string    `bun:"address_country_code,notnull"`
+	CreatedAt         time.Time `bun:"created_at,notnull"`
+	UpdatedAt         time.Time `bun:"updated_at,notnull"`
+}
+
+// PostalAddress is the user's postal address, nil when none is on file.
+func (u *User) PostalAddress() *PostalAddress {
+	if u.AddressLine == "" {
+		return nil
+	}
+	return &PostalAddress{Address: u.AddressLine, PostalCode: u.AddressPostalCode, City: u.AddressCity, CountryCode: u.AddressCountry}
 }
 
 // Roles is a set of role names kept in one comma-separated column.

@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -17,11 +18,19 @@ const (
 	emailMax    = 254
 	passwordMin = 8
 	passwordMax = 128
+
+	// A postal address has the bounds of a property's (modules/properties).
+	AddressMax    = 500
+	PostalCodeMax = 20
+	CityMax       = 100
 )
 
 var (
 	phonePattern = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
-	rolePattern  = regexp.MustCompile(`^ROLE_[A-Z][A-Z0-9_]{0,40}$`)
+	// Postal codes of the world are letters, digits, spaces and hyphens
+	// ("10115", "SW1A 1AA", "00-950", "D02 X285").
+	postalCodePattern = regexp.MustCompile(`^[\p{L}\p{N}]+([ -][\p{L}\p{N}]+)*$`)
+	rolePattern       = regexp.MustCompile(`^ROLE_[A-Z][A-Z0-9_]{0,40}$`)
 )
 
 // NormalizeEmail trims and lower-cases an address: emails are compared and
@@ -157,4 +166,40 @@ func (r *rules) phone(field, phone string) {
 	if !phonePattern.MatchString(phone) {
 		r.fail(field + ": must be an international number in E.164 form, such as +4915112345678")
 	}
+}
+
+// postalAddress checks a whole postal address (address, city and country
+// required, postal code optional) and returns it trimmed, with the country
+// upper-cased. Fields are named field.address, field.city, ...
+func (r *rules) postalAddress(field string, a PostalAddress) PostalAddress {
+	out := PostalAddress{
+		Address: strings.TrimSpace(a.Address), PostalCode: strings.TrimSpace(a.PostalCode),
+		City: strings.TrimSpace(a.City),
+	}
+	r.line(field+".address", out.Address, AddressMax, true)
+	if r.line(field+".postal_code", out.PostalCode, PostalCodeMax, false) && out.PostalCode != "" &&
+		!postalCodePattern.MatchString(out.PostalCode) {
+		r.fail(field + ".postal_code: must be letters and digits, separated by single spaces or hyphens")
+	}
+	r.line(field+".city", out.City, CityMax, true)
+	out.CountryCode = r.country(field+".country_code", strings.TrimSpace(a.CountryCode))
+	return out
+}
+
+// line checks one line of trimmed text of at most maxLen characters and
+// reports whether it passed.
+func (r *rules) line(field, s string, maxLen int, required bool) bool {
+	switch {
+	case s == "" && required:
+		r.fail(field + ": is required")
+	case utf8.RuneCountInString(s) > maxLen:
+		r.fail(field + ": must be at most " + strconv.Itoa(maxLen) + " characters")
+	case !utf8.ValidString(s):
+		r.fail(field + ": must be valid UTF-8")
+	case strings.IndexFunc(s, unicode.IsControl) >= 0:
+		r.fail(field + ": must be one line without control characters")
+	default:
+		return true
+	}
+	return false
 }

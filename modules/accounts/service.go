@@ -338,7 +338,7 @@ func (s *Service) View(u *User) UserView {
 
 // ProfileView is the profile of u: the User resource and updated_at.
 func (s *Service) ProfileView(u *User) ProfileView {
-	return ProfileView{UserView: s.View(u), UpdatedAt: u.UpdatedAt.UTC().Format(time.RFC3339)}
+	return ProfileView{UserView: s.View(u), UpdatedAt: u.UpdatedAt.UTC().Format(time.RFC3339), PostalAddress: u.PostalAddress()}
 }
 
 // ProfileUpdate holds the profile fields a user may change; nil leaves a
@@ -349,6 +349,10 @@ type ProfileUpdate struct {
 	ClearPhone  bool
 	Locale      *string
 	CountryCode *string
+	// PostalAddress replaces the whole postal address; ClearPostalAddress
+	// removes it.
+	PostalAddress      *PostalAddress
+	ClearPostalAddress bool
 }
 
 // UpdateProfile applies the update to the user with id under the rules of
@@ -376,6 +380,12 @@ func (s *Service) UpdateProfile(ctx context.Context, id int64, in ProfileUpdate)
 	}
 	if in.CountryCode != nil {
 		u.CountryCode = r.country("country_code", *in.CountryCode)
+	}
+	if in.ClearPostalAddress {
+		u.AddressLine, u.AddressPostalCode, u.AddressCity, u.AddressCountry = "", "", "", ""
+	} else if in.PostalAddress != nil {
+		a := r.postalAddress("postal_address", *in.PostalAddress)
+		u.AddressLine, u.AddressPostalCode, u.AddressCity, u.AddressCountry = a.Address, a.PostalCode, a.City, a.CountryCode
 	}
 	if err := r.err(); err != nil {
 		return nil, err

@@ -142,7 +142,8 @@ func (s *Store) CreateFromCode(ctx context.Context, email, codeHash string, u *U
 func (s *Store) UpdateProfile(ctx context.Context, u *User) error {
 	settle := s.change(u.ID)
 	_, err := s.db.NewUpdate().Model(u).
-		Column("name", "phone", "locale", "country_code", "updated_at").
+		Column("name", "phone", "locale", "country_code",
+			"address_line", "address_postal_code", "address_city", "address_country_code", "updated_at").
 		WherePK().Exec(ctx)
 	if err != nil {
 		return uniqueError(fmt.Errorf("update profile: %w", err))

@@ -304,3 +304,91 @@ func TestContractFormFilename(t *testing.T) {
 		}
 	}
 }
+
+// The landlord is printed with the name and postal address of the owner's
+// profile; with an address on file the form leaves no line for it and the
+// answer drops landlord_address_missing from Propman-Warnings. Without one
+// (never set, or removed again) it says so as before. German and English.
+func TestContractFormLandlordAddress(t *testing.T) {
+	requirePoppler(t)
+	f := start(t)
+	var tenant struct{ ID string }
+	f.app.Post("/api/v1/contragents", f.user.Token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Max Mieter"}).
+		Expect(http.StatusCreated).JSON(&tenant)
+	f.tenant = tenant.ID
+	bare := f.newContract(t, f.user.Token, "2026/008", "de", nil) // a tenant without an address
+	var austria struct {
+		Name map[string]string `json:"name"`
+	}
+	f.app.Get("/api/v1/countries/AT", "").Expect(http.StatusOK).JSON(&austria)
+	locales := []string{"de", "en"}
+	dict := map[string]map[string]string{}
+	for _, locale := range locales {
+		dict[locale] = dictionary(t, f.app, f.user.Token, locale)
+		if austria.Name[locale] == "" {
+			t.Fatalf("Austria has no %s name", locale)
+		}
+	}
+	// form prints the contract in locale and checks its warnings header.
+	form := func(id, locale, warnings string) string {
+		t.Helper()
+		res := f.print(id, "locale="+locale, f.user.Token, nil).Expect(http.StatusOK)
+		if w, ok := res.Header["Propman-Warnings"]; strings.Join(w, ",") != warnings || (warnings == "" && ok) {
+			t.Errorf("%s %s: Propman-Warnings %q, want %q", id, locale, w, warnings)
+		}
+		return pdfText(t, res.Body, "-layout")
+	}
+	var owner struct{ Name string }
+	f.app.Get("/api/v1/user/profile", f.user.Token).Expect(http.StatusOK).JSON(&owner)
+	missing := func(stage string) {
+		t.Helper()
+		for _, locale := range locales {
+			d := dict[locale]
+			text := form(f.contract, locale, printforms.WarnLandlordAddress)
+			notOnFile := d["printforms.common.address"] + " " + d["printforms.common.not_on_file"]
+			if !strings.Contains(text, d["printforms.contract.landlord"]+" "+owner.Name+" "+notOnFile) {
+				t.Errorf("%s, %s: the landlord's address is not said to be missing\n%s", stage, locale, text)
+			}
+			if strings.Contains(text, "Kärntner") {
+				t.Errorf("%s, %s: an address is printed\n%s", stage, locale, text)
+			}
+		}
+	}
+	missing("before")
+
+	f.app.Clock.Advance(1e9)
+	f.app.Put("/api/v1/user/profile", f.user.Token, map[string]any{
+		"name":           "Lena Vermieterin",
+		"postal_address": map[string]any{"address": "Kärntner Straße 12/3", "postal_code": "1010", "city": "Wien", "country_code": "at"},
+	}).Expect(http.StatusOK)
+	for _, locale := range locales {
+		d := dict[locale]
+		address := d["printforms.common.address"] + " Kärntner Straße 12/3, 1010 Wien, " + austria.Name[locale]
+		landlord := d["printforms.contract.landlord"] + " Lena Vermieterin " + address + " " + d["printforms.common.email"] + " " + f.user.Email
+		for _, tc := range []struct{ id, warnings string }{
+			{f.contract, ""}, // the tenant has an address too: no header
+			{bare, printforms.WarnTenantAddress},
+		} {
+			text := form(tc.id, locale, tc.warnings)
+			if !strings.Contains(text, landlord) {
+				t.Errorf("%s: the landlord is not %q\n%s", locale, landlord, text)
+			}
+			// The signature block names the landlord too.
+			if n := strings.Count(text, "Lena Vermieterin"); n != 2 {
+				t.Errorf("%s: the landlord's name appears %d times, want 2\n%s", locale, n, text)
+			}
+			if n := strings.Count(text, d["printforms.common.not_on_file"]); n != map[bool]int{true: 1, false: 0}[tc.warnings != ""] {
+				t.Errorf("%s: %d lines to fill in by hand for %s\n%s", locale, n, tc.warnings, text)
+			}
+		}
+	}
+
+	// Removed again: missing as before, under a new ETag.
+	before := f.print(f.contract, "", f.user.Token, nil).Header.Get("ETag")
+	f.app.Clock.Advance(1e9)
+	f.app.Put("/api/v1/user/profile", f.user.Token, map[string]any{"name": owner.Name, "postal_address": nil}).Expect(http.StatusOK)
+	if f.print(f.contract, "", f.user.Token, map[string]string{"If-None-Match": before}).Expect(http.StatusOK).Header.Get("ETag") == before {
+		t.Error("removing the address kept the ETag")
+	}
+	missing("after removing it")
+}

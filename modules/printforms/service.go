@@ -162,11 +162,15 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 	if owner.Phone != nil {
 		phone = *owner.Phone
 	}
+	// Without a postal address in the profile the form says none is on
+	// file and leaves a line to write it on (and Propman-Warnings says so).
+	landlordAddress := ""
+	if a := owner.PostalAddress(); a != nil {
+		landlordAddress = s.formatAddress(a.Address, a.PostalCode, a.City, a.CountryCode, locale)
+	}
 	form := ContractForm{
 		Number: c.Number, Currency: c.Currency,
-		// The profile has no postal address: the form says so and leaves
-		// a line to write it on (and the answer's Propman-Warnings says so).
-		Landlord:     Party{Name: owner.Name, Email: owner.Email, Phone: phone},
+		Landlord:     Party{Name: owner.Name, Address: landlordAddress, Email: owner.Email, Phone: phone},
 		Tenant:       Party{Name: tenant.Name, Address: tenant.Address, Email: tenant.Email, Phone: tenant.Phone, TaxID: tenant.TaxID},
 		PropertyName: prop.Name, PropertyAddress: s.address(prop, locale),
 		Start: c.StartDate, End: c.EndDate, StartRent: c.Rent(), Deposit: c.Deposit(), DueDay: c.DueDay,
@@ -250,21 +254,27 @@ func (s *Service) ReceiptJob(ctx context.Context, src ReceiptSource, p auth.Prin
 	}, nil
 }
 
-// address is the property's street, postal code and city, and country in
-// locale.
+// address is the property's address as formatAddress writes it.
 func (s *Service) address(p *properties.Property, locale string) string {
+	return s.formatAddress(p.Address, p.PostalCode, p.City, p.CountryCode, locale)
+}
+
+// formatAddress is one line: the street, postal code and city, and the
+// country's name in locale (its code when the country is unknown), the
+// empty parts left out.
+func (s *Service) formatAddress(street, postalCode, city, country, locale string) string {
 	var parts []string
 	add := func(v string) {
 		if v = strings.TrimSpace(v); v != "" {
 			parts = append(parts, v)
 		}
 	}
-	add(p.Address)
-	add(strings.TrimSpace(p.PostalCode + " " + p.City))
-	if c, ok := s.dir.Country(p.CountryCode); ok {
+	add(street)
+	add(strings.TrimSpace(postalCode + " " + city))
+	if c, ok := s.dir.Country(country); ok {
 		add(localized(c.Name, locale, c.Code))
 	} else {
-		add(p.CountryCode)
+		add(country)
 	}
 	return strings.Join(parts, ", ")
 }

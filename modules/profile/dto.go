@@ -13,6 +13,8 @@ type updateRequest struct {
 	Phone       optionalPhone `json:"phone"`
 	Locale      *string       `json:"locale"`
 	CountryCode *string       `json:"country_code"`
+	// PostalAddress is the landlord's address on contract forms.
+	PostalAddress optionalAddress `json:"postal_address"`
 }
 
 // optionalPhone tells an absent phone (leave it) from null (clear it).
@@ -28,6 +30,31 @@ func (p *optionalPhone) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	return json.Unmarshal(b, &p.Value)
+}
+
+// optionalAddress tells an absent postal_address (leave it) from null
+// (remove it) and from an object (replace the whole address).
+type optionalAddress struct {
+	Present bool
+	Value   *addressRequest
+}
+
+// addressRequest is a postal address in the shape of a property's.
+type addressRequest struct {
+	Address     string `json:"address"`
+	PostalCode  string `json:"postal_code"`
+	City        string `json:"city"`
+	CountryCode string `json:"country_code"`
+}
+
+func (a *optionalAddress) UnmarshalJSON(b []byte) error {
+	a.Present = true
+	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
+		a.Value = nil
+		return nil
+	}
+	// A type error is named by the outer decoder (postal_address.city).
+	return json.Unmarshal(b, &a.Value)
 }
 
 type passwordRequest struct {

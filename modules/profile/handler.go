@@ -39,6 +39,13 @@ func (h *Handler) update(c *fiber.Ctx) error {
 		in.Phone = req.Phone.Value
 		in.ClearPhone = req.Phone.Value == nil
 	}
+	if req.PostalAddress.Present {
+		if a := req.PostalAddress.Value; a != nil {
+			in.PostalAddress = &accounts.PostalAddress{Address: a.Address, PostalCode: a.PostalCode, City: a.City, CountryCode: a.CountryCode}
+		} else {
+			in.ClearPostalAddress = true
+		}
+	}
 	u, err := h.accounts.UpdateProfile(httpserver.Context(c), auth.Current(c).UserID, in)
 	if err != nil {
 		return mapError(err)

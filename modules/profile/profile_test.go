@@ -15,7 +15,8 @@ const password = "Tenant-Ledger-2026"
 
 type profile struct {
 	accounts.UserView
-	UpdatedAt string `json:"updated_at"`
+	UpdatedAt     string                  `json:"updated_at"`
+	PostalAddress *accounts.PostalAddress `json:"postal_address"`
 }
 
 // signUp registers through both steps and logs in.
@@ -116,6 +117,31 @@ func TestUpdateProfileRejectsBadInput(t *testing.T) {
 		{"country unknown", map[string]any{"country_code": "XX"}, 400, "validation_failed", "country_code: is not an active"},
 		{"several at once", map[string]any{"name": "", "country_code": "XYZ"}, 400, "validation_failed", "country_code: must be exactly 2"},
 		{"phone of another user", map[string]any{"phone": "+4915100000001", "name": "Changed"}, 409, "phone_exists", ""},
+		{"address not an object", map[string]any{"postal_address": "Hauptstraße 5"}, 400, "validation_failed", "postal_address: must be a object"},
+		{"address city wrong type", map[string]any{"postal_address": map[string]any{"address": "Hauptstraße 5", "city": 5, "country_code": "DE"}},
+			400, "validation_failed", "postal_address.city: must be a string"},
+		{"address empty", map[string]any{"postal_address": map[string]any{}}, 400, "validation_failed",
+			"postal_address.address: is required|postal_address.city: is required|postal_address.country_code: is required"},
+		{"address blank", map[string]any{"postal_address": map[string]any{"address": "   ", "city": "Berlin", "country_code": "DE"}},
+			400, "validation_failed", "postal_address.address: is required"},
+		{"address long", map[string]any{"postal_address": map[string]any{"address": strings.Repeat("ß", 501), "city": "Berlin", "country_code": "DE"}},
+			400, "validation_failed", "postal_address.address: must be at most 500 characters"},
+		{"address two lines", map[string]any{"postal_address": map[string]any{"address": "c/o Meier\nHauptstraße 5", "city": "Berlin", "country_code": "DE"}},
+			400, "validation_failed", "postal_address.address: must be one line without control characters"},
+		{"address NUL", map[string]any{"postal_address": map[string]any{"address": "Haupt\u0000straße 5", "city": "Berlin", "country_code": "DE"}},
+			400, "validation_failed", "postal_address.address: must be one line"},
+		{"city long", map[string]any{"postal_address": map[string]any{"address": "Hauptstraße 5", "city": strings.Repeat("x", 101), "country_code": "DE"}},
+			400, "validation_failed", "postal_address.city: must be at most 100 characters"},
+		{"postal code long", map[string]any{"postal_address": map[string]any{"address": "Hauptstraße 5", "postal_code": strings.Repeat("1", 21), "city": "Berlin", "country_code": "DE"}},
+			400, "validation_failed", "postal_address.postal_code: must be at most 20 characters"},
+		{"postal code punctuation", map[string]any{"postal_address": map[string]any{"address": "Hauptstraße 5", "postal_code": "10115; DROP", "city": "Berlin", "country_code": "DE"}},
+			400, "validation_failed", "postal_address.postal_code: must be letters and digits"},
+		{"address country unknown", map[string]any{"postal_address": map[string]any{"address": "Hauptstraße 5", "city": "Berlin", "country_code": "XX"}},
+			400, "validation_failed", "postal_address.country_code: is not an active country code"},
+		{"address country long", map[string]any{"postal_address": map[string]any{"address": "Hauptstraße 5", "city": "Berlin", "country_code": "DEU"}},
+			400, "validation_failed", "postal_address.country_code: must be exactly 2 characters"},
+		{"address and name bad at once", map[string]any{"name": "A", "postal_address": map[string]any{"address": "Hauptstraße 5", "country_code": "DE"}},
+			400, "validation_failed", "name: must be 2 to 100 characters|postal_address.city: is required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out struct {
@@ -124,15 +150,69 @@ func TestUpdateProfileRejectsBadInput(t *testing.T) {
 				Details []string `json:"details"`
 			}
 			app.Put("/api/v1/user/profile", token, tc.body).Expect(tc.status).JSON(&out)
-			if out.Error != tc.code || out.Message == "" || !strings.Contains(strings.Join(out.Details, "|"), tc.detail) {
+			// Each detail starts with its field's full name.
+			if out.Error != tc.code || out.Message == "" || !strings.Contains("|"+strings.Join(out.Details, "|"), "|"+tc.detail) {
 				t.Fatalf("body = %+v, want %s with %q", out, tc.code, tc.detail)
 			}
 		})
 	}
 	var after profile
 	app.Get("/api/v1/user/profile", token).Expect(200).JSON(&after)
-	if after.Name != before.Name || after.Phone != nil || after.Country != before.Country || after.UpdatedAt != before.UpdatedAt {
+	if after.Name != before.Name || after.Phone != nil || after.Country != before.Country || after.UpdatedAt != before.UpdatedAt ||
+		after.PostalAddress != nil {
 		t.Fatalf("bad input changed the profile: %+v -> %+v", before, after)
+	}
+}
+
+// The postal address is absent (null) until set; an object replaces it
+// whole, trimmed and with the country upper-cased; other updates leave it;
+// null removes it.
+func TestProfilePostalAddress(t *testing.T) {
+	app := testkit.Start(t)
+	token := signUp(t, app, "anna@example.com")
+	var p profile
+	res := app.Get("/api/v1/user/profile", token).Expect(200)
+	res.JSON(&p)
+	if v, ok := res.Map()["postal_address"]; !ok || v != nil || p.PostalAddress != nil {
+		t.Fatalf("a new profile's postal_address = %v (present %v)", v, ok)
+	}
+
+	app.Clock.Advance(time.Minute)
+	app.Put("/api/v1/user/profile", token, map[string]any{"postal_address": map[string]any{
+		"address": "  Hauptstraße 5, 2. OG ", "postal_code": " 10115 ", "city": "Berlin ", "country_code": "de",
+	}}).Expect(200).JSON(&p)
+	want := accounts.PostalAddress{Address: "Hauptstraße 5, 2. OG", PostalCode: "10115", City: "Berlin", CountryCode: "DE"}
+	if p.PostalAddress == nil || *p.PostalAddress != want || p.UpdatedAt != "2026-11-22T10:01:00Z" {
+		t.Fatalf("profile = %+v, address %+v", p, p.PostalAddress)
+	}
+	// Another field alone leaves the address; /auth/me (the User resource
+	// of the spec) does not show it.
+	app.Put("/api/v1/user/profile", token, map[string]any{"name": "Anna Vermieterin"}).Expect(200).JSON(&p)
+	if p.PostalAddress == nil || *p.PostalAddress != want {
+		t.Fatalf("address after a name change = %+v", p.PostalAddress)
+	}
+	if _, ok := app.Get("/api/v1/auth/me", token).Expect(200).Map()["postal_address"]; ok {
+		t.Error("/auth/me shows postal_address")
+	}
+
+	// A new object replaces the whole address: no postal code now, a
+	// country other than the account's.
+	app.Put("/api/v1/user/profile", token, map[string]any{"postal_address": map[string]any{
+		"address": "Kärntner Straße 1", "city": "Wien", "country_code": "AT",
+	}}).Expect(200)
+	app.Get("/api/v1/user/profile", token).Expect(200).JSON(&p)
+	if want := (accounts.PostalAddress{Address: "Kärntner Straße 1", City: "Wien", CountryCode: "AT"}); p.PostalAddress == nil ||
+		*p.PostalAddress != want || p.Country.Code != "DE" {
+		t.Fatalf("profile = %+v, address %+v", p, p.PostalAddress)
+	}
+
+	app.Put("/api/v1/user/profile", token, map[string]any{"postal_address": nil}).Expect(200).JSON(&p)
+	if p.PostalAddress != nil || p.Name != "Anna Vermieterin" {
+		t.Fatalf("after null: %+v", p)
+	}
+	app.Get("/api/v1/user/profile", token).Expect(200).JSON(&p)
+	if p.PostalAddress != nil {
+		t.Fatalf("stored address after null: %+v", p.PostalAddress)
 	}
 }
 
