@@ -106,7 +106,8 @@ func filename(name, contentType string) string {
 	}, name)
 	name = strings.Trim(name, " .")
 	stem, ext := splitExt(name)
-	base, _, _ := mime.ParseMediaType(contentType)
+	// contentType is one of ours (sniff's), so no parsing beyond the cut.
+	base, _, _ := strings.Cut(contentType, ";")
 	if want := extensions[base]; len(want) > 0 && !slices.Contains(want, strings.ToLower(ext)) {
 		// "scan.pdf.exe" holding a PDF is "scan.pdf", not "scan.pdf.pdf".
 		if s, e := splitExt(stem); ext != "" && slices.Contains(want, strings.ToLower(e)) {
