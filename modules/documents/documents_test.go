@@ -27,23 +27,23 @@ func TestUploadEveryAllowedType(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			f := start(t, kind)
 			tests := []struct {
-				name, filename, want string
-				content              []byte
+				name, filename, want, stored string
+				content                      []byte
 			}{
-				{"PDF", "lease.pdf", "application/pdf", pdfFile()},
-				{"PNG", "photo.jpg", "image/png", pngFile()},
-				{"JPEG", "photo", "image/jpeg", jpegFile()},
-				{"WebP", "photo.webp", "image/webp", webpFile()},
-				{"plain text", "notes.exe", "text/plain; charset=utf-8", textFile()},
-				{"DOCX", "contract.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", docxFile()},
-				{"XLSX", "costs.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", xlsxFile()},
-				{"ODT", "letter.odt", "application/vnd.oasis.opendocument.text", odtFile()},
+				{"PDF", "lease.pdf", "application/pdf", "lease.pdf", pdfFile()},
+				{"PNG", "photo.jpg", "image/png", "photo.png", pngFile()},
+				{"JPEG", "photo", "image/jpeg", "photo.jpg", jpegFile()},
+				{"WebP", "photo.webp", "image/webp", "photo.webp", webpFile()},
+				{"plain text", "notes.exe", "text/plain; charset=utf-8", "notes.txt", textFile()},
+				{"DOCX", "contract.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "contract.docx", docxFile()},
+				{"XLSX", "costs.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "costs.xlsx", xlsxFile()},
+				{"ODT", "letter.odt", "application/vnd.oasis.opendocument.text", "letter.odt", odtFile()},
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
 					d := f.uploadOK(t, tt.filename, tt.content, "other")
 					if d.ContentType != tt.want || d.Size != int64(len(tt.content)) || d.SHA256 != sum(tt.content) ||
-						d.Filename != tt.filename || d.PropertyID != f.property || d.UploadedBy != f.user.ID || d.ContractID != nil {
+						d.Filename != tt.stored || d.PropertyID != f.property || d.UploadedBy != f.user.ID || d.ContractID != nil {
 						t.Fatalf("stored %+v, want type %s, size %d", d, tt.want, len(tt.content))
 					}
 					res := f.app.Get(f.documents()+"/"+d.ID+"/content", f.user.Token).Expect(http.StatusOK)
@@ -53,7 +53,7 @@ func TestUploadEveryAllowedType(t *testing.T) {
 					if ct := res.Header.Get("Content-Type"); ct != tt.want {
 						t.Errorf("Content-Type %q, want %q", ct, tt.want)
 					}
-					if cd := res.Header.Get("Content-Disposition"); !strings.HasPrefix(cd, "attachment;") || !strings.Contains(cd, tt.filename) {
+					if cd := res.Header.Get("Content-Disposition"); !strings.HasPrefix(cd, "attachment;") || !strings.Contains(cd, `"`+tt.stored+`"`) {
 						t.Errorf("Content-Disposition %q", cd)
 					}
 					if et := res.Header.Get("ETag"); et != `"`+d.SHA256+`"` {
@@ -297,15 +297,16 @@ func TestUploadValidation(t *testing.T) {
 func TestFilenamesAreSanitized(t *testing.T) {
 	f := start(t, "file")
 	tests := []struct{ given, want string }{
-		{"../../etc/passwd", "passwd"},
-		{`C:\Users\anna\Desktop\lease.pdf`, "lease.pdf"},
+		{"../../etc/passwd", "passwd.txt"},
+		{`C:\Users\anna\Desktop\lease.txt`, "lease.txt"},
 		{"*bad\x00name\x07.txt", "badname.txt"},
-		{"*invoice\u202etxt.exe", "invoicetxt.exe"},
+		{"*invoice\u202etxt.exe", "invoicetxt.txt"},
 		{"*line\r\nbreak.txt", "linebreak.txt"},
 		{"*../secret\x1b[31m.txt", "secret[31m.txt"},
-		{"...", "document"},
-		{"Übergabeprotokoll März.pdf", "Übergabeprotokoll März.pdf"},
-		{strings.Repeat("ж", 300) + ".pdf", strings.Repeat("ж", 125) + ".pdf"},
+		{"...", "document.txt"},
+		{"Übergabeprotokoll März.txt", "Übergabeprotokoll März.txt"},
+		{strings.Repeat("ж", 300) + ".pdf", strings.Repeat("ж", 125) + ".txt"},
+		{strings.Repeat("ж", 300), strings.Repeat("ж", 125) + ".txt"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {

@@ -71,7 +71,7 @@ type documentOut struct {
 func toJSON(d *Document) documentOut {
 	out := documentOut{
 		ID: d.ID.String(), PropertyID: d.PropertyID.String(), Title: d.Title, Category: d.Category,
-		Filename: d.Filename, ContentType: d.ContentType, Size: d.Size, SHA256: d.SHA256, UploadedBy: d.UploadedBy,
+		Filename: d.ServedFilename(), ContentType: d.ContentType, Size: d.Size, SHA256: d.SHA256, UploadedBy: d.UploadedBy,
 		CreatedAt: d.CreatedAt.UTC().Format(time.RFC3339), UpdatedAt: d.UpdatedAt.UTC().Format(time.RFC3339),
 	}
 	if d.ContractID != nil {
@@ -339,7 +339,7 @@ func (h *Handler) content(c *fiber.Ctx) error {
 	etag := `"` + d.SHA256 + `"`
 	c.Set(fiber.HeaderETag, etag)
 	c.Set(fiber.HeaderAcceptRanges, "bytes")
-	c.Set(fiber.HeaderContentDisposition, contentDisposition(d.Filename))
+	c.Set(fiber.HeaderContentDisposition, contentDisposition(d.ServedFilename()))
 	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 	c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; sandbox")
 	c.Set(fiber.HeaderCacheControl, "private, no-cache")

@@ -32,3 +32,8 @@ type Document struct {
 
 // Key is the document's blob key in the storage.
 func (d *Document) Key() string { return d.ID.String() }
+
+// ServedFilename is the name the document is listed and downloaded under:
+// Filename, except for rows stored before the extension had to agree with
+// the content type, which get the agreeing one here.
+func (d *Document) ServedFilename() string { return filename(d.Filename, d.ContentType) }

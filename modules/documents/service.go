@@ -126,10 +126,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 var errBodyCut = errors.New("documents: the request body failed before the file's end")
 
 // PutFile streams a file to the storage: its first bytes decide its type
-// (415 unless allowed), then it is counted (413 above modules.documents.maxsize)
-// and hashed on the way. On any error nothing is left in the storage. The
+// (415 unless allowed) and the extension of its stored name, then it is
+// counted (413 above modules.documents.maxsize) and hashed on the way. On any error nothing is left in the storage. The
 // caller creates the row with Create or calls Discard.
-func (s *Service) PutFile(ctx context.Context, filename string, r io.Reader) (*Blob, error) {
+func (s *Service) PutFile(ctx context.Context, name string, r io.Reader) (*Blob, error) {
 	head := make([]byte, sniffLen)
 	n, err := io.ReadFull(r, head)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
@@ -169,7 +169,7 @@ func (s *Service) PutFile(ctx context.Context, filename string, r io.Reader) (*B
 		s.log.Error("documents: storage failed during an upload", "storage", s.storage.String(), "error", err)
 		return nil, errStorageDown
 	}
-	return &Blob{ID: id, Filename: sanitizeFilename(filename), ContentType: ctype, Size: cr.n,
+	return &Blob{ID: id, Filename: filename(name, ctype), ContentType: ctype, Size: cr.n,
 		SHA256: hex.EncodeToString(cr.h.Sum(nil))}, nil
 }
 
