@@ -24,10 +24,10 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Late fees on overdue charges", Status: module.Ready,
-		Depends: []string{"accounts", "properties", "expenses", "contracts"},
+		Depends: []string{"accounts", "properties", "expenses", "contracts", "agreements"},
 		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,
-			fx.Provide(fx.Private, NewStore, NewService, NewHandler),
+			fx.Provide(fx.Private, NewConfig, NewStore, NewService, NewHandler),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}
