@@ -22,7 +22,7 @@ type ledger struct {
 // 5,550.00. Due dates: deposit, September's rent and prepayment
 // 2026-09-01 (the deposit made first, at activation); October's
 // 2026-10-01; the meter 2026-10-15; November's 2026-11-01.
-func contractLedger(t *testing.T, f fixture, number string, extra map[string]any) (fixture, ledger) {
+func contractLedger(t testing.TB, f fixture, number string, extra map[string]any) (fixture, ledger) {
 	t.Helper()
 	f.property = newProperty(t, f.app, f.user.Token)
 	var tenant, c struct {
@@ -196,4 +196,21 @@ func cents(t *testing.T, amount string) int {
 		n = n*10 + int(r-'0')
 	}
 	return n
+}
+
+// BenchmarkPostForContract posts, through HTTP, payments of 0.01 for a
+// contract with the 8-charge ledger above in each allocation order: what
+// reading the order (and, for rent_first and deposit_last, the charges it
+// puts first or last) adds to a payment.
+func BenchmarkPostForContract(b *testing.B) {
+	base := start(b)
+	for _, order := range []string{"oldest_first", "rent_first", "deposit_last"} {
+		f, l := contractLedger(b, base, "B-"+order, map[string]any{"allocation_order": order})
+		body := `{"amount": 0.01, "method": "cash", "contract_id": "` + l.contract + `"}`
+		b.Run(f.app.Engine+"/"+order, func(b *testing.B) {
+			for range b.N {
+				f.send(b, http.MethodPost, f.url("/payments"), body)
+			}
+		})
+	}
 }
