@@ -17,6 +17,15 @@ type contractRequest struct {
 	Number     *string        `json:"number"`
 	Locale     *string        `json:"locale"`
 	Terms      *[]termRequest `json:"terms"`
+	// The money settings: the only fields a contract that left draft
+	// still takes.
+	AllocationOrder *string `json:"allocation_order"`
+	LateFeeBase     *string `json:"late_fee_base"`
+}
+
+// onlySettings reports whether r changes nothing but the money settings.
+func (r *contractRequest) onlySettings() bool {
+	return r.PropertyID == nil && r.TenantID == nil && r.Number == nil && r.Locale == nil && r.Terms == nil
 }
 
 // terminateRequest is the body of POST /contracts/{id}/terminate.
@@ -50,6 +59,8 @@ type contractJSON struct {
 	Deposit           *money.Amount   `json:"deposit"`
 	TerminatedOn      *calendar.Date  `json:"terminated_on"`
 	TerminationReason *string         `json:"termination_reason"`
+	AllocationOrder   string          `json:"allocation_order"`
+	LateFeeBase       string          `json:"late_fee_base"`
 	CreatedAt         string          `json:"created_at"`
 	UpdatedAt         string          `json:"updated_at"`
 }
@@ -69,6 +80,7 @@ func toJSON(today calendar.Date) func(c *Contract) contractJSON {
 			Number: c.Number, Status: c.StatusOn(today), Locale: c.Locale, Terms: json.RawMessage(c.Terms),
 			StartDate: date(c.StartDate), EndDate: date(c.EndDate), Rent: c.Rent(), Currency: c.Currency,
 			DueDay: c.DueDay, Deposit: c.Deposit(), TerminatedOn: date(c.TerminatedOn),
+			AllocationOrder: c.AllocationOrder, LateFeeBase: c.LateFeeBase,
 			CreatedAt: properties.Timestamp(c.CreatedAt), UpdatedAt: properties.Timestamp(c.UpdatedAt),
 		}
 		if c.Status == Terminated {

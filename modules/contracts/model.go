@@ -67,8 +67,12 @@ type Contract struct {
 	DueDay            int           `bun:"due_day,notnull"`
 	TerminatedOn      calendar.Date `bun:"terminated_on,nullzero"`
 	TerminationReason string        `bun:"termination_reason,notnull"`
-	CreatedAt         time.Time     `bun:"created_at,notnull"`
-	UpdatedAt         time.Time     `bun:"updated_at,notnull"`
+	// AllocationOrder and LateFeeBase are the contract's money settings
+	// (settings.go).
+	AllocationOrder string    `bun:"allocation_order,notnull"`
+	LateFeeBase     string    `bun:"late_fee_base,notnull"`
+	CreatedAt       time.Time `bun:"created_at,notnull"`
+	UpdatedAt       time.Time `bun:"updated_at,notnull"`
 }
 
 // StatusOn is the status a client sees on the day today.

@@ -140,7 +140,8 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, req *contractReq
 		return nil, fmt.Errorf("contract id: %w", err)
 	}
 	now := s.now()
-	c := &Contract{ID: id, Status: Draft, Locale: s.defaultLocale(p), Terms: "[]", DueDay: 1, CreatedAt: now, UpdatedAt: now}
+	c := &Contract{ID: id, Status: Draft, Locale: s.defaultLocale(p), Terms: "[]", DueDay: 1,
+		AllocationOrder: OldestFirst, LateFeeBase: BasePeriodic, CreatedAt: now, UpdatedAt: now}
 	if req.Terms == nil {
 		empty := []termRequest{}
 		req.Terms = &empty
@@ -160,8 +161,21 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, req *contractReq
 }
 
 // Update changes the given fields of c, a draft the caller got from
-// Authorize; terms, when given, replace the whole list.
+// Authorize; terms, when given, replace the whole list. A contract that
+// left draft takes only its money settings: they steer what the service
+// does from now on (allocation of later payments, later late fees) and
+// change no term the parties signed.
 func (s *Service) Update(ctx context.Context, p auth.Principal, c *Contract, req *contractRequest) (*Contract, error) {
+	if c.Status != Draft && req.onlySettings() {
+		if details := applySettings(c, req); len(details) > 0 {
+			return nil, apierror.Validation(details...)
+		}
+		c.UpdatedAt = s.now()
+		if err := s.store.UpdateSettings(ctx, c); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
 	if c.Status != Draft {
 		return nil, errNotDraft()
 	}
@@ -217,7 +231,7 @@ func numberTaken(err error) error {
 // another user's property or tenant give 403 (as their own routes would);
 // the rest is one message per problem.
 func (s *Service) apply(ctx context.Context, p auth.Principal, c *Contract, req *contractRequest) ([]string, error) {
-	var details []string
+	details := applySettings(c, req)
 	if req.Number != nil {
 		n := strings.TrimSpace(*req.Number)
 		if l := utf8.RuneCountInString(n); l < 1 || l > MaxNumberLen {

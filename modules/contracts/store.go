@@ -48,7 +48,7 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, c *Contract) error {
 
 // editable are the columns PUT changes.
 var editable = []string{"property_id", "tenant_id", "number", "locale", "terms", "currency",
-	"start_date", "end_date", "rent_minor", "deposit_minor", "due_day", "updated_at"}
+	"start_date", "end_date", "rent_minor", "deposit_minor", "due_day", "allocation_order", "late_fee_base", "updated_at"}
 
 // UpdateDraft writes the editable columns of c while it is a draft; false
 // when it no longer is.
@@ -59,6 +59,14 @@ func (s *Store) UpdateDraft(ctx context.Context, c *Contract) (bool, error) {
 	}
 	n, err := res.RowsAffected()
 	return n == 1, err
+}
+
+// UpdateSettings writes c's money settings, in any status.
+func (s *Store) UpdateSettings(ctx context.Context, c *Contract) error {
+	if _, err := s.db.NewUpdate().Model(c).Column("allocation_order", "late_fee_base", "updated_at").WherePK().Exec(ctx); err != nil {
+		return fmt.Errorf("update contract settings: %w", err)
+	}
+	return nil
 }
 
 // DeleteDraft deletes the contract while it is a draft; false when it no

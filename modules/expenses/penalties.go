@@ -16,13 +16,22 @@ import (
 type PenaltyInput struct {
 	For    *Charge
 	Amount money.Amount
+	// Name is the penalty's name; PenaltyName of the charge's when empty.
+	Name string
 }
+
+// maxChargeName is the length of charges.name.
+const maxChargeName = 200
 
 // penaltyBatch is how many penalty charges one INSERT carries.
 const penaltyBatch = 500
 
 // PenaltyName is the name of the late fee for a charge called name.
 func PenaltyName(name string) string { return "Late fee: " + name }
+
+// InterestName is the name of the statutory default interest, the penalty
+// where a fixed late fee is not allowed, for a charge called name.
+func InterestName(name string) string { return "Default interest: " + name }
 
 // CreatePenaltiesTx inserts, through tx (the caller's transaction, which
 // holds the property's lock), one penalty charge per input: kind penalty,
@@ -42,8 +51,17 @@ func (s *Service) CreatePenaltiesTx(ctx context.Context, tx bun.IDB, propertyID 
 			return nil, fmt.Errorf("penalty id: %w", err)
 		}
 		forID := p.For.ID
+		name := p.Name
+		if name == "" {
+			name = PenaltyName(p.For.Name)
+		}
+		// The prefix may take a long charge name past the column's 200
+		// characters, which PostgreSQL refuses.
+		if r := []rune(name); len(r) > maxChargeName {
+			name = string(r[:maxChargeName-1]) + "…"
+		}
 		rows = append(rows, Charge{
-			ID: id, PropertyID: propertyID, Origin: id, Name: PenaltyName(p.For.Name), Amount: p.Amount,
+			ID: id, PropertyID: propertyID, Origin: id, Name: name, Amount: p.Amount,
 			Currency: p.For.Currency, Period: p.For.Period, DueDate: today, Status: Unpaid,
 			ContractID: p.For.ContractID, Kind: Penalty, PenaltyFor: &forID, CreatedAt: now,
 		})

@@ -317,11 +317,17 @@ func conflict(code string, lines []string) error {
 }
 
 // oldestFirst spreads the payment over the outstanding charges, oldest
-// first (of the contract, when the payment names one).
+// first (of the contract, when the payment names one, in its allocation
+// order).
 func (s *Service) oldestFirst(ctx context.Context, tx bun.Tx, prop *properties.Property, in Input) ([]*expenses.Charge, []money.Amount, error) {
 	open, err := expenses.OpenCharges(ctx, tx, prop.ID, in.ContractID)
 	if err != nil {
 		return nil, nil, err
+	}
+	if in.ContractID != nil {
+		if open, err = inContractOrder(ctx, tx, *in.ContractID, open); err != nil {
+			return nil, nil, err
+		}
 	}
 	left := in.Amount
 	var charges []*expenses.Charge

@@ -40,3 +40,36 @@ func TestFee(t *testing.T) {
 		t.Errorf("a fee above money.Max: %d, want an error", got)
 	}
 }
+
+func TestInterest(t *testing.T) {
+	rate := func(base, points string) InterestRate { return InterestRate{Base: base, Points: points} }
+	for _, tc := range []struct {
+		outstanding money.Amount
+		rate        InterestRate
+		days        int
+		want        money.Amount
+	}{
+		{60000, rate("1.27", "5"), 52, 536},     // 600.00 x 6.27% x 52/365 = 5.3595... -> 5.36
+		{100000, rate("1.27", "5"), 21, 361},    // 1000.00 x 6.27% x 21/365 = 3.6073... -> 3.61
+		{100000, rate("-0.88", "5"), 365, 4120}, // a negative base rate: 4.12% of 1000.00 for a year
+		{73000, rate("0", "5"), 1, 10},          // 730.00 x 5% / 365 = 0.10 exactly
+		{36500, rate("0", "5"), 1, 5},           // 365.00 x 5% / 365 = 0.05
+		{100, rate("1.27", "5"), 1, 0},          // 1.00 for a day: 0.0001... -> 0.00
+		{100000, rate("1.27", "5"), 0, 0},       // not overdue
+		{100000, rate("-6", "5"), 30, 0},        // a rate at or below 0 charges nothing
+	} {
+		p, err := tc.rate.Percent()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Interest(tc.outstanding, p, tc.days)
+		if err != nil || got != tc.want {
+			t.Errorf("Interest(%s, %+v, %d) = %s, %v; want %s", tc.outstanding, tc.rate, tc.days, got, err, tc.want)
+		}
+	}
+	for _, bad := range []InterestRate{{Base: "", Points: "5"}, {Base: "1e2", Points: "5"}, {Base: "1/2", Points: "5"}, {Base: "1.27", Points: "five"}} {
+		if _, err := bad.Percent(); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}

@@ -44,7 +44,7 @@ type result struct {
 }
 
 // fixture is a running app (clock 2026-11-22) with a user who owns one
-// property in Germany (EUR).
+// property in Spain (EUR).
 type fixture struct {
 	app      *testkit.App
 	user     accountstest.User
@@ -59,13 +59,27 @@ func start(t testing.TB, opts ...testkit.Option) fixture {
 	return fixture{app: app, user: u, property: newProperty(t, app, u.Token)}
 }
 
+// newProperty adds a property in Spain, a country whose agreement blocks
+// do not forbid a fixed late fee.
 func newProperty(t testing.TB, app *testkit.App, token string) string {
+	t.Helper()
+	return newPropertyIn(t, app, token, "ES")
+}
+
+func newPropertyIn(t testing.TB, app *testkit.App, token, country string) string {
 	t.Helper()
 	var p struct {
 		ID string `json:"id"`
 	}
-	app.Post("/api/v1/properties", token, map[string]any{"name": "Flat", "country_code": "DE"}).Expect(http.StatusCreated).JSON(&p)
+	app.Post("/api/v1/properties", token, map[string]any{"name": "Flat", "country_code": country}).Expect(http.StatusCreated).JSON(&p)
 	return p.ID
+}
+
+// inCountry is the fixture with a new property of the same user in country.
+func (f fixture) inCountry(t testing.TB, country string) fixture {
+	t.Helper()
+	f.property = newPropertyIn(t, f.app, f.user.Token, country)
+	return f
 }
 
 func (f fixture) path(rest string) string { return "/api/v1/properties/" + f.property + rest }

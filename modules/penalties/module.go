@@ -3,7 +3,9 @@
 // terms set LATE_FEE_PERCENTAGE one penalty charge (kind penalty,
 // penalty_for the charge), created through the expenses module in one
 // transaction under the property's lock, with the ledger's use of credit
-// on it. The module has no table of its own: penalties are charges.
+// on it. Where the country's agreement blocks forbid a fixed late fee
+// (law.go) the penalty is statutory default interest, or none (422). The
+// module has no table of its own: penalties are charges.
 package penalties
 
 import (
@@ -24,10 +26,10 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Late fees on overdue charges", Status: module.Ready,
-		Depends: []string{"accounts", "properties", "expenses", "contracts"},
+		Depends: []string{"accounts", "properties", "expenses", "contracts", "agreements"},
 		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,
-			fx.Provide(fx.Private, NewStore, NewService, NewHandler),
+			fx.Provide(fx.Private, NewConfig, NewStore, NewService, NewHandler),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}

@@ -3,10 +3,13 @@ package penalties
 import (
 	"context"
 	"log/slog"
+	"maps"
+	"slices"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"github.com/propman/propman/modules/agreements"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/properties"
@@ -19,12 +22,14 @@ type Service struct {
 	db      *bun.DB
 	store   *Store
 	charges *expenses.Service
+	blocks  *agreements.Store
+	cfg     Config
 	log     *slog.Logger
 }
 
 // NewService returns the service.
-func NewService(db *bun.DB, store *Store, charges *expenses.Service, log *slog.Logger) *Service {
-	return &Service{db: db, store: store, charges: charges, log: log}
+func NewService(db *bun.DB, store *Store, charges *expenses.Service, cfg Config, log *slog.Logger) *Service {
+	return &Service{db: db, store: store, charges: charges, blocks: agreements.NewStore(db), cfg: cfg, log: log}
 }
 
 // Result counts what a refresh did with the overdue outstanding charges
@@ -40,19 +45,32 @@ type Result struct {
 // Refresh gives every charge of prop that is regular, of a contract whose
 // terms set LATE_FEE_PERCENTAGE, due before today (UTC), not cancelled and
 // still outstanding one penalty charge of outstanding x percentage,
-// rounded half away from zero to the cent, once per charge ever. Reading
+// rounded half away from zero to the cent, once per charge ever. Where the
+// country's agreement blocks forbid a fixed late fee the penalty is the
+// statutory interest the contract claims, and a charge that would get a
+// fee the law does not allow makes the whole refresh a 422 (rules in
+// law.go). One-off charges (the deposit) count only for a contract whose
+// late_fee_base is all. Reading
 // the charges, the inserts and the ledger's use of credit on the new
 // charges are one transaction under the property's lock; the unique index
 // on penalty_for makes concurrent refreshes create each penalty once.
 func (s *Service) Refresh(ctx context.Context, prop *properties.Property) (Result, error) {
 	var res Result
-	fees, err := contracts.LateFees(ctx, s.db, prop.ID)
+	fees, err := contracts.LateFees(ctx, s.db, prop.ID, prop.CountryCode)
 	if err != nil || len(fees) == 0 {
 		return res, err
 	}
-	ids := make([]uuid.UUID, 0, len(fees))
-	for id := range fees {
-		ids = append(ids, id)
+	rules, err := s.rules(ctx, prop.CountryCode, fees)
+	if err != nil || len(rules) == 0 {
+		return res, err
+	}
+	var all, periodic []uuid.UUID
+	for id := range rules {
+		if fees[id].Base == contracts.BaseAll {
+			all = append(all, id)
+		} else {
+			periodic = append(periodic, id)
+		}
 	}
 	today := s.charges.Today()
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -60,9 +78,18 @@ func (s *Service) Refresh(ctx context.Context, prop *properties.Property) (Resul
 		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
 			return err
 		}
-		list, err := s.store.Overdue(ctx, tx, prop.ID, ids, today)
+		list, err := s.store.Overdue(ctx, tx, prop.ID, all, periodic, today)
 		if err != nil {
 			return err
+		}
+		refused := map[string]bool{}
+		for i := range list {
+			if r := rules[*list[i].ContractID]; r.refused != "" {
+				refused[r.refused] = true
+			}
+		}
+		if len(refused) > 0 {
+			return errNotAllowed(slices.Collect(maps.Keys(refused)))
 		}
 		done, err := s.store.Penalised(ctx, tx, prop.ID)
 		if err != nil {
@@ -75,13 +102,16 @@ func (s *Service) Refresh(ctx context.Context, prop *properties.Property) (Resul
 				res.Skipped++
 				continue
 			}
-			fee, err := Fee(c.Outstanding(), fees[*c.ContractID])
+			r := rules[*c.ContractID]
+			fee, err := r.fee(c, today)
 			switch {
 			case err != nil:
 				res.Errors++
 				s.log.Warn("penalties: no late fee for a charge", "charge_id", c.ID, "contract_id", *c.ContractID, "error", err)
 			case fee <= 0:
 				res.Skipped++
+			case r.interest != nil:
+				due = append(due, expenses.PenaltyInput{For: c, Amount: fee, Name: expenses.InterestName(c.Name)})
 			default:
 				due = append(due, expenses.PenaltyInput{For: c, Amount: fee})
 			}

@@ -21,17 +21,27 @@ type Store struct {
 // NewStore returns the store.
 func NewStore(db *bun.DB) *Store { return &Store{db: db} }
 
-// Overdue returns, through db, the property's regular charges of the
-// given contracts that are due before today, neither paid nor cancelled,
-// with something still owed; oldest due first.
-func (s *Store) Overdue(ctx context.Context, db bun.IDB, propertyID uuid.UUID, contracts []uuid.UUID, today calendar.Date) ([]expenses.Charge, error) {
+// Overdue returns, through db, the property's regular charges that are
+// due before today, neither paid nor cancelled, with something still
+// owed, oldest due first: every such charge of the contracts all, and of
+// the contracts periodic only those billed by an expense (rent, utility
+// prepayment) or a meter, never a one-off charge such as the deposit.
+func (s *Store) Overdue(ctx context.Context, db bun.IDB, propertyID uuid.UUID, all, periodic []uuid.UUID, today calendar.Date) ([]expenses.Charge, error) {
 	var list []expenses.Charge
-	if len(contracts) == 0 {
+	if len(all)+len(periodic) == 0 {
 		return list, nil
 	}
 	err := db.NewSelect().Model(&list).
 		Where("property_id = ?", propertyID).
-		Where("contract_id IN (?)", bun.List(contracts)).
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			if len(all) > 0 {
+				q = q.WhereOr("contract_id IN (?)", bun.List(all))
+			}
+			if len(periodic) > 0 {
+				q = q.WhereOr("contract_id IN (?) AND (expense_id IS NOT NULL OR counter_id IS NOT NULL)", bun.List(periodic))
+			}
+			return q
+		}).
 		Where("kind = ?", expenses.Regular).
 		Where("status = ?", expenses.Unpaid).
 		Where("amount_minor - paid_amount_minor > 0").

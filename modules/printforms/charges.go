@@ -15,6 +15,7 @@ var (
 	prepaymentPrefix = "Utility prepayment, contract "
 	depositName      = "Deposit"
 	lateFeePrefix    = expenses.PenaltyName("")
+	interestPrefix   = expenses.InterestName("")
 	// meterLabels are the counters module's names of the meter kinds.
 	meterLabels = map[string]string{
 		"Electricity": "electricity", "Gas": "gas", "Cold water": "water_cold",
@@ -51,6 +52,8 @@ func (d *doc) chargeName(name string) string {
 		return ofContract("utility_prepayment", name[len(prepaymentPrefix):])
 	case strings.HasPrefix(name, lateFeePrefix) && len(name) > len(lateFeePrefix):
 		return kind("late_fee") + ": " + d.chargeName(name[len(lateFeePrefix):])
+	case strings.HasPrefix(name, interestPrefix) && len(name) > len(interestPrefix):
+		return kind("default_interest") + ": " + d.chargeName(name[len(interestPrefix):])
 	}
 	if m := d.meterCharge(name); m != "" {
 		return m

@@ -78,7 +78,7 @@ const (
 // translates.
 var (
 	methods     = []string{"bank_transfer", "card", "cash", "other"}
-	chargeKinds = []string{"rent", "utility_prepayment", "deposit", "late_fee"}
+	chargeKinds = []string{"rent", "utility_prepayment", "deposit", "late_fee", "default_interest"}
 	meterKinds  = []string{"electricity", "gas", "water_cold", "water_hot", "heating", "other"}
 )
 

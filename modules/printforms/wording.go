@@ -227,6 +227,13 @@ var wording = map[string]map[string]clause{
 		"es": {Value: "Según el certificado de eficiencia energética (Energieausweis) del edificio, que el arrendador ha presentado al arrendatario, el edificio tiene la clase de eficiencia energética {value}."},
 		"uk": {Value: "Згідно з енергетичним сертифікатом будівлі (Energieausweis), який наймодавець пред’явив наймачеві, будівля належить до класу енергоефективності {value}."},
 	},
+	"DE_STATUTORY_INTEREST": {
+		"en": {Yes: "If the tenant is in default with a payment, the tenant owes default interest of five percentage points a year above the base rate on the overdue amount (§§ 286, 288 (1) BGB); no further late payment fee is agreed.", No: "Apart from the statutory consequences of default, no late payment fee or default interest is agreed."},
+		"de": {Yes: "Gerät der Mieter mit einer Zahlung in Verzug, schuldet er auf den rückständigen Betrag Verzugszinsen in Höhe von fünf Prozentpunkten jährlich über dem Basiszinssatz (§§ 286, 288 Abs. 1 BGB); ein weitergehender Verzugszuschlag wird nicht vereinbart.", No: "Über die gesetzlichen Verzugsfolgen hinaus werden weder ein Verzugszuschlag noch Verzugszinsen vereinbart."},
+		"fr": {Yes: "En cas de retard de paiement, le locataire doit sur le montant impayé des intérêts moratoires de cinq points de pourcentage par an au-dessus du taux de base (BGB §§ 286, 288, al. 1) ; aucune autre pénalité de retard n’est convenue.", No: "En dehors des conséquences légales du retard, aucune pénalité ni aucun intérêt de retard n’est convenu."},
+		"es": {Yes: "Si el arrendatario incurre en mora en un pago, deberá sobre la cantidad adeudada intereses de demora de cinco puntos porcentuales anuales por encima del tipo básico (BGB §§ 286, 288.1); no se pacta ningún otro recargo por demora.", No: "Aparte de las consecuencias legales de la mora, no se pacta recargo ni interés de demora alguno."},
+		"uk": {Yes: "У разі прострочення платежу наймач сплачує на прострочену суму проценти в розмірі п’яти процентних пунктів річних понад базову ставку (§§ 286, 288 ч. 1 BGB); іншої пені сторони не встановлюють.", No: "Крім передбачених законом наслідків прострочення, сторони не встановлюють ні пені, ні процентів за прострочення."},
+	},
 	"FR_DEPOT_GARANTIE_MONTHS": {
 		"en": {Value: "The tenant pays a security deposit (dépôt de garantie) of {value} {n:month’s|months’} rent excluding charges ({deposit}). It is returned within one month of the return of the keys if the exit inventory matches the entry inventory, otherwise within two months, less any sums justifiably owed to the landlord (loi n° 89-462, art. 22)."},
 		"de": {Value: "Der Mieter leistet eine Sicherheit (dépôt de garantie) in Höhe von {value} {n:Monatsmiete|Monatsmieten} ohne Nebenkosten ({deposit}). Sie wird innerhalb eines Monats nach Rückgabe der Schlüssel zurückgezahlt, wenn das Auszugsprotokoll dem Einzugsprotokoll entspricht, andernfalls innerhalb von zwei Monaten, jeweils abzüglich nachgewiesener Forderungen des Vermieters (Gesetz Nr. 89-462, Art. 22)."},
@@ -282,6 +289,13 @@ var wording = map[string]map[string]clause{
 		"fr": {Value: "Selon le diagnostic de performance énergétique (DPE) annexé au présent bail, le logement relève de la classe {value}."},
 		"es": {Value: "Según el diagnóstico de eficiencia energética (DPE) anexo a este contrato, la vivienda tiene la clase {value}."},
 		"uk": {Value: "Згідно з діагностикою енергоефективності (DPE), що додається до цього договору, житло належить до класу {value}."},
+	},
+	"FR_STATUTORY_INTEREST": {
+		"en": {Yes: "Any sum remaining unpaid after a formal notice to pay bears interest at the legal rate from the date of that notice (Code civil, art. 1231-6); no penalty for late payment is stipulated (loi n° 89-462, art. 4 i).", No: "No penalty for late payment is stipulated (loi n° 89-462, art. 4 i)."},
+		"de": {Yes: "Jeder nach einer Zahlungsaufforderung unbezahlt gebliebene Betrag wird ab dem Datum dieser Aufforderung mit dem gesetzlichen Zinssatz verzinst (Code civil, Art. 1231-6); eine Strafe für verspätete Zahlung wird nicht vereinbart (loi n° 89-462, Art. 4 i).", No: "Eine Strafe für verspätete Zahlung wird nicht vereinbart (loi n° 89-462, Art. 4 i)."},
+		"fr": {Yes: "Toute somme restée impayée après une mise en demeure porte intérêt au taux légal à compter de la date de celle-ci (Code civil, art. 1231-6) ; aucune pénalité de retard n’est stipulée (loi n° 89-462, art. 4 i).", No: "Aucune pénalité de retard n’est stipulée (loi n° 89-462, art. 4 i)."},
+		"es": {Yes: "Toda cantidad que quede impagada tras un requerimiento de pago devengará intereses al tipo legal desde la fecha de dicho requerimiento (Code civil, art. 1231-6); no se estipula penalización alguna por retraso (loi n° 89-462, art. 4 i).", No: "No se estipula penalización alguna por retraso en el pago (loi n° 89-462, art. 4 i)."},
+		"uk": {Yes: "На будь-яку суму, не сплачену після вимоги про сплату, нараховуються проценти за законною ставкою з дати такої вимоги (Цивільний кодекс Франції, ст. 1231-6); пеню за прострочення не встановлено (loi n° 89-462, ст. 4 i).", No: "Пеню за прострочення платежу не встановлено (loi n° 89-462, ст. 4 i)."},
 	},
 	"ES_FIANZA_MONTHS": {
 		"en": {Value: "On signing, the tenant pays a cash deposit (fianza) of {value} {n:month’s|months’} rent ({deposit}), which the landlord lodges with the competent public body where regional law so requires; it is returned at the end of the lease, less any sums owed by the tenant (LAU art. 36)."},
