@@ -51,13 +51,12 @@ var boundAllowlist = map[string]string{
 	"modules/contracts": "being rewritten (issue 25 part 5)",
 	"modules/expenses":  "being rewritten (issue 25)",
 	// Not converted yet.
-	"modules/contragents": "",
-	"modules/counters":    "",
-	"modules/documents":   "",
-	"modules/agreements":  "",
-	"modules/accounts":    "",
-	"modules/reference":   "",
-	"platform/ratelimit":  "",
+	"modules/counters":   "",
+	"modules/documents":  "",
+	"modules/agreements": "",
+	"modules/accounts":   "",
+	"modules/reference":  "",
+	"platform/ratelimit": "",
 }
 
 var boundPatterns = []*regexp.Regexp{
