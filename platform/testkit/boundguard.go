@@ -51,7 +51,6 @@ var boundAllowlist = map[string]string{
 	"modules/contracts": "being rewritten (issue 25 part 5)",
 	"modules/expenses":  "being rewritten (issue 25)",
 	// Not converted yet.
-	"modules/accounts":   "",
 	"modules/reference":  "",
 	"platform/ratelimit": "",
 }
