@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/schema"
 )
 
@@ -218,6 +219,20 @@ func (l inList) AppendQuery(gen schema.QueryGen, b []byte) ([]byte, error) {
 	b = append(b, "IN ("...)
 	b, err := bun.List(l.slice).AppendQuery(gen, b)
 	return append(b, ')'), err
+}
+
+// Array is slice as one PostgreSQL array value (for unnest(?::text[]),
+// say): a bind parameter when Render binds, pgdialect's literal otherwise.
+// PostgreSQL only.
+func Array(slice any) schema.QueryAppender { return arrayArg{slice: slice} }
+
+type arrayArg struct{ slice any }
+
+func (a arrayArg) AppendQuery(gen schema.QueryGen, b []byte) ([]byte, error) {
+	if d, ok := gen.Dialect().(binder); ok {
+		return d.bind(b, pgArray(a.slice)), nil
+	}
+	return pgdialect.Array(a.slice).AppendQuery(gen, b)
 }
 
 // pgArray gives pgx a slice it encodes as an array: it knows strings,

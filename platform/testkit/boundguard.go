@@ -51,8 +51,6 @@ var boundAllowlist = map[string]string{
 	"modules/contracts": "being rewritten (issue 25 part 5)",
 	"modules/expenses":  "being rewritten (issue 25)",
 	// Not converted yet.
-	"modules/reference":  "",
-	"platform/ratelimit": "",
 }
 
 var boundPatterns = []*regexp.Regexp{
