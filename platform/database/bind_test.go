@@ -112,7 +112,9 @@ func TestBoundWrites(t *testing.T) {
 			t.Fatalf("insert: %v", err)
 		}
 	}
-	upd := app.DB.NewUpdate().Model((*boundRow)(nil)).Set("name = ?", "renamed").Where("id = ?", ids[0]).
+	// Question marks in a value stay as written: on SQLite the formatted
+	// text goes through Bun's raw query again.
+	upd := app.DB.NewUpdate().Model((*boundRow)(nil)).Set("name = ?", "renamed ?0 ?TableAlias ?").Where("id = ?", ids[0]).
 		Where("owner_id = ?", database.Param{V: owner})
 	res, err := database.Exec(ctx, app.DB, upd)
 	if err != nil {
@@ -128,7 +130,7 @@ func TestBoundWrites(t *testing.T) {
 	if n, err := database.Count(ctx, app.DB, mine(app.DB)); err != nil || n != 3 {
 		t.Fatalf("count: %d, %v", n, err)
 	}
-	if ok, err := database.Exists(ctx, app.DB, mine(app.DB).Where("name = ?", "renamed")); err != nil || !ok {
+	if ok, err := database.Exists(ctx, app.DB, mine(app.DB).Where("name = ?", "renamed ?0 ?TableAlias ?")); err != nil || !ok {
 		t.Fatalf("exists: %v, %v", ok, err)
 	}
 	if ok, err := database.Exists(ctx, app.DB, mine(app.DB).Where("name = ?", "nobody")); err != nil || ok {
