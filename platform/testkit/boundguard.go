@@ -50,7 +50,6 @@ var boundAllowlist = map[string]string{
 	"modules/penalties": "being rewritten (issue 25 part 5)",
 	"modules/contracts": "being rewritten (issue 25 part 5)",
 	"modules/expenses":  "being rewritten (issue 25)",
-	// Not converted yet.
 }
 
 var boundPatterns = []*regexp.Regexp{
