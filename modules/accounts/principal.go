@@ -100,7 +100,7 @@ func newPrincipals(store *Store, ttl time.Duration, listening bool) *principals 
 	p.ack = func(nonce string) {
 		ctx, cancel := context.WithTimeout(context.Background(), settleWait)
 		defer cancel()
-		_, _ = store.db.ExecContext(ctx, "SELECT pg_notify(?, ?)", usersChannel, ackPrefix+nonce)
+		_, _ = database.Exec(ctx, store.db, store.db.NewRaw("SELECT pg_notify(?, ?)", usersChannel, ackPrefix+nonce))
 	}
 	store.changing = p.changing
 	return p
@@ -143,7 +143,7 @@ func (p *principals) changing(id int64) (settle func(ctx context.Context)) {
 			p.wmu.Unlock()
 		}()
 		payload := strconv.FormatInt(id, 10) + ":" + nonce
-		if _, err := p.store.db.ExecContext(ctx, "SELECT pg_notify(?, ?)", usersChannel, payload); err != nil {
+		if _, err := database.Exec(ctx, p.store.db, p.store.db.NewRaw("SELECT pg_notify(?, ?)", usersChannel, payload)); err != nil {
 			return
 		}
 		deadline := time.NewTimer(settleWait)

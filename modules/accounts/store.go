@@ -32,7 +32,7 @@ var errCodeGone = errors.New("verification code gone")
 
 // Insert adds u and sets its id.
 func (s *Store) Insert(ctx context.Context, db bun.IDB, u *User) error {
-	if _, err := db.NewInsert().Model(u).Returning("id").Exec(ctx); err != nil {
+	if err := database.Query(ctx, db, db.NewInsert().Model(u).Returning("id"), u); err != nil {
 		return fmt.Errorf("insert user: %w", err)
 	}
 	return nil
@@ -41,7 +41,7 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, u *User) error {
 // ByID returns the user with id.
 func (s *Store) ByID(ctx context.Context, id int64) (*User, error) {
 	u := new(User)
-	err := s.db.NewSelect().Model(u).Where("id = ?", id).Scan(ctx)
+	err := database.Select(ctx, s.db, s.db.NewSelect().Model(u).Where("id = ?", database.Param{V: id}))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -54,7 +54,7 @@ func (s *Store) ByID(ctx context.Context, id int64) (*User, error) {
 // ByEmail returns the user with the (lower-cased) email.
 func (s *Store) ByEmail(ctx context.Context, email string) (*User, error) {
 	u := new(User)
-	err := s.db.NewSelect().Model(u).Where("email = ?", email).Scan(ctx)
+	err := database.Select(ctx, s.db, s.db.NewSelect().Model(u).Where("email = ?", email))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -66,7 +66,7 @@ func (s *Store) ByEmail(ctx context.Context, email string) (*User, error) {
 
 // EmailTaken reports whether a user has the email.
 func (s *Store) EmailTaken(ctx context.Context, email string) (bool, error) {
-	ok, err := s.db.NewSelect().Model((*User)(nil)).Where("email = ?", email).Exists(ctx)
+	ok, err := database.Exists(ctx, s.db, s.db.NewSelect().Model((*User)(nil)).Where("email = ?", email))
 	if err != nil {
 		return false, fmt.Errorf("email taken: %w", err)
 	}
@@ -75,7 +75,7 @@ func (s *Store) EmailTaken(ctx context.Context, email string) (bool, error) {
 
 // PhoneTaken reports whether a user other than exceptID has the phone.
 func (s *Store) PhoneTaken(ctx context.Context, phone string, exceptID int64) (bool, error) {
-	ok, err := s.db.NewSelect().Model((*User)(nil)).Where("phone = ?", phone).Where("id <> ?", exceptID).Exists(ctx)
+	ok, err := database.Exists(ctx, s.db, s.db.NewSelect().Model((*User)(nil)).Where("phone = ?", phone).Where("id <> ?", database.Param{V: exceptID}))
 	if err != nil {
 		return false, fmt.Errorf("phone taken: %w", err)
 	}
@@ -84,15 +84,14 @@ func (s *Store) PhoneTaken(ctx context.Context, phone string, exceptID int64) (b
 
 // SaveCode stores c, replacing any earlier code for the same email.
 func (s *Store) SaveCode(ctx context.Context, c *VerificationCode) error {
-	_, err := s.db.NewInsert().Model(c).
+	_, err := database.Exec(ctx, s.db, s.db.NewInsert().Model(c).
 		On("CONFLICT (email) DO UPDATE").
 		Set("code_hash = EXCLUDED.code_hash").
 		Set("name = EXCLUDED.name").
 		Set("locale = EXCLUDED.locale").
 		Set("attempts = 0").
 		Set("expires_ms = EXCLUDED.expires_ms").
-		Set("created_ms = EXCLUDED.created_ms").
-		Exec(ctx)
+		Set("created_ms = EXCLUDED.created_ms"))
 	if err != nil {
 		return fmt.Errorf("save verification code: %w", err)
 	}
@@ -105,10 +104,10 @@ func (s *Store) SaveCode(ctx context.Context, c *VerificationCode) error {
 // attempt. It returns errCodeGone when no usable code exists.
 func (s *Store) AttemptCode(ctx context.Context, email string, nowMS int64, maxAttempts int) (*VerificationCode, error) {
 	c := new(VerificationCode)
-	err := s.db.NewRaw(`UPDATE verification_codes SET attempts = attempts + 1
+	err := database.Query(ctx, s.db, s.db.NewRaw(`UPDATE verification_codes SET attempts = attempts + 1
 		WHERE email = ? AND attempts < ? AND expires_ms > ?
 		RETURNING email, code_hash, name, locale, attempts, expires_ms, created_ms`,
-		email, maxAttempts, nowMS).Scan(ctx, c)
+		email, database.Param{V: maxAttempts}, database.Param{V: nowMS}), c)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errCodeGone
 	}
@@ -123,8 +122,8 @@ func (s *Store) AttemptCode(ctx context.Context, email string, nowMS int64, maxA
 // deletes the row and the others find it gone.
 func (s *Store) CreateFromCode(ctx context.Context, email, codeHash string, u *User) error {
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		res, err := tx.NewDelete().Model((*VerificationCode)(nil)).
-			Where("email = ?", email).Where("code_hash = ?", codeHash).Exec(ctx)
+		res, err := database.Exec(ctx, tx, tx.NewDelete().Model((*VerificationCode)(nil)).
+			Where("email = ?", email).Where("code_hash = ?", codeHash))
 		if err != nil {
 			return fmt.Errorf("consume verification code: %w", err)
 		}
@@ -141,10 +140,10 @@ func (s *Store) CreateFromCode(ctx context.Context, email, codeHash string, u *U
 // UpdateProfile writes the profile fields of u.
 func (s *Store) UpdateProfile(ctx context.Context, u *User) error {
 	settle := s.change(u.ID)
-	_, err := s.db.NewUpdate().Model(u).
+	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(u).
 		Column("name", "phone", "locale", "country_code",
 			"address_line", "address_postal_code", "address_city", "address_country_code", "updated_at").
-		WherePK().Exec(ctx)
+		Where("?TableAlias.id = ?", database.Param{V: u.ID}))
 	if err != nil {
 		return uniqueError(fmt.Errorf("update profile: %w", err))
 	}
@@ -156,11 +155,11 @@ func (s *Store) UpdateProfile(ctx context.Context, u *User) error {
 // issued before stops working.
 func (s *Store) SetPassword(ctx context.Context, u *User) error {
 	settle := s.change(u.ID)
-	_, err := s.db.NewUpdate().Model(u).
+	err := database.Query(ctx, s.db, s.db.NewUpdate().Model(u).
 		Set("password_hash = ?", u.PasswordHash).
 		Set("token_version = token_version + 1").
 		Set("updated_at = ?", u.UpdatedAt).
-		WherePK().Returning("token_version").Exec(ctx)
+		Where("?TableAlias.id = ?", database.Param{V: u.ID}).Returning("token_version"), u)
 	if err != nil {
 		return fmt.Errorf("set password: %w", err)
 	}
@@ -171,7 +170,8 @@ func (s *Store) SetPassword(ctx context.Context, u *User) error {
 // SetRoles replaces the user's roles.
 func (s *Store) SetRoles(ctx context.Context, u *User) error {
 	settle := s.change(u.ID)
-	_, err := s.db.NewUpdate().Model(u).Column("roles", "updated_at").WherePK().Exec(ctx)
+	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(u).Column("roles", "updated_at").
+		Where("?TableAlias.id = ?", database.Param{V: u.ID}))
 	if err != nil {
 		return fmt.Errorf("set roles: %w", err)
 	}

@@ -28,7 +28,7 @@ var ErrNotFound = errors.New("contragent not found")
 // ByID returns the contragent with id.
 func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*Contragent, error) {
 	c := new(Contragent)
-	err := s.db.NewSelect().Model(c).Where("id = ?", id).Scan(ctx)
+	err := database.Select(ctx, s.db, s.db.NewSelect().Model(c).Where("id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -46,7 +46,7 @@ const insertBatch = 500
 func (s *Store) Insert(ctx context.Context, db bun.IDB, list []Contragent) error {
 	for start := 0; start < len(list); start += insertBatch {
 		batch := list[start:min(start+insertBatch, len(list))]
-		if _, err := db.NewInsert().Model(&batch).Exec(ctx); err != nil {
+		if _, err := database.Exec(ctx, db, db.NewInsert().Model(&batch)); err != nil {
 			return fmt.Errorf("insert contragents: %w", err)
 		}
 	}
@@ -85,9 +85,9 @@ var likeEscaper = strings.NewReplacer("!", "!!", "%", "!%", "_", "!_")
 
 // Update writes every editable column of c.
 func (s *Store) Update(ctx context.Context, c *Contragent) error {
-	_, err := s.db.NewUpdate().Model(c).
+	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(c).
 		Column("kind", "roles", "name", "name_search", "email", "phone", "address", "tax_id", "notes", "updated_at").
-		WherePK().Exec(ctx)
+		WherePK())
 	if err != nil {
 		return fmt.Errorf("update contragent: %w", err)
 	}
@@ -102,7 +102,7 @@ func (s *Store) lockForDelete(ctx context.Context, tx bun.Tx, id uuid.UUID) erro
 		q = q.For("UPDATE")
 	}
 	var got uuid.UUID
-	err := q.Scan(ctx, &got)
+	err := database.Query(ctx, tx, q, &got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
 	}
@@ -114,7 +114,7 @@ func (s *Store) lockForDelete(ctx context.Context, tx bun.Tx, id uuid.UUID) erro
 
 // delete removes the row inside tx.
 func (s *Store) delete(ctx context.Context, tx bun.Tx, id uuid.UUID) error {
-	if _, err := tx.NewDelete().Model((*Contragent)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Contragent)(nil)).Where("id = ?", id)); err != nil {
 		return fmt.Errorf("delete contragent: %w", err)
 	}
 	return nil

@@ -29,7 +29,7 @@ var ErrNotFound = errors.New("not found")
 // Counter returns the counter id of the property through db.
 func (s *Store) Counter(ctx context.Context, db bun.IDB, propertyID, id uuid.UUID) (*Counter, error) {
 	c := new(Counter)
-	err := db.NewSelect().Model(c).Where("id = ?", id).Where("property_id = ?", propertyID).Scan(ctx)
+	err := database.Select(ctx, db, db.NewSelect().Model(c).Where("id = ?", id).Where("property_id = ?", propertyID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -58,7 +58,7 @@ func (s *Store) LockCounter(ctx context.Context, tx bun.Tx, propertyID, id uuid.
 		}
 		q = q.For("UPDATE")
 	}
-	err := q.Scan(ctx)
+	err := database.Select(ctx, tx, q)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -84,7 +84,7 @@ func (s *Store) Counters(ctx context.Context, propertyID uuid.UUID, q listing.Qu
 
 // InsertCounter adds c.
 func (s *Store) InsertCounter(ctx context.Context, c *Counter) error {
-	if _, err := s.db.NewInsert().Model(c).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, s.db, s.db.NewInsert().Model(c)); err != nil {
 		return fmt.Errorf("insert counter: %w", err)
 	}
 	return nil
@@ -92,9 +92,9 @@ func (s *Store) InsertCounter(ctx context.Context, c *Counter) error {
 
 // UpdateCounter writes every editable column of c.
 func (s *Store) UpdateCounter(ctx context.Context, c *Counter) error {
-	_, err := s.db.NewUpdate().Model(c).
+	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(c).
 		Column("contract_id", "kind", "unit", "serial", "name", "tariff_micro", "is_active", "updated_at").
-		WherePK().Exec(ctx)
+		WherePK())
 	if err != nil {
 		return fmt.Errorf("update counter: %w", err)
 	}
@@ -103,7 +103,7 @@ func (s *Store) UpdateCounter(ctx context.Context, c *Counter) error {
 
 // deleteCounter removes the counter (its readings go with it) inside tx.
 func (s *Store) deleteCounter(ctx context.Context, tx bun.Tx, id uuid.UUID) error {
-	if _, err := tx.NewDelete().Model((*Counter)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Counter)(nil)).Where("id = ?", id)); err != nil {
 		return fmt.Errorf("delete counter: %w", err)
 	}
 	return nil
@@ -112,7 +112,7 @@ func (s *Store) deleteCounter(ctx context.Context, tx bun.Tx, id uuid.UUID) erro
 // Latest returns the counter's latest reading through db, or nil.
 func (s *Store) Latest(ctx context.Context, db bun.IDB, counterID uuid.UUID) (*Reading, error) {
 	r := new(Reading)
-	err := db.NewSelect().Model(r).Where("counter_id = ?", counterID).Order("read_on DESC").Limit(1).Scan(ctx)
+	err := database.Select(ctx, db, db.NewSelect().Model(r).Where("counter_id = ?", counterID).Order("read_on DESC").Limit(1))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -124,7 +124,7 @@ func (s *Store) Latest(ctx context.Context, db bun.IDB, counterID uuid.UUID) (*R
 
 // readingExists reports whether the counter has a reading with id.
 func (s *Store) readingExists(ctx context.Context, db bun.IDB, counterID, id uuid.UUID) (bool, error) {
-	ok, err := db.NewSelect().Model((*Reading)(nil)).Where("id = ?", id).Where("counter_id = ?", counterID).Exists(ctx)
+	ok, err := database.Exists(ctx, db, db.NewSelect().Model((*Reading)(nil)).Where("id = ?", id).Where("counter_id = ?", counterID))
 	if err != nil {
 		return false, fmt.Errorf("reading exists: %w", err)
 	}
@@ -138,7 +138,7 @@ const readingBatch = 500
 func (s *Store) InsertReadings(ctx context.Context, tx bun.IDB, list []Reading) error {
 	for start := 0; start < len(list); start += readingBatch {
 		batch := list[start:min(start+readingBatch, len(list))]
-		if _, err := tx.NewInsert().Model(&batch).Exec(ctx); err != nil {
+		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(&batch)); err != nil {
 			return fmt.Errorf("insert readings: %w", err)
 		}
 	}
@@ -147,7 +147,7 @@ func (s *Store) InsertReadings(ctx context.Context, tx bun.IDB, list []Reading) 
 
 // deleteReading removes the reading inside tx.
 func (s *Store) deleteReading(ctx context.Context, tx bun.Tx, id uuid.UUID) error {
-	if _, err := tx.NewDelete().Model((*Reading)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Reading)(nil)).Where("id = ?", id)); err != nil {
 		return fmt.Errorf("delete reading: %w", err)
 	}
 	return nil
@@ -182,9 +182,9 @@ type consumptionRow struct {
 // consumptions returns the readings of from..to in date order.
 func (s *Store) consumptions(ctx context.Context, counterID uuid.UUID, from, to calendar.Date) ([]consumptionRow, error) {
 	var rows []consumptionRow
-	err := s.db.NewSelect().Model((*Reading)(nil)).Column("read_on", "consumption_milli").
+	err := database.Query(ctx, s.db, s.db.NewSelect().Model((*Reading)(nil)).Column("read_on", "consumption_milli").
 		Where("counter_id = ?", counterID).Where("read_on >= ?", from).Where("read_on <= ?", to).
-		Order("read_on").Scan(ctx, &rows)
+		Order("read_on"), &rows)
 	if err != nil {
 		return nil, fmt.Errorf("consumptions: %w", err)
 	}
@@ -198,8 +198,8 @@ func (s *Store) bounds(ctx context.Context, counterID uuid.UUID) (first, last ca
 		First calendar.Date `bun:"first"`
 		Last  calendar.Date `bun:"last"`
 	}
-	err = s.db.NewSelect().Model((*Reading)(nil)).ColumnExpr("MIN(read_on) AS first, MAX(read_on) AS last").
-		Where("counter_id = ?", counterID).Scan(ctx, &row)
+	err = database.Query(ctx, s.db, s.db.NewSelect().Model((*Reading)(nil)).ColumnExpr("MIN(read_on) AS first, MAX(read_on) AS last").
+		Where("counter_id = ?", counterID), &row)
 	if err != nil {
 		return first, last, fmt.Errorf("reading bounds: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -25,7 +26,7 @@ var errNotFound = errors.New("document not found")
 
 // Insert adds d.
 func (s *Store) Insert(ctx context.Context, d *Document) error {
-	if _, err := s.db.NewInsert().Model(d).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, s.db, s.db.NewInsert().Model(d)); err != nil {
 		return fmt.Errorf("insert document: %w", err)
 	}
 	return nil
@@ -34,7 +35,7 @@ func (s *Store) Insert(ctx context.Context, d *Document) error {
 // ByID returns the document id of the property.
 func (s *Store) ByID(ctx context.Context, propertyID, id uuid.UUID) (*Document, error) {
 	d := new(Document)
-	err := s.db.NewSelect().Model(d).Where("id = ?", id).Where("property_id = ?", propertyID).Scan(ctx)
+	err := database.Select(ctx, s.db, s.db.NewSelect().Model(d).Where("id = ?", id).Where("property_id = ?", propertyID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errNotFound
 	}
@@ -68,7 +69,7 @@ func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query)
 
 // Update writes title, category and updated_at of d.
 func (s *Store) Update(ctx context.Context, d *Document) error {
-	res, err := s.db.NewUpdate().Model(d).Column("title", "category", "updated_at").WherePK().Exec(ctx)
+	res, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(d).Column("title", "category", "updated_at").WherePK())
 	if err != nil {
 		return fmt.Errorf("update document: %w", err)
 	}
@@ -80,7 +81,7 @@ func (s *Store) Update(ctx context.Context, d *Document) error {
 
 // Delete removes the row of d; errNotFound when it was already gone.
 func (s *Store) Delete(ctx context.Context, d *Document) error {
-	res, err := s.db.NewDelete().Model((*Document)(nil)).Where("id = ?", d.ID).Exec(ctx)
+	res, err := database.Exec(ctx, s.db, s.db.NewDelete().Model((*Document)(nil)).Where("id = ?", d.ID))
 	if err != nil {
 		return fmt.Errorf("delete document: %w", err)
 	}
@@ -97,7 +98,7 @@ func (s *Store) Existing(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]bo
 		return out, nil
 	}
 	var found []uuid.UUID
-	if err := s.db.NewSelect().Model((*Document)(nil)).Column("id").Where("id IN (?)", bun.List(ids)).Scan(ctx, &found); err != nil {
+	if err := database.Query(ctx, s.db, s.db.NewSelect().Model((*Document)(nil)).Column("id").Where("id ?", database.In(ids)), &found); err != nil {
 		return nil, fmt.Errorf("documents by id: %w", err)
 	}
 	for _, id := range found {
@@ -110,13 +111,13 @@ func (s *Store) Existing(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]bo
 // ids.
 func deleteOfProperty(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) ([]uuid.UUID, error) {
 	var ids []uuid.UUID
-	if err := tx.NewSelect().Model((*Document)(nil)).Column("id").Where("property_id = ?", propertyID).Scan(ctx, &ids); err != nil {
+	if err := database.Query(ctx, tx, tx.NewSelect().Model((*Document)(nil)).Column("id").Where("property_id = ?", propertyID), &ids); err != nil {
 		return nil, fmt.Errorf("documents of property: %w", err)
 	}
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	if _, err := tx.NewDelete().Model((*Document)(nil)).Where("property_id = ?", propertyID).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Document)(nil)).Where("property_id = ?", propertyID)); err != nil {
 		return nil, fmt.Errorf("delete documents of property: %w", err)
 	}
 	return ids, nil

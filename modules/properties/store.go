@@ -26,7 +26,7 @@ var ErrNotFound = errors.New("property not found")
 
 // Insert adds p.
 func (s *Store) Insert(ctx context.Context, p *Property) error {
-	if _, err := s.db.NewInsert().Model(p).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, s.db, s.db.NewInsert().Model(p)); err != nil {
 		return fmt.Errorf("insert property: %w", err)
 	}
 	return nil
@@ -67,9 +67,9 @@ func (s *Store) ListByOwner(ctx context.Context, ownerID int64, q listing.Query)
 
 // Update writes every editable column of p.
 func (s *Store) Update(ctx context.Context, p *Property) error {
-	_, err := s.db.NewUpdate().Model(p).
+	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(p).
 		Column("name", "address", "city", "postal_code", "country_code", "currency", "updated_at").
-		WherePK().Exec(ctx)
+		WherePK())
 	if err != nil {
 		return fmt.Errorf("update property: %w", err)
 	}
@@ -78,7 +78,7 @@ func (s *Store) Update(ctx context.Context, p *Property) error {
 
 // setArchived sets or clears archived_at of p, already changed in memory.
 func (s *Store) setArchived(ctx context.Context, p *Property) error {
-	_, err := s.db.NewUpdate().Model(p).Column("archived_at", "updated_at").WherePK().Exec(ctx)
+	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(p).Column("archived_at", "updated_at").WherePK())
 	if err != nil {
 		return fmt.Errorf("archive property: %w", err)
 	}
@@ -94,7 +94,7 @@ func Lock(ctx context.Context, tx bun.Tx, id uuid.UUID) (*Property, error) {
 	if database.IsPostgres(tx) {
 		q = q.For("UPDATE")
 	}
-	err := q.Scan(ctx)
+	err := database.Select(ctx, tx, q)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -112,7 +112,7 @@ func (s *Store) lockForDelete(ctx context.Context, tx bun.Tx, id uuid.UUID) erro
 		q = q.For("UPDATE")
 	}
 	var got uuid.UUID
-	err := q.Scan(ctx, &got)
+	err := database.Query(ctx, tx, q, &got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
 	}
@@ -124,7 +124,7 @@ func (s *Store) lockForDelete(ctx context.Context, tx bun.Tx, id uuid.UUID) erro
 
 // delete removes the property row inside tx.
 func (s *Store) delete(ctx context.Context, tx bun.Tx, id uuid.UUID) error {
-	if _, err := tx.NewDelete().Model((*Property)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Property)(nil)).Where("id = ?", id)); err != nil {
 		return fmt.Errorf("delete property: %w", err)
 	}
 	return nil

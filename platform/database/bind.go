@@ -3,10 +3,15 @@ package database
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"reflect"
 	"strconv"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/schema"
 )
 
@@ -141,4 +146,116 @@ func Select(ctx context.Context, db bun.IDB, sel *bun.SelectQuery) error {
 		return err
 	}
 	return Scan(ctx, db, text, args, sel.GetModel().Value())
+}
+
+// Query runs q (any Bun query or raw statement, with RETURNING when it
+// writes) with its values bound as Render does and scans its rows into
+// dest; a *Model scans the returned columns into that struct.
+func Query(ctx context.Context, db bun.IDB, q schema.QueryAppender, dest ...any) error {
+	text, args, err := Render(db, q)
+	if err != nil {
+		return err
+	}
+	return Scan(ctx, db, text, args, dest...)
+}
+
+// Exec runs q (an insert, update, delete or raw statement) with its values
+// bound as Render does. Bun's model hooks do not run (no model here has
+// any); a RETURNING clause belongs to Query, which scans it.
+func Exec(ctx context.Context, db bun.IDB, q schema.QueryAppender) (sql.Result, error) {
+	text, args, err := Render(db, q)
+	if err != nil {
+		return nil, err
+	}
+	raw := rawConn(db)
+	if len(args) == 0 || raw == nil {
+		return db.NewRaw(text).Exec(ctx)
+	}
+	ctx = context.WithValue(ctx, argsKey{}, args)
+	return db.NewRaw(text).Conn(boundConn{conn: raw, args: args}).Exec(ctx)
+}
+
+// Count is sel's Count with the values bound: how many rows sel returns.
+func Count(ctx context.Context, db bun.IDB, sel *bun.SelectQuery) (int, error) {
+	text, args, err := Render(db, sel)
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	err = Scan(ctx, db, "SELECT count(*) FROM ("+text+") AS counted", args, &n)
+	return n, err
+}
+
+// Exists is sel's Exists with the values bound.
+func Exists(ctx context.Context, db bun.IDB, sel *bun.SelectQuery) (bool, error) {
+	text, args, err := Render(db, sel)
+	if err != nil {
+		return false, err
+	}
+	var ok bool
+	err = Scan(ctx, db, "SELECT EXISTS ("+text+")", args, &ok)
+	return ok, err
+}
+
+// In is the right-hand side of a membership test, written after the column:
+// Where("id ?", database.In(ids)). Rendered by Render on PostgreSQL it is
+// "= ANY($n)" with the whole slice as one array parameter, so the statement
+// text is the same for every length of the list (an expansion to $1, $2,
+// ... would make one text per length); elsewhere it is "IN (...)" with the
+// values formatted, as bun.List writes them. An empty slice matches no row.
+func In(slice any) schema.QueryAppender { return inList{slice: slice} }
+
+type inList struct{ slice any }
+
+func (l inList) AppendQuery(gen schema.QueryGen, b []byte) ([]byte, error) {
+	if d, ok := gen.Dialect().(binder); ok {
+		b = append(b, "= ANY("...)
+		return append(d.bind(b, pgArray(l.slice)), ')'), nil
+	}
+	v := reflect.ValueOf(l.slice)
+	if v.Kind() != reflect.Slice {
+		return nil, fmt.Errorf("database.In(non-slice %T)", l.slice)
+	}
+	b = append(b, "IN ("...)
+	b, err := bun.List(l.slice).AppendQuery(gen, b)
+	return append(b, ')'), err
+}
+
+// Array is slice as one PostgreSQL array value (for unnest(?::text[]),
+// say): a bind parameter when Render binds, pgdialect's literal otherwise.
+// PostgreSQL only.
+func Array(slice any) schema.QueryAppender { return arrayArg{slice: slice} }
+
+type arrayArg struct{ slice any }
+
+func (a arrayArg) AppendQuery(gen schema.QueryGen, b []byte) ([]byte, error) {
+	if d, ok := gen.Dialect().(binder); ok {
+		return d.bind(b, pgArray(a.slice)), nil
+	}
+	return pgdialect.Array(a.slice).AppendQuery(gen, b)
+}
+
+// pgArray gives pgx a slice it encodes as an array: it knows strings,
+// integers and uuid.UUID ([16]byte); other elements go as the string their
+// driver.Valuer (or fmt) gives, which PostgreSQL casts to the column's type.
+func pgArray(slice any) any {
+	switch s := slice.(type) {
+	case []string, []int64, []int32, []int, []uuid.UUID:
+		return s
+	}
+	v := reflect.ValueOf(slice)
+	out := make([]string, v.Len())
+	for i := range out {
+		e := v.Index(i).Interface()
+		if valuer, ok := e.(driver.Valuer); ok {
+			if dv, err := valuer.Value(); err == nil {
+				if str, ok := dv.(string); ok {
+					out[i] = str
+					continue
+				}
+			}
+		}
+		out[i] = fmt.Sprint(e)
+	}
+	return out
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
@@ -82,22 +81,27 @@ func (l *Limiter) Take(ctx context.Context, rules ...Rule) (Hit, time.Duration, 
 		}
 		if last := l.pruned.Load(); now.UnixMilli()-last >= pruneEvery.Milliseconds() && l.pruned.CompareAndSwap(last, now.UnixMilli()) {
 			prunedAt, prunedBefore = now.UnixMilli(), last
-			if _, err := tx.NewDelete().Model((*row)(nil)).Where("at_ms < ?", now.Add(-retention).UnixMilli()).Exec(ctx); err != nil {
+			if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*row)(nil)).Where("at_ms < ?", database.Param{V: now.Add(-retention).UnixMilli()})); err != nil {
 				return fmt.Errorf("ratelimit: prune: %w", err)
 			}
 		}
-		rows := make([]row, 0, len(rules))
-		for _, r := range rules {
-			rows = append(rows, row{Bucket: r.Bucket, AtMS: now.UnixMilli()})
-		}
-		if len(rows) == 0 {
+		if len(rules) == 0 {
 			return nil
 		}
-		if _, err := tx.NewInsert().Model(&rows).Returning("id").Exec(ctx); err != nil {
-			return fmt.Errorf("ratelimit: record: %w", err)
+		// Written out rather than from a model: Bun would write at_ms, a
+		// new number every millisecond, into the text (database.Param).
+		var values strings.Builder
+		args := make([]any, 0, 2*len(rules))
+		for i, r := range rules {
+			if i > 0 {
+				values.WriteString(", ")
+			}
+			values.WriteString("(?, ?)")
+			args = append(args, r.Bucket, database.Param{V: now.UnixMilli()})
 		}
-		for _, h := range rows {
-			hit.ids = append(hit.ids, h.ID)
+		insert := tx.NewRaw("INSERT INTO rate_hits (bucket, at_ms) VALUES "+values.String()+" RETURNING id", args...)
+		if err := database.Query(ctx, tx, insert, &hit.ids); err != nil {
+			return fmt.Errorf("ratelimit: record: %w", err)
 		}
 		return nil
 	})
@@ -139,15 +143,15 @@ func (l *Limiter) ReleaseAndClear(ctx context.Context, h Hit, buckets ...string)
 	}
 	switch {
 	case len(h.ids) > 0 && len(buckets) > 0:
-		q = q.Where("(id IN (?) OR bucket IN (?))", bun.List(h.ids), bun.List(buckets))
+		q = q.Where("(id ? OR bucket ?)", database.In(h.ids), database.In(buckets))
 	case len(h.ids) > 0:
-		q = q.Where("id IN (?)", bun.List(h.ids))
+		q = q.Where("id ?", database.In(h.ids))
 	case len(buckets) > 0:
-		q = q.Where("bucket IN (?)", bun.List(buckets))
+		q = q.Where("bucket ?", database.In(buckets))
 	default:
 		return nil
 	}
-	if _, err := q.Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, l.db, q); err != nil {
 		return fmt.Errorf("ratelimit: release: %w", err)
 	}
 	return nil
@@ -176,9 +180,9 @@ func lockBuckets(ctx context.Context, tx bun.Tx, rules []Rule) error {
 	for _, r := range rules {
 		buckets = append(buckets, r.Bucket)
 	}
-	_, err := tx.ExecContext(ctx, `SELECT `+relaxedCommit+`, (SELECT count(pg_advisory_xact_lock(k)) FROM
+	_, err := database.Exec(ctx, tx, tx.NewRaw(`SELECT `+relaxedCommit+`, (SELECT count(pg_advisory_xact_lock(k)) FROM
 		(SELECT DISTINCT hashtextextended(b, 0) AS k FROM unnest(?::text[]) AS b ORDER BY k) AS keys)`,
-		pgdialect.Array(buckets))
+		database.Array(buckets)))
 	if err != nil {
 		return fmt.Errorf("ratelimit: lock: %w", err)
 	}
@@ -202,14 +206,14 @@ func waitFor(ctx context.Context, db bun.IDB, now time.Time, rules []Rule) (time
 		}
 		fmt.Fprintf(&sql, "SELECT %d AS rule, count(*) AS n, coalesce(min(at_ms), 0) AS oldest FROM "+
 			"(SELECT at_ms FROM rate_hits WHERE bucket = ? AND at_ms > ? ORDER BY at_ms DESC LIMIT ?) AS r%d", i, i)
-		args = append(args, r.Bucket, now.Add(-r.Window).UnixMilli(), r.Limit)
+		args = append(args, r.Bucket, database.Param{V: now.Add(-r.Window).UnixMilli()}, database.Param{V: int64(r.Limit)})
 	}
 	var counts []struct {
 		Rule   int   `bun:"rule"`
 		N      int   `bun:"n"`
 		Oldest int64 `bun:"oldest"`
 	}
-	if err := db.NewRaw(sql.String(), args...).Scan(ctx, &counts); err != nil {
+	if err := database.Query(ctx, db, db.NewRaw(sql.String(), args...), &counts); err != nil {
 		return 0, fmt.Errorf("ratelimit: count: %w", err)
 	}
 	var longest time.Duration

@@ -209,11 +209,20 @@ func Start(t testing.TB, opts ...Option) *App {
 	if testing.Verbose() {
 		log = boot.Logger(config.Log{Level: "warn", Format: "text"}, testWriter{t})
 	}
+	extra := []fx.Option{fx.Populate(&a.Fiber, &a.DB, &a.Doc, &a.Tokens, &a.Tracing), fx.Populate(s.populate...)}
+	if a.Engine == "postgres" {
+		// Registered before the app's stop, so it runs after it: every
+		// query of the test has been seen. Installed from an invoke, after
+		// boot has migrated and seeded and before anything starts.
+		guard := &boundGuard{found: map[string]string{}}
+		t.Cleanup(func() { guard.report(t) })
+		extra = append(extra, fx.Invoke(func(db *bun.DB) { db.AddQueryHook(guard) })) //nolint:staticcheck // the modules hold this *bun.DB
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	fxApp, err := boot.New(ctx, boot.Options{
 		Config: cfg, Entries: s.entries, Logger: log, Clock: a.Clock, Mailer: a.Mail,
-		Extra:  []fx.Option{fx.Populate(&a.Fiber, &a.DB, &a.Doc, &a.Tokens, &a.Tracing), fx.Populate(s.populate...)},
+		Extra:  extra,
 		Listen: s.listen,
 		OnListen: func(addr net.Addr) {
 			a.URL = "http://" + addr.String()
