@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"bytes"
 	"reflect"
 	"strconv"
 	"strings"
@@ -88,7 +89,7 @@ func JSONText(body []byte, target any) []string {
 		t = reflect.TypeOf(target)
 	}
 	w.skipSpace()
-	w.value("", t, false)
+	w.value(t, false)
 	return w.details
 }
 
@@ -97,9 +98,34 @@ type jsonWalker struct {
 	i       int
 	details []string
 	more    bool
+	// where the walk is; made into a string only for a detail
+	path []pathStep
 }
 
-func (w *jsonWalker) fail(path, problem string) {
+// pathStep is an object's key (raw, as quoted in the body) or an array's index.
+type pathStep struct {
+	key   []byte
+	index int
+}
+
+func (w *jsonWalker) pathString() string {
+	var b strings.Builder
+	for _, p := range w.path {
+		if p.key == nil {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(p.index))
+			b.WriteByte(']')
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(unquoteKey(p.key))
+	}
+	return b.String()
+}
+
+func (w *jsonWalker) fail(problem string) {
 	if len(w.details) >= maxTextDetails {
 		if !w.more {
 			w.more = true
@@ -107,6 +133,7 @@ func (w *jsonWalker) fail(path, problem string) {
 		}
 		return
 	}
+	path := w.pathString()
 	if path == "" {
 		path = "body"
 	}
@@ -124,9 +151,9 @@ func (w *jsonWalker) skipSpace() {
 	}
 }
 
-// value walks the value at w.i (after spaces) of Go type t (nil: unknown),
-// at path; multiline is what the nearest declaring field said.
-func (w *jsonWalker) value(path string, t reflect.Type, multiline bool) {
+// value walks the value at w.i (after spaces) of Go type t (nil: unknown);
+// multiline is what the nearest declaring field said.
+func (w *jsonWalker) value(t reflect.Type, multiline bool) {
 	if w.i >= len(w.data) {
 		return
 	}
@@ -134,7 +161,7 @@ func (w *jsonWalker) value(path string, t reflect.Type, multiline bool) {
 	switch w.data[w.i] {
 	case '"':
 		if p := w.str(multiline); p != "" {
-			w.fail(path, p)
+			w.fail(p)
 		}
 	case '{':
 		w.i++
@@ -155,16 +182,18 @@ func (w *jsonWalker) value(path string, t reflect.Type, multiline bool) {
 			if p := w.str(false); p != "" {
 				// The key itself is broken: it names no field, so the
 				// object it is in does.
-				w.fail(path, "field names "+p)
+				w.fail("field names " + p)
 			}
-			key := unquoteKey(w.data[start:w.i])
+			key := w.data[start+1 : max(start+1, w.i-1)]
 			w.skipSpace()
 			if w.i < len(w.data) && w.data[w.i] == ':' {
 				w.i++
 			}
 			w.skipSpace()
 			ft, fm := member(t, key, multiline)
-			w.value(join(path, key), ft, fm)
+			w.path = append(w.path, pathStep{key: key})
+			w.value(ft, fm)
+			w.path = w.path[:len(w.path)-1]
 		}
 	case '[':
 		w.i++
@@ -186,7 +215,9 @@ func (w *jsonWalker) value(path string, t reflect.Type, multiline bool) {
 				n++
 				continue
 			}
-			w.value(path+"["+strconv.Itoa(n)+"]", elem, multiline)
+			w.path = append(w.path, pathStep{index: n})
+			w.value(elem, multiline)
+			w.path = w.path[:len(w.path)-1]
 		}
 	default:
 		// A number, true, false or null.
@@ -309,13 +340,10 @@ func hex4(d []byte, at int) (rune, bool) {
 func utf16IsHigh(r rune) bool { return r >= 0xd800 && r < 0xdc00 }
 func utf16IsLow(r rune) bool  { return r >= 0xdc00 && r < 0xe000 }
 
-// unquoteKey is the text of a quoted key, for naming fields: escapes other
-// than \" and \\ are rare in keys and left as they are.
+// unquoteKey is the text of a key as quoted in the body, for naming fields:
+// escapes other than \" \\ \/ are rare in keys and left as they are.
 func unquoteKey(q []byte) string {
-	if len(q) < 2 {
-		return ""
-	}
-	s := string(q[1 : len(q)-1])
+	s := string(q)
 	if strings.IndexByte(s, '\\') >= 0 {
 		s = strings.NewReplacer(`\"`, `"`, `\\`, `\`, `\/`, `/`).Replace(s)
 	}
@@ -324,13 +352,6 @@ func unquoteKey(q []byte) string {
 		return "?"
 	}
 	return s
-}
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }
 
 // isRaw reports a byte slice (json.RawMessage, []byte): what it holds is
@@ -349,7 +370,7 @@ func deref(t reflect.Type) reflect.Type {
 // member is the Go type of key in an object of type t and whether its
 // strings may be multi-line: a struct field's own declaration, or, for a
 // map or an untyped value, the enclosing field's.
-func member(t reflect.Type, key string, multiline bool) (reflect.Type, bool) {
+func member(t reflect.Type, key []byte, multiline bool) (reflect.Type, bool) {
 	if t == nil {
 		return nil, multiline
 	}
@@ -358,12 +379,12 @@ func member(t reflect.Type, key string, multiline bool) (reflect.Type, bool) {
 		return t.Elem(), multiline
 	case reflect.Struct:
 		fields := structFields(t)
-		if f, ok := fields.exact[key]; ok {
+		if f, ok := fields.exact[string(key)]; ok {
 			return f.typ, f.multiline
 		}
 		for name, f := range fields.exact {
 			// encoding/json matches keys case-insensitively too.
-			if strings.EqualFold(name, key) {
+			if bytes.EqualFold([]byte(name), key) {
 				return f.typ, f.multiline
 			}
 		}

@@ -165,3 +165,33 @@ func mustMarshal(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// BenchmarkJSONText is what the rule adds to DecodeJSON: a contract's body
+// (as the reference shows it) and 64 KiB of notes.
+//
+//	go test -run '^$' -bench JSONText -count 5 ./platform/validate/
+func BenchmarkJSONText(b *testing.B) {
+	contract := []byte(`{"property_id":"019a4f3e-7c1d-7a2b-9c3d-2e4f5a6b7c8d","tenant_id":"019a4f3e-8d2e-7b3c-8d4e-3f5a6b7c8d9e",` +
+		`"number":"2026/001","locale":"de","terms":[{"code":"MONTHLY_RENT_AMOUNT","value":950.00},` +
+		`{"code":"CONTRACT_START_DATE","value":"2026-12-01"},{"code":"PAYMENT_DAY_OF_MONTH","value":3},` +
+		`{"code":"SPECIAL_CONDITIONS","value":"Haustiere nach Absprache.\nRauchen nur auf dem Balkon."}]}`)
+	notes, _ := json.Marshal(map[string]string{"name": "Anna Schmidt", "notes": strings.Repeat("Zählerstand geprüft.\n", 3200)})
+	for _, c := range []struct {
+		name string
+		body []byte
+	}{{"contract", contract}, {"notes-64KiB", notes}} {
+		b.Run(c.name, func(b *testing.B) {
+			var v request
+			if err := json.Unmarshal(c.body, &v); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(c.body)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if d := validate.JSONText(c.body, &v); d != nil {
+					b.Fatal(d)
+				}
+			}
+		})
+	}
+}
