@@ -117,11 +117,12 @@ func merge(doc, frag map[string]any, module string) error {
 }
 
 // addStandardResponses documents the errors the platform itself can answer
-// on any operation, unless the operation documents its own: 500 and 400
-// always (the text rule refuses a control character or invalid UTF-8 in
-// any path or query parameter, declared or not: httpserver.CheckInput);
-// 401 and 503 with security; 413 with a request body; 404 with a path
-// parameter.
+// on any operation, unless the operation documents its own: 500 always; 400
+// on every operation under /api/ (the text rule refuses a control
+// character or invalid UTF-8 in any path or query parameter, declared or
+// not: httpserver.CheckInput wraps that router), elsewhere (/metrics) with
+// a request body or a query parameter; 401 and 503 with security; 413 with
+// a request body; 404 with a path parameter.
 func addStandardResponses(doc map[string]any) {
 	for path, item := range asMap(doc["paths"]) {
 		for _, method := range methods {
@@ -136,7 +137,9 @@ func addStandardResponses(doc map[string]any) {
 				}
 			}
 			add("500", "InternalError")
-			add("400", "BadRequest")
+			if strings.HasPrefix(path, "/api/") || op["requestBody"] != nil || hasQueryParameter(doc, asMap(item), op) {
+				add("400", "BadRequest")
+			}
 			if sec, ok := op["security"].([]any); ok && len(sec) > 0 {
 				add("401", "Unauthorized")
 				add("503", "Unavailable")
@@ -149,6 +152,23 @@ func addStandardResponses(doc map[string]any) {
 			}
 		}
 	}
+}
+
+// hasQueryParameter reports whether op (or its path) takes a query
+// parameter, which the handler checks (400 validation_failed).
+func hasQueryParameter(doc, item, op map[string]any) bool {
+	params := append(asSlice(item["parameters"]), asSlice(op["parameters"])...)
+	for _, p := range params {
+		pm := asMap(p)
+		if ref, ok := pm["$ref"].(string); ok {
+			name := strings.TrimPrefix(ref, "#/components/parameters/")
+			pm = asMap(asMap(asMap(doc["components"])["parameters"])[name])
+		}
+		if pm["in"] == "query" {
+			return true
+		}
+	}
+	return false
 }
 
 func asMap(v any) map[string]any {

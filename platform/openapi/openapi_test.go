@@ -274,6 +274,11 @@ paths:
       operationId: plainThing
       responses:
         "200": {description: ok}
+  /outside:
+    get:
+      operationId: outsideThing
+      responses:
+        "200": {description: ok}
 components:
   parameters:
     Page: {name: page, in: query, schema: {type: integer}}
@@ -303,7 +308,11 @@ components:
 			t.Errorf("GET /api/v1/plain: response %s documented %v, want %v", status, got, want)
 		}
 	}
-	if got := doc.Operations(); len(got) != 7 || !strings.Contains(strings.Join(got, ","), "PUT /api/v1/things/{id}") {
+	// Outside /api/ (no text rule there), only a body or a query gets one.
+	if doc.Spec.Paths.Find("/outside").Get.Responses.Value("400") != nil {
+		t.Error("GET /outside: 400 documented")
+	}
+	if got := doc.Operations(); len(got) != 8 || !strings.Contains(strings.Join(got, ","), "PUT /api/v1/things/{id}") {
 		t.Errorf("Operations %v", got)
 	}
 }
