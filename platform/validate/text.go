@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
@@ -190,7 +191,16 @@ func (w *jsonWalker) value(t reflect.Type, multiline bool) {
 				w.i++
 			}
 			w.skipSpace()
-			ft, fm := member(t, key, multiline)
+			name := key
+			if bytes.IndexByte(key, '\\') >= 0 {
+				// An escaped key ("na\u006de") names the field encoding/json
+				// gives it to.
+				var k string
+				if json.Unmarshal(w.data[start:start+len(key)+2], &k) == nil {
+					name = []byte(k)
+				}
+			}
+			ft, fm := member(t, name, multiline)
 			w.path = append(w.path, pathStep{key: key})
 			w.value(ft, fm)
 			w.path = w.path[:len(w.path)-1]

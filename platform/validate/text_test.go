@@ -67,6 +67,7 @@ func TestJSONText(t *testing.T) {
 		{`{"name":"a\nb"}`, []string{"name: " + single}},
 		{`{"name":"a\tb","notes":"a\u0000b"}`, []string{"name: " + single, "notes: " + multi}},
 		{`{"NOTES":"case\ninsensitive like encoding/json","NAME":"x\by"}`, []string{"NAME: " + single}},
+		{`{"n\u006ftes":"an escaped key\nnames its field"}`, nil},
 		{"{\"name\":\"raw \xff byte\"}", []string{"name: " + validate.ProblemUTF8}},
 		{"{\"name\":\"raw \x7f del\"}", []string{"name: " + single}},
 		{"{\"name\":\"raw \u0085 C1\"}", []string{"name: " + single}},
