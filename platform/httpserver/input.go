@@ -83,6 +83,29 @@ func (r inputRouter) All(path string, h ...fiber.Handler) fiber.Router {
 	return r
 }
 
+// The methods that add no route return the wrapper too, so a chain of
+// calls (api.Use(...).Get(...)) stays inside it.
+
+func (r inputRouter) Use(args ...any) fiber.Router {
+	r.Router.Use(args...)
+	return r
+}
+
+func (r inputRouter) Name(name string) fiber.Router {
+	r.Router.Name(name)
+	return r
+}
+
+func (r inputRouter) Static(prefix, root string, config ...fiber.Static) fiber.Router {
+	r.Router.Static(prefix, root, config...)
+	return r
+}
+
+func (r inputRouter) Mount(prefix string, app *fiber.App) fiber.Router {
+	r.Router.Mount(prefix, app)
+	return r
+}
+
 func (r inputRouter) Group(prefix string, h ...fiber.Handler) fiber.Router {
 	return inputRouter{r.Router.Group(prefix, h...)}
 }

@@ -25,6 +25,7 @@ func inputApp() *fiber.App {
 	api.Group("/nested").Get("/:id", ok)
 	api.Route("/routed", func(r fiber.Router) { r.Put("/:id", ok) })
 	api.Get("/files/*", ok)
+	api.Name("named").Get("/chained/:id", ok)
 	return app
 }
 
@@ -47,6 +48,7 @@ func TestCheckInput(t *testing.T) {
 		{"GET", "/api/nested/%1B", 400, []string{"id: must not contain control characters"}},
 		{"PUT", "/api/routed/%09", 400, []string{"id: must not contain control characters"}},
 		{"GET", "/api/files/a/%00", 400, []string{"path: must not contain control characters"}},
+		{"GET", "/api/chained/%00", 400, []string{"id: must not contain control characters"}},
 	} {
 		res, err := app.Test(httptest.NewRequest(c.method, c.target, nil), -1)
 		if err != nil {
