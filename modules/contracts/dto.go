@@ -31,7 +31,7 @@ func (r *contractRequest) onlySettings() bool {
 // terminateRequest is the body of POST /contracts/{id}/terminate.
 type terminateRequest struct {
 	Date   json.RawMessage `json:"date"`
-	Reason *string         `json:"reason"`
+	Reason *string         `json:"reason" validate:"multiline"`
 }
 
 func encodeTerms(ts []Term) string {

@@ -26,7 +26,7 @@ const (
 // termRequest is a term as a client sends it.
 type termRequest struct {
 	Code  *string         `json:"code"`
-	Value json.RawMessage `json:"value"`
+	Value json.RawMessage `json:"value" validate:"multiline"` // clause text
 }
 
 // IsMoney reports whether a float block holds an amount of money: every

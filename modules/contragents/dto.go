@@ -11,9 +11,9 @@ type contragentRequest struct {
 	Name    *string   `json:"name"`
 	Email   *string   `json:"email"`
 	Phone   *string   `json:"phone"`
-	Address *string   `json:"address"`
+	Address *string   `json:"address" validate:"multiline"`
 	TaxID   *string   `json:"tax_id"`
-	Notes   *string   `json:"notes"`
+	Notes   *string   `json:"notes" validate:"multiline"`
 }
 
 func (r *contragentRequest) input() Input {

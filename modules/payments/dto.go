@@ -122,7 +122,7 @@ func optionalID(raw *string, field string, fail func(string, ...any)) *uuid.UUID
 
 // reverseRequest is the body of POST .../payments/{id}/reverse.
 type reverseRequest struct {
-	Reason *string `json:"reason"`
+	Reason *string `json:"reason" validate:"multiline"`
 }
 
 // paymentJSON is a payment as clients see it.

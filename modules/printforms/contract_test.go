@@ -296,7 +296,13 @@ func TestContractFormFilename(t *testing.T) {
 	} {
 		id := f.contract
 		if tc.number != f.number {
-			id = f.newContract(t, f.user.Token, tc.number, "en", nil)
+			id = f.newContract(t, f.user.Token, "stand-in", "en", nil)
+			// Through the database: the API refuses control characters
+			// now (issue 25), but older rows may hold them.
+			if _, err := f.app.DB.NewUpdate().Table("contracts").Set("number = ?", tc.number).Where("id = ?", id).
+				Exec(context.Background()); err != nil {
+				t.Fatal(err)
+			}
 		}
 		res := f.print(id, "", f.user.Token, nil).Expect(http.StatusOK)
 		if got := res.Header.Get("Content-Disposition"); got != tc.want {

@@ -341,7 +341,9 @@ func listen(lc fx.Lifecycle, sd fx.Shutdowner, app *fiber.App, cfg config.HTTP, 
 // route declared twice.
 func mount(app *fiber.App, log *slog.Logger, entries []module.Entry, states []ModuleState,
 	routes []module.Routes, checks []module.HealthCheck, db *bun.DB, doc *openapi.Document) error {
-	api := app.Group(httpserver.APIPrefix)
+	// Every route under the API checks its path and query parameters
+	// against the text rule first (httpserver.CheckInput).
+	api := httpserver.CheckInput(app.Group(httpserver.APIPrefix))
 	mountService(api, states, checks, db, doc)
 	order := map[string]int{}
 	for i, e := range entries {

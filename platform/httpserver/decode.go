@@ -10,11 +10,15 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/validate"
 )
 
 // DecodeJSON reads the request body into v. A missing, malformed or
 // mistyped body is a 400 validation_failed whose detail says where. Unknown
-// fields are ignored: they are never applied.
+// fields are ignored: they are never applied. Every string of the body
+// (unknown fields' too) must then pass the text rule (validate.JSONText:
+// valid UTF-8, no control characters, tab and line breaks only in fields
+// tagged validate:"multiline"), or the answer is a 400 naming each field.
 func DecodeJSON(c *fiber.Ctx, v any) *apierror.Error {
 	body := c.Body()
 	if len(bytes.TrimSpace(body)) == 0 {
@@ -26,6 +30,9 @@ func DecodeJSON(c *fiber.Ctx, v any) *apierror.Error {
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return apierror.Validation("body: unexpected data after the JSON value")
+	}
+	if details := validate.JSONText(body, v); len(details) > 0 {
+		return apierror.Validation(details...)
 	}
 	return nil
 }

@@ -117,9 +117,12 @@ func merge(doc, frag map[string]any, module string) error {
 }
 
 // addStandardResponses documents the errors the platform itself can answer
-// on any operation, unless the operation documents its own: 500 always; 401
-// and 503 with security; 400 and 413 with a request body; 400 with a query
-// parameter; 404 with a path parameter.
+// on any operation, unless the operation documents its own: 500 always; 400
+// on every operation under /api/ (the text rule refuses a control
+// character or invalid UTF-8 in any path or query parameter, declared or
+// not: httpserver.CheckInput wraps that router), elsewhere (/metrics) with
+// a request body or a query parameter; 401 and 503 with security; 413 with
+// a request body; 404 with a path parameter.
 func addStandardResponses(doc map[string]any) {
 	for path, item := range asMap(doc["paths"]) {
 		for _, method := range methods {
@@ -134,16 +137,15 @@ func addStandardResponses(doc map[string]any) {
 				}
 			}
 			add("500", "InternalError")
+			if strings.HasPrefix(path, "/api/") || op["requestBody"] != nil || hasQueryParameter(doc, asMap(item), op) {
+				add("400", "BadRequest")
+			}
 			if sec, ok := op["security"].([]any); ok && len(sec) > 0 {
 				add("401", "Unauthorized")
 				add("503", "Unavailable")
 			}
 			if _, ok := op["requestBody"]; ok {
-				add("400", "BadRequest")
 				add("413", "PayloadTooLarge")
-			}
-			if hasQueryParameter(doc, asMap(item), op) {
-				add("400", "BadRequest")
 			}
 			if strings.Contains(path, "{") {
 				add("404", "NotFound")

@@ -269,6 +269,16 @@ paths:
         - {$ref: "#/components/parameters/Page"}
       responses:
         "200": {description: ok}
+  /api/v1/plain:
+    get:
+      operationId: plainThing
+      responses:
+        "200": {description: ok}
+  /outside:
+    get:
+      operationId: outsideThing
+      responses:
+        "200": {description: ok}
 components:
   parameters:
     Page: {name: page, in: query, schema: {type: integer}}
@@ -291,7 +301,18 @@ components:
 			t.Errorf("GET /api/v1/things: response %s documented %v, want %v", status, got, want)
 		}
 	}
-	if got := doc.Operations(); len(got) != 6 || !strings.Contains(strings.Join(got, ","), "PUT /api/v1/things/{id}") {
+	// No parameter, no body: still a 400, for a query the text rule refuses.
+	plain := doc.Spec.Paths.Find("/api/v1/plain").Get
+	for status, want := range map[string]bool{"400": true, "500": true, "404": false, "413": false} {
+		if got := plain.Responses.Value(status) != nil; got != want {
+			t.Errorf("GET /api/v1/plain: response %s documented %v, want %v", status, got, want)
+		}
+	}
+	// Outside /api/ (no text rule there), only a body or a query gets one.
+	if doc.Spec.Paths.Find("/outside").Get.Responses.Value("400") != nil {
+		t.Error("GET /outside: 400 documented")
+	}
+	if got := doc.Operations(); len(got) != 8 || !strings.Contains(strings.Join(got, ","), "PUT /api/v1/things/{id}") {
 		t.Errorf("Operations %v", got)
 	}
 }

@@ -32,6 +32,9 @@ func Validator() *validator.Validate {
 			}
 			return name
 		})
+		// A declaration for the text rule (text.go), not a check: the
+		// rule runs on the raw body, before this validator.
+		_ = v.RegisterValidation(MultilineTag, func(validator.FieldLevel) bool { return true }, true)
 	})
 	return v
 }
