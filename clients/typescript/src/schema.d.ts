@@ -263,8 +263,11 @@ export interface paths {
          */
         get: operations["getContract"];
         /**
-         * Change the given fields of a draft contract
-         * @description Only a draft can be changed (409 `not_draft` otherwise). Fields left
+         * Change the given fields of a draft contract, or the money settings of any contract
+         * @description Only a draft can be changed (409 `not_draft` otherwise), except the
+         *     money settings `allocation_order` and `late_fee_base`: a body with
+         *     only those changes a contract in any status (they steer what the
+         *     service does from then on, not what the parties signed). Fields left
          *     out keep their value; `terms`, when given, replaces the whole list.
          *     The rules of creation apply; changing the property checks the terms
          *     again against its country. The access check (404/403) comes before
@@ -455,6 +458,11 @@ export interface paths {
          *     400 `validation_failed` with every problem in `details`, each
          *     starting with its line number (`line 3: email: must be a valid email
          *     address`).
+         *
+         *     Cells are stored as written, also those a spreadsheet would read as
+         *     a formula (`=1+1`, `@SUM(A1)`, `-Bob`); a leading `'` is kept as
+         *     part of the value, not removed. Any CSV the service writes escapes
+         *     such cells with a leading `'` (plain numbers like `-12.50` excepted).
          */
         post: operations["importContragents"];
         delete?: never;
@@ -686,10 +694,13 @@ export interface paths {
          *     1.234,50 € in de and es, 1 234,50 € in fr and uk (£ and $ likewise;
          *     грн in uk; other currencies by their code after the number).
          *
+         *     The landlord is the owner's profile: name, postal address
+         *     (`postal_address` of `PUT /api/v1/user/profile`), email and phone.
          *     The answer's `Propman-Warnings` header lists what the form had to
-         *     leave for the parties to fill in by hand (`landlord_address_missing`,
-         *     `tenant_address_missing`), so a client can ask for it before
-         *     printing.
+         *     leave for the parties to fill in by hand (`landlord_address_missing`
+         *     while the profile has no postal address, `tenant_address_missing`
+         *     while the tenant has no address), so a client can ask for it before
+         *     printing; with both addresses on file the header is absent.
          *
          *     The locale is `?locale=` when given, else the contract's `locale`,
          *     else the owner's profile locale, else `en`; a `?locale=` that is not
@@ -1174,10 +1185,16 @@ export interface paths {
          *     JPEG, WebP, plain text, DOCX, XLSX or ODT; anything else (an
          *     executable renamed `.pdf`, SVG, HTML...) is 415 `unsupported_type`,
          *     whatever its name or declared type. The stored filename is the
-         *     client's without folders or control characters, at most 255 bytes.
+         *     client's without folders or control characters, at most 255 bytes,
+         *     and its extension agrees with the sniffed type: a right one is kept
+         *     (case-insensitively, aliases too: `.jpg`/`.jpeg`, `.txt`/`.csv`...),
+         *     a wrong one is replaced (`poly.html` holding a PDF is stored as
+         *     `poly.pdf`, `x.pdf` holding a PNG as `x.png`) and a missing one is
+         *     added (`Kaufvertrag` becomes `Kaufvertrag.pdf`). An extension is a
+         *     dot and 1-8 ASCII letters or digits, at least one a letter, so
+         *     `Mr. Smith` and `contract v1.2` get `.pdf` added.
          *
-         *     `contract_id` is kept as given (a UUID); it will be checked against
-         *     the contracts once that module exists.
+         *     `contract_id` must be a contract of this property, else 400.
          */
         post: operations["uploadDocument"];
         delete?: never;
@@ -1533,7 +1550,27 @@ export interface paths {
          *     the charge, `amount` = outstanding x percentage / 100 rounded half
          *     away from zero to the cent (computed exactly), `name` `Late fee:
          *     <charge name>`, the charge's `period`, `contract_id` and `currency`,
-         *     due today, unpaid.
+         *     due today, unpaid. Only the charges the contract's `late_fee_base`
+         *     names are considered: by default (`periodic`) those billed by its
+         *     expenses (rent, utility prepayment) and meters, never the deposit or
+         *     another one-off charge; `all` adds those.
+         *
+         *     Country rules. When the catalogue has the statutory-interest block
+         *     of the property's country (`DE_STATUTORY_INTEREST`,
+         *     `FR_STATUTORY_INTEREST`), a fixed late fee is not allowed there:
+         *     - a contract whose terms set that block to `true` gets, instead of
+         *       the percentage, statutory default interest: `amount` = outstanding
+         *       x (base rate + points) / 100 x days overdue / 365 (days from the
+         *       due date to today), rounded half away from zero, named `Default
+         *       interest: <charge name>`. Germany: base rate (Basiszinssatz, BGB
+         *       §247; configured, default 1.27) + 5 points (BGB §288(1)). A
+         *       country without a configured rate (France: the legal rate runs
+         *       from a formal notice the service does not record) gets no interest
+         *       and counts as refused;
+         *     - a contract that sets only `LATE_FEE_PERCENTAGE` is refused.
+         *     When any overdue outstanding charge belongs to a refused contract,
+         *     the answer is 422 `penalty_not_allowed`, one `details` line per
+         *     contract, and nothing is created.
          *
          *     `created` counts penalties made; `skipped` overdue outstanding
          *     charges that already have their penalty (or whose fee rounds to
@@ -1706,14 +1743,26 @@ export interface paths {
         };
         /**
          * The signed-in user's profile
-         * @description The User resource of the token's account plus `updated_at`.
+         * @description The User resource of the token's account plus `updated_at` and
+         *     `postal_address` (null until set).
          */
         get: operations["profileGet"];
         /**
-         * Change name, phone, locale or country
+         * Change name, phone, locale, country or postal address
          * @description Every field is optional; an absent field is left as it is and a null
          *     phone removes the phone. The rules are those of registration. Other
          *     fields (id, email, roles, is_active, created_at) are ignored.
+         *
+         *     `postal_address` is the landlord's address the contract print form
+         *     shows (without it the form leaves a line to fill in by hand and
+         *     answers `Propman-Warnings: landlord_address_missing`). An object
+         *     replaces the whole address (a field left out of it is empty, not
+         *     kept); null removes it. Text is trimmed; each field is one line
+         *     without control characters; `country_code` is an active country
+         *     (`GET /api/v1/countries`), any case, and may differ from the
+         *     account's `country_code`. A broken rule is 400 `validation_failed`
+         *     with a detail per rule naming the field (`postal_address.city: is
+         *     required`), and nothing is changed.
          */
         put: operations["profileUpdate"];
         post?: never;
@@ -1912,6 +1961,7 @@ export interface components {
             unit: components["schemas"]["CounterUnit"];
         };
         Contract: {
+            allocation_order: components["schemas"]["ContractAllocationOrder"];
             /** Format: date-time */
             created_at: string;
             /** @description the property's */
@@ -1927,6 +1977,7 @@ export interface components {
             end_date: string | null;
             /** Format: uuid */
             id: string;
+            late_fee_base: components["schemas"]["ContractLateFeeBase"];
             /** @description language of the print form */
             locale: string;
             number: string;
@@ -1953,10 +2004,25 @@ export interface components {
             updated_at: string;
         };
         /**
+         * @description How a payment for this contract that gives no `allocations` is
+         *     spread over the contract's outstanding charges. `oldest_first`: by
+         *     due date, then creation. `rent_first`: the rent charges (of every
+         *     rent of the contract's history) oldest first, then the rest oldest
+         *     first. `deposit_last`: oldest first, but the deposit (and any other
+         *     one-off charge: a charge of no expense or meter that is not a late
+         *     fee) after everything else. Any case is accepted; other values are
+         *     a 400 line.
+         * @default oldest_first
+         * @enum {string}
+         */
+        ContractAllocationOrder: "oldest_first" | "rent_first" | "deposit_last";
+        /**
          * @description A new draft. Read-only fields (status, derived fields, timestamps)
          *     and unknown fields are ignored.
          */
         ContractCreate: {
+            allocation_order?: components["schemas"]["ContractAllocationOrder"];
+            late_fee_base?: components["schemas"]["ContractLateFeeBase"];
             /** @description an active language code; the caller's locale by default */
             locale?: string;
             /** @description unique per owner */
@@ -1970,6 +2036,17 @@ export interface components {
             tenant_id: string;
             terms?: components["schemas"]["ContractTermValue"][];
         };
+        /**
+         * @description Which overdue charges of the contract a late fee (or statutory
+         *     interest) is computed on. `periodic`: the charges billed by the
+         *     contract's expenses (rent, utility prepayment) and meters; the
+         *     deposit and other one-off charges never are. `all`: every regular
+         *     charge of the contract, the deposit too (only when the contract
+         *     says so).
+         * @default periodic
+         * @enum {string}
+         */
+        ContractLateFeeBase: "periodic" | "all";
         ContractList: {
             contracts: components["schemas"]["Contract"][];
             next: components["schemas"]["NextCursor"];
@@ -2012,7 +2089,10 @@ export interface components {
              * @example MONTHLY_RENT_AMOUNT
              */
             code: string;
-            /** @description Typed by the block's data_type (integer, number, boolean, text or YYYY-MM-DD date) */
+            /**
+             * @description Typed by the block's data_type (integer, number, boolean, text or
+             *     YYYY-MM-DD date). Multi-line: a text may hold tab and line breaks.
+             */
             value: number | boolean | string;
         };
         ContractTerminate: {
@@ -2021,10 +2101,13 @@ export interface components {
              * @description within the contract
              */
             date: string;
+            /** @description Multi-line: may hold tab and line breaks */
             reason?: string;
         };
         /** @description Any subset of the fields; those left out keep their value, `terms` replaces the list. */
         ContractUpdate: {
+            allocation_order?: components["schemas"]["ContractAllocationOrder"];
+            late_fee_base?: components["schemas"]["ContractLateFeeBase"];
             locale?: string;
             number?: string;
             /** Format: uuid */
@@ -2058,14 +2141,14 @@ export interface components {
          *     are ignored.
          */
         ContragentCreate: {
-            /** @description may span lines */
+            /** @description Multi-line: may hold tab and line breaks */
             address?: string;
             /** @description a valid address, stored lower-cased; empty for none */
             email?: string;
             /** @enum {string} */
             kind: "person" | "company";
             name: string;
-            /** @description may span lines */
+            /** @description Multi-line: may hold tab and line breaks */
             notes?: string;
             /**
              * @description E.164, ^\+[1-9][0-9]{6,14}$; "" for none
@@ -2093,11 +2176,13 @@ export interface components {
          *     `""` clears an optional text field, `roles` replaces the set.
          */
         ContragentUpdate: {
+            /** @description Multi-line: may hold tab and line breaks */
             address?: string;
             email?: string;
             /** @enum {string} */
             kind?: "person" | "company";
             name?: string;
+            /** @description Multi-line: may hold tab and line breaks */
             notes?: string;
             /** @description E.164, or "" to clear */
             phone?: string;
@@ -2195,7 +2280,7 @@ export interface components {
             contract_id: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description the client's filename, sanitized: no folders, no control characters */
+            /** @description the client's filename, sanitized: no folders, no control characters, an extension that agrees with content_type (replaced or added when the client's does not) */
             filename: string;
             /** Format: uuid */
             id: string;
@@ -2465,6 +2550,7 @@ export interface components {
             total?: number;
         };
         PaymentReverse: {
+            /** @description Multi-line: may hold tab and line breaks */
             reason: string;
         };
         PenaltyList: {
@@ -2484,7 +2570,28 @@ export interface components {
             /** @description overdue outstanding charges that have their penalty already (or whose fee rounds to 0.00) */
             skipped: number;
         };
+        /** @description A postal address in the shape of a property's address fields */
+        PostalAddress: {
+            /** @description street and house number (and any further part of the line) */
+            address: string;
+            city: string;
+            /** @description ISO 3166-1 alpha-2, upper case */
+            country_code: string;
+            /** @description empty when the address has none */
+            postal_code: string;
+        };
+        PostalAddressUpdate: {
+            /** @description street and house number; one line */
+            address: string;
+            city: string;
+            /** @description an active country (GET /api/v1/countries), any case */
+            country_code: string;
+            /** @description optional; letters and digits separated by single spaces or hyphens ("10115", "SW1A 1AA", "00-950") */
+            postal_code?: string;
+        };
         Profile: components["schemas"]["User"] & {
+            /** @description The landlord's postal address as the contract print form shows it; null when none is on file */
+            postal_address: components["schemas"]["PostalAddress"] | null;
             /** Format: date-time */
             updated_at: string;
         };
@@ -2677,7 +2784,26 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is not valid (validation_failed) */
+        /**
+         * @description The request is not valid (`validation_failed`); `details` has one
+         *     `field: problem` line per broken rule.
+         *
+         *     One rule holds for every string a client sends, in a JSON body (at
+         *     any depth, unknown fields and field names included), a path
+         *     parameter or a query parameter (declared or not, name and value,
+         *     after percent-decoding): it is valid UTF-8 (no invalid bytes, no
+         *     lone surrogate escape such as `\ud800`) and holds no control
+         *     character: U+0000-U+001F, U+007F and U+0080-U+009F. Fields that take
+         *     multi-line text (their description says "Multi-line") may also hold
+         *     tab, line feed and carriage return. Each string that breaks it is
+         *     named by its JSON path or parameter name, e.g. `name: must not
+         *     contain control characters`, `notes: must not contain control
+         *     characters other than tab and line breaks`, `terms[2].value: must be
+         *     valid UTF-8`, `q: must not contain control characters`,
+         *     `propertyId: must be valid UTF-8`. Path and query parameters are
+         *     checked before authentication, so such a request is a 400 even
+         *     without a token. Nothing is written when a request is refused.
+         */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -2791,7 +2917,7 @@ export interface components {
         AgreementBlocksETag: string;
         /** @description `bytes` */
         DocumentAcceptRanges: string;
-        /** @description `attachment` with the stored filename (ASCII `filename` and UTF-8 `filename*`) */
+        /** @description `attachment` with the stored filename, whose extension agrees with `Content-Type` (ASCII `filename` and UTF-8 `filename*`) */
         DocumentDisposition: string;
         /** @description The SHA-256 of the content, quoted */
         DocumentETag: string;
@@ -2829,6 +2955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServiceInfo"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2920,14 +3047,17 @@ export interface operations {
             /**
              * @description Not one of the allowed types; the message names the value and
              *     lists the allowed types, e.g.
-             *     `{"error": "Invalid data type \"string\". Allowed types: int, float, bool, text, date"}`
+             *     `{"error": "Invalid data type \"string\". Allowed types: int, float, bool, text, date"}`.
+             *     A parameter with a control character or invalid UTF-8 is refused
+             *     before, by the platform's text rule, in the standard shape
+             *     (`validation_failed`, see BadRequest).
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AgreementBlockError"];
+                    "application/json": components["schemas"]["AgreementBlockError"] | components["schemas"]["Error"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -2966,6 +3096,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             /** @description No block has this code: exactly `{"error": "Agreement block not found"}` */
             404: {
                 headers: {
@@ -3061,6 +3192,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3089,6 +3221,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3380,6 +3513,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contract"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3464,6 +3598,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3588,6 +3723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractRentList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3794,6 +3930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contragent"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3863,6 +4000,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3911,6 +4049,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3945,6 +4084,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             /** @description No active country has this code (not_found) */
             404: {
                 headers: {
@@ -3975,6 +4115,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4008,6 +4149,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4029,6 +4171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
             /** @description A check failed */
             503: {
@@ -4073,6 +4216,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4107,6 +4251,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             /** @description No active language has this code (not_found) */
             404: {
                 headers: {
@@ -4146,8 +4291,10 @@ export interface operations {
                     /**
                      * @description Present when the form leaves something to fill in by hand: a
                      *     comma-separated list of `landlord_address_missing` (the
-                     *     owner's profile has no postal address) and
-                     *     `tenant_address_missing` (the tenant contragent has none)
+                     *     owner's profile has no `postal_address`; set it with
+                     *     PUT /api/v1/user/profile) and `tenant_address_missing` (the
+                     *     tenant contragent has no address). Absent when both
+                     *     addresses are on file.
                      */
                     "Propman-Warnings"?: string;
                     [name: string]: unknown;
@@ -4318,6 +4465,7 @@ export interface operations {
                     "application/json": components["schemas"]["Property"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4383,6 +4531,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4420,6 +4569,7 @@ export interface operations {
                     "application/json": components["schemas"]["Property"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4665,6 +4815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Counter"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4735,6 +4886,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4973,6 +5125,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5122,6 +5275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Document"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5192,6 +5346,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5254,6 +5409,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5414,6 +5570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Expense"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5493,6 +5650,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5627,6 +5785,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5751,9 +5910,25 @@ export interface operations {
                     "application/json": components["schemas"]["PenaltyRefreshResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /**
+             * @description `penalty_not_allowed`: an overdue charge belongs to a contract
+             *     whose late fee the law of the property's country does not allow
+             *     (a fixed `LATE_FEE_PERCENTAGE` where the country's statutory-
+             *     interest block exists, or statutory interest the service has no
+             *     rate for); `details` names each contract. Nothing was created.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -5827,6 +6002,7 @@ export interface operations {
                     "application/json": components["schemas"]["Receipt"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5855,6 +6031,7 @@ export interface operations {
                     "application/json": components["schemas"]["Property"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5947,6 +6124,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The locale is not an active language (not_found) */
             404: {
@@ -6029,6 +6207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Profile"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -6047,7 +6226,13 @@ export interface operations {
                  * @example {
                  *       "locale": "en",
                  *       "name": "Ada King",
-                 *       "phone": "+441234567890"
+                 *       "phone": "+441234567890",
+                 *       "postal_address": {
+                 *         "address": "12 St James's Square",
+                 *         "city": "London",
+                 *         "country_code": "GB",
+                 *         "postal_code": "SW1Y 4JH"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -6057,6 +6242,8 @@ export interface operations {
                     locale?: string;
                     name?: string;
                     phone?: string | null;
+                    /** @description the whole new postal address; null removes it */
+                    postal_address?: components["schemas"]["PostalAddressUpdate"] | null;
                 };
             };
         };
@@ -6070,7 +6257,15 @@ export interface operations {
                     "application/json": components["schemas"]["Profile"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description A field breaks a rule: validation_failed, one detail per rule, such as "postal_address.country_code: is not an active country code" */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description Another account has the phone (phone_exists) */
             409: {
@@ -6106,6 +6301,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
