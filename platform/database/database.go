@@ -43,7 +43,7 @@ func Open(ctx context.Context, cfg config.Database) (*bun.DB, error) {
 		if err != nil {
 			return nil, fmt.Errorf("database: %w", err)
 		}
-		db = bun.NewDB(sqldb, pgdialect.New())
+		db = withGuard(sqldb, pgdialect.New())
 	} else {
 		path, err := SQLitePath(cfg.URL)
 		if err != nil {
@@ -62,13 +62,15 @@ func Open(ctx context.Context, cfg config.Database) (*bun.DB, error) {
 		// WAL lets readers run beside the writer; IMMEDIATE transactions take
 		// the write lock up front so two writers queue on busy_timeout instead
 		// of failing with "database is locked" when one upgrades its lock.
-		dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
+		// The wait is LockWait: past it the writer answers 503 with
+		// Retry-After rather than holding the client to the request deadline.
+		dsn := "file:" + path + fmt.Sprintf("?_pragma=busy_timeout(%d)", LockWait.Milliseconds()) + "&_pragma=journal_mode(WAL)" +
 			"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 		sqldb, err := sql.Open("sqlite", dsn)
 		if err != nil {
 			return nil, fmt.Errorf("database: %w", err)
 		}
-		db = bun.NewDB(sqldb, sqlitedialect.New())
+		db = withGuard(sqldb, sqlitedialect.New())
 	}
 	db.SetMaxOpenConns(maxOpen)
 	db.SetMaxIdleConns(maxIdle)
