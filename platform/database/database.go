@@ -139,6 +139,27 @@ func ConstraintName(err error) string {
 	return ""
 }
 
+// IsBusy reports whether err means a lock another transaction held was not
+// granted in time (PostgreSQL lock_timeout, a deadlock or serialization
+// failure; SQLite busy past busy_timeout): the same request is likely to
+// succeed when sent again, so the client gets 503 with Retry-After.
+func IsBusy(err error) bool {
+	if err == nil {
+		return false
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		// 55P03 lock_not_available, 40P01 deadlock_detected, 40001 serialization_failure.
+		return pgErr.Code == "55P03" || pgErr.Code == "40P01" || pgErr.Code == "40001"
+	}
+	var sqliteErr *sqlite.Error
+	if errors.As(err, &sqliteErr) {
+		code := sqliteErr.Code() & 0xff
+		return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+	}
+	return false
+}
+
 // IsUnavailable reports whether err means the database cannot be reached or
 // did not answer in time, so the client should get 503 rather than 500.
 func IsUnavailable(err error) bool {
