@@ -1,6 +1,7 @@
 package payments_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -226,4 +227,46 @@ func cents(t *testing.T, n json.Number) int64 {
 		t.Fatalf("amount %q: %v", s, err)
 	}
 	return whole*100 + frac
+}
+
+// A payment that cannot get its lock (here another transaction holds the
+// property's row, or on SQLite the file's write lock) answers 503 with
+// Retry-After soon after the lock wait, not at the request deadline.
+func TestPaymentThatWaitsForALockAnswers503WithRetryAfter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the lock timeout")
+	}
+	f := start(t)
+	ctx := context.Background()
+	tx, err := f.app.DB.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback() //nolint:errcheck // only the lock matters
+	var n int
+	if f.app.Engine == "postgres" {
+		err = tx.NewRaw("SELECT 1 FROM properties WHERE id = ? FOR UPDATE", f.property).Scan(ctx, &n)
+	} else {
+		_, err = tx.ExecContext(ctx, "UPDATE properties SET name = name WHERE id = ?", f.property)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	res := f.app.Post(f.url("/payments"), f.user.Token, map[string]any{"amount": 10, "method": "cash"}).Expect(http.StatusServiceUnavailable)
+	took := time.Since(began)
+	if got := res.Header.Get("Retry-After"); got != "1" {
+		t.Errorf("Retry-After %q, want 1", got)
+	}
+	if m := res.Map(); m["error"] != "unavailable" {
+		t.Errorf("body %v, want error unavailable", m)
+	}
+	t.Logf("answered 503 after %v", took.Round(time.Millisecond))
+	if took > 8*time.Second {
+		t.Errorf("answered after %v: the lock wait is not bounded", took)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	f.pay(t, map[string]any{"amount": 10, "method": "cash"})
 }
