@@ -43,7 +43,12 @@ var ErrPoolInTx = errors.New("database: query on the connection pool while this 
 // pool had a connection to spare.
 var Strict = testing.Testing()
 
-type txState struct{ open atomic.Bool }
+type txState struct {
+	open atomic.Bool
+	// last holds the steps of BeforeCommit; only the transaction's own
+	// goroutine touches it.
+	last []func(ctx context.Context, tx bun.Tx) error
+}
 
 type txKey struct{}
 
@@ -63,9 +68,9 @@ func InTx(ctx context.Context) bool {
 func RunInTx(ctx context.Context, db bun.IDB, fn func(ctx context.Context, tx bun.Tx) error) error {
 	switch d := db.(type) {
 	case bun.Tx:
-		return d.RunInTx(ctx, nil, fn)
+		return savepoint(ctx, d, fn)
 	case *bun.Tx:
-		return d.RunInTx(ctx, nil, fn)
+		return savepoint(ctx, *d, fn)
 	}
 	pool, ok := db.(*bun.DB)
 	if !ok {
@@ -86,8 +91,48 @@ func RunInTx(ctx context.Context, db bun.IDB, fn func(ctx context.Context, tx bu
 			}
 		}
 		st.open.Store(true)
-		return fn(ctx, tx)
+		if err := fn(ctx, tx); err != nil {
+			return err
+		}
+		for len(st.last) > 0 {
+			step := st.last[0]
+			st.last = st.last[1:]
+			if err := step(ctx, tx); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
+}
+
+// savepoint runs fn in a savepoint of tx; the BeforeCommit steps fn added
+// go with it when it rolls back.
+func savepoint(ctx context.Context, tx bun.Tx, fn func(ctx context.Context, tx bun.Tx) error) error {
+	st, _ := ctx.Value(txKey{}).(*txState)
+	var steps int
+	if st != nil {
+		steps = len(st.last)
+	}
+	err := tx.RunInTx(ctx, nil, fn)
+	if err != nil && st != nil {
+		st.last = st.last[:steps]
+	}
+	return err
+}
+
+// BeforeCommit adds step to the transaction of ctx (one of RunInTx), to
+// run in it after its function returned without error, just before the
+// commit; steps run in the order they were added. For a lock many
+// transactions contend for, such as a counter whose next number must have
+// no gaps: taken last, it is held for the commit alone, not for the rest
+// of the transaction's work. Without such a transaction it is an error.
+func BeforeCommit(ctx context.Context, step func(ctx context.Context, tx bun.Tx) error) error {
+	st, _ := ctx.Value(txKey{}).(*txState)
+	if st == nil || !st.open.Load() {
+		return errors.New("database: BeforeCommit outside a transaction of RunInTx")
+	}
+	st.last = append(st.last, step)
+	return nil
 }
 
 // guard is the bun.ConnResolver of the databases of Open: Bun asks it for
