@@ -3,6 +3,7 @@ package database_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -75,5 +76,48 @@ func TestGuardFailsAQueryOnThePoolInsideATransaction(t *testing.T) {
 	}
 	if ctx.Err() != nil {
 		t.Errorf("the guard let a query wait for a connection: %v", ctx.Err())
+	}
+}
+
+// BeforeCommit steps run last, in order, in the transaction; those of a
+// savepoint that rolled back do not run; outside a transaction it refuses.
+func TestBeforeCommitRunsLastInTheTransaction(t *testing.T) {
+	db := openGuarded(t, 2)
+	ctx := context.Background()
+	if err := database.BeforeCommit(ctx, nil); err == nil {
+		t.Error("BeforeCommit outside a transaction succeeded")
+	}
+	var order []string
+	step := func(name string) func(context.Context, bun.Tx) error {
+		return func(ctx context.Context, tx bun.Tx) error {
+			order = append(order, name)
+			_, err := tx.NewInsert().Model(&map[string]any{"id": len(order)}).ModelTableExpr("guarded").Exec(ctx)
+			return err
+		}
+	}
+	err := database.RunInTx(ctx, db, func(ctx context.Context, tx bun.Tx) error {
+		if err := database.BeforeCommit(ctx, step("first")); err != nil {
+			return err
+		}
+		_ = database.RunInTx(ctx, tx, func(ctx context.Context, _ bun.Tx) error {
+			if err := database.BeforeCommit(ctx, step("rolled back")); err != nil {
+				return err
+			}
+			return errors.New("give up")
+		})
+		if err := database.BeforeCommit(ctx, step("second")); err != nil {
+			return err
+		}
+		order = append(order, "work")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(order); got != "[work first second]" {
+		t.Errorf("order %s, want [work first second]", got)
+	}
+	if n, err := db.NewSelect().TableExpr("guarded").Count(ctx); err != nil || n != 2 {
+		t.Errorf("%d rows committed (%v), want 2", n, err)
 	}
 }
