@@ -65,19 +65,39 @@ func (s *Service) PaymentPosted(ctx context.Context, tx bun.IDB, ev payments.Pos
 }
 
 // issue numbers r with its owner's next number of the year and stores it.
+// On PostgreSQL one statement does both, so the number's row is held for
+// that statement and the commit only.
 func issue(ctx context.Context, tx bun.IDB, r *Receipt) error {
-	err := tx.NewRaw(`INSERT INTO receipt_sequences (owner_id, year, last) VALUES (?, ?, 1)
+	next := tx.NewRaw(`INSERT INTO receipt_sequences (owner_id, year, last) VALUES (?, ?, 1)
 		ON CONFLICT (owner_id, year) DO UPDATE SET last = receipt_sequences.last + 1
-		RETURNING last`, r.OwnerID, r.Year).Scan(ctx, &r.Seq)
-	if err != nil {
+		RETURNING last`, r.OwnerID, r.Year)
+	if database.IsPostgres(tx) {
+		_, err := tx.NewInsert().With("next_seq", next).Model(r).
+			Value("seq", "(SELECT last FROM next_seq)").
+			Value("number", "? || lpad((SELECT last FROM next_seq)::text, 6, '0')", fmt.Sprintf("%04d-", r.Year)).
+			Returning("seq, number").Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("insert receipt: %w", err)
+		}
+		return checkSeq(r)
+	}
+	if err := next.Scan(ctx, &r.Seq); err != nil {
 		return fmt.Errorf("receipt number: %w", err)
 	}
-	if r.Seq > 999999 {
-		return fmt.Errorf("receipt number: owner %d issued a million receipts in %d", r.OwnerID, r.Year)
+	if err := checkSeq(r); err != nil {
+		return err
 	}
 	r.Number = fmt.Sprintf("%04d-%06d", r.Year, r.Seq)
 	if _, err := tx.NewInsert().Model(r).Exec(ctx); err != nil {
 		return fmt.Errorf("insert receipt: %w", err)
+	}
+	return nil
+}
+
+// checkSeq refuses a seventh digit: the number has room for six.
+func checkSeq(r *Receipt) error {
+	if r.Seq > 999999 {
+		return fmt.Errorf("receipt number: owner %d issued a million receipts in %d", r.OwnerID, r.Year)
 	}
 	return nil
 }
