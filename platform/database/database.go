@@ -73,6 +73,7 @@ func Open(ctx context.Context, cfg config.Database) (*bun.DB, error) {
 		db = withGuard(sqldb, sqlitedialect.New())
 	}
 	db.SetMaxOpenConns(maxOpen)
+	setGate(db, maxOpen)
 	db.SetMaxIdleConns(maxIdle)
 	db.SetConnMaxLifetime(cfg.Lifetime)
 	pingCtx, cancel := context.WithTimeout(ctx, cfg.Timeout)
@@ -146,6 +147,9 @@ func ConstraintName(err error) string {
 func IsBusy(err error) bool {
 	if err == nil {
 		return false
+	}
+	if errors.Is(err, ErrTxQueue) {
+		return true
 	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {

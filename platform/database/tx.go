@@ -82,6 +82,12 @@ func RunInTx(ctx context.Context, db bun.IDB, fn func(ctx context.Context, tx bu
 			return err
 		}
 	}
+	if g := guardOf(pool); g.gate != nil && !InTx(ctx) {
+		if err := g.enter(ctx); err != nil {
+			return err
+		}
+		defer g.leave()
+	}
 	st := &txState{}
 	defer st.open.Store(false)
 	return pool.RunInTx(context.WithValue(ctx, txKey{}, st), nil, func(ctx context.Context, tx bun.Tx) error {
@@ -141,6 +147,11 @@ func BeforeCommit(ctx context.Context, step func(ctx context.Context, tx bun.Tx)
 // asking.
 type guard struct {
 	pool *sql.DB
+	// gate bounds the transactions open at once (nil: no bound), so that
+	// transactions queued on one property's lock do not hold every pooled
+	// connection while other users' plain reads wait for one (database/sql
+	// hands a freed connection to a random waiter).
+	gate chan struct{}
 
 	mu      sync.Mutex
 	reports []string
@@ -165,6 +176,46 @@ func withGuard(sqldb *sql.DB, dialect schema.Dialect) *bun.DB {
 	guards.Store(db, g)
 	return db
 }
+
+// ErrTxQueue is what RunInTx fails with when no transaction slot (see
+// guard.gate) came free within LockWait; IsBusy recognises it.
+var ErrTxQueue = errors.New("database: too many transactions waiting; try again")
+
+// setGate bounds the transactions open at once on db: one on SQLite, which
+// has one writer anyway (its transactions begin IMMEDIATE) and would make
+// the others poll its lock holding their connections; on PostgreSQL all
+// but a quarter of the pool (at least one connection) is left to queries
+// outside transactions.
+func setGate(db *bun.DB, maxOpen int) {
+	n := 1
+	if IsPostgres(db) {
+		n = maxOpen - max(1, maxOpen/4)
+	}
+	if maxOpen <= 0 || n < 1 {
+		return
+	}
+	guardOf(db).gate = make(chan struct{}, n)
+}
+
+func (g *guard) enter(ctx context.Context) error {
+	select {
+	case g.gate <- struct{}{}:
+		return nil
+	default:
+	}
+	t := time.NewTimer(LockWait)
+	defer t.Stop()
+	select {
+	case g.gate <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return ErrTxQueue
+	}
+}
+
+func (g *guard) leave() { <-g.gate }
 
 // PoolInTx returns what the guard of db has caught so far: one line per
 // query sent to the pool inside an open transaction of its context, with
