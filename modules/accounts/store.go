@@ -121,7 +121,7 @@ func (s *Store) AttemptCode(ctx context.Context, email string, nowMS int64, maxA
 // inserts u in one transaction: of several requests with the same code, one
 // deletes the row and the others find it gone.
 func (s *Store) CreateFromCode(ctx context.Context, email, codeHash string, u *User) error {
-	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		res, err := database.Exec(ctx, tx, tx.NewDelete().Model((*VerificationCode)(nil)).
 			Where("email = ?", email).Where("code_hash = ?", codeHash))
 		if err != nil {

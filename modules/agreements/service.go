@@ -10,6 +10,7 @@ import (
 	"github.com/propman/propman/modules/agreements/catalog"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/database"
 )
 
 // Seed writes the shipped catalogue idempotently: system blocks are
@@ -22,7 +23,7 @@ func Seed(ctx context.Context, db *bun.DB) error {
 	}
 	store := NewStore(db)
 	blocks := toBlocks(shipped, true, clock.Real{})
-	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return database.RunInTx(ctx, db, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := store.Upsert(ctx, tx, blocks, true); err != nil {
 			return err
 		}
@@ -75,7 +76,7 @@ func (im *Importer) Import(ctx context.Context, data []byte) (ImportResult, erro
 		codes[i] = b.Code
 	}
 	var res ImportResult
-	err = im.store.DB().RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = database.RunInTx(ctx, im.store.DB(), func(ctx context.Context, tx bun.Tx) error {
 		existing, err := im.store.ByCodes(ctx, tx, codes)
 		if err != nil {
 			return err

@@ -15,6 +15,7 @@ import (
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/database"
 )
 
 // Rent is a row of contract_rents: the rent from a day on, and the expense
@@ -68,7 +69,7 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		return nil, err
 	}
 	now := s.now()
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		// Indexations of one contract run one at a time (SQLite
 		// transactions begin IMMEDIATE: writers already do).
 		if _, err := properties.Lock(ctx, tx, c.PropertyID); err != nil {

@@ -401,7 +401,7 @@ func (s *Service) Activate(ctx context.Context, p auth.Principal, c *Contract) (
 	if err != nil {
 		return nil, err
 	}
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		locked, err := properties.Lock(ctx, tx, c.PropertyID)
 		if errors.Is(err, properties.ErrNotFound) {
 			return ErrNotFound
@@ -521,7 +521,7 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, date calendar.Date
 		return nil, apierror.Validation(fmt.Sprintf("date: must be within the contract (%s to %s)", c.StartDate, end))
 	}
 	now := s.now()
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*Contract)(nil)).
 			Set("status = ?", Terminated).Set("terminated_on = ?", date).Set("termination_reason = ?", reason).
 			Set("updated_at = ?", now).Where("id = ?", c.ID).Where("status = ?", Active).Exec(ctx)

@@ -14,6 +14,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -64,7 +65,7 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 	if err != nil || len(rawID) != 36 {
 		return nil, apierror.NotFound("Contragent not found.")
 	}
-	c, err := s.store.ByID(ctx, id)
+	c, err := s.store.ByID(ctx, s.db, id)
 	if errors.Is(err, ErrNotFound) {
 		return nil, apierror.NotFound("Contragent not found.")
 	}
@@ -77,11 +78,12 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 	return c, nil
 }
 
-// ByID returns the contragent with id, or ErrNotFound, without an access
+// ByID returns, through db (the pool, or the caller's transaction when it
+// holds one), the contragent with id, or ErrNotFound, without an access
 // check: other modules use it for a record their caller was authorized
 // for (a payment's payer must then belong to the property's owner).
-func (s *Service) ByID(ctx context.Context, id uuid.UUID) (*Contragent, error) {
-	return s.store.ByID(ctx, id)
+func (s *Service) ByID(ctx context.Context, db bun.IDB, id uuid.UUID) (*Contragent, error) {
+	return s.store.ByID(ctx, db, id)
 }
 
 // ListFilter narrows a list: Role and Kind match exactly, Search is a
@@ -139,7 +141,7 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 	if err != nil {
 		return err
 	}
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		if err := s.store.lockForDelete(ctx, tx, c.ID); err != nil {
 			return err
 		}
@@ -177,7 +179,7 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, body []byte) (in
 		}
 		list = append(list, *c)
 	}
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		return s.store.Insert(ctx, tx, list)
 	})
 	if err != nil {

@@ -25,10 +25,11 @@ func NewStore(db *bun.DB) *Store { return &Store{db: db} }
 // ErrNotFound means no contragent matched.
 var ErrNotFound = errors.New("contragent not found")
 
-// ByID returns the contragent with id.
-func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*Contragent, error) {
+// ByID returns, through db (the pool or the caller's transaction), the
+// contragent with id.
+func (s *Store) ByID(ctx context.Context, db bun.IDB, id uuid.UUID) (*Contragent, error) {
 	c := new(Contragent)
-	err := database.Select(ctx, s.db, s.db.NewSelect().Model(c).Where("id = ?", id))
+	err := database.Select(ctx, db, db.NewSelect().Model(c).Where("id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}

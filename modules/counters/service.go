@@ -205,7 +205,7 @@ func (s *Service) DeleteCounter(ctx context.Context, prop *properties.Property, 
 	if err != nil {
 		return err
 	}
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := s.store.LockCounter(ctx, tx, prop.ID, c.ID); err != nil {
 			return err
 		}
@@ -329,7 +329,7 @@ func (s *Service) AddReading(ctx context.Context, p auth.Principal, prop *proper
 		return nil, errNoCounter()
 	}
 	var out *Reading
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		c, err := s.store.LockCounter(ctx, tx, prop.ID, id)
 		if err != nil {
 			return err
@@ -382,7 +382,7 @@ func (s *Service) DeleteReading(ctx context.Context, p auth.Principal, prop *pro
 	if !ok {
 		return errNoReading()
 	}
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		c, err := s.store.LockCounter(ctx, tx, prop.ID, counterID)
 		if err != nil {
 			return err
@@ -444,7 +444,7 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, prop *properties
 		return ImportResult{}, apierror.Validation(details...)
 	}
 	var res ImportResult
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		c, err := s.store.LockCounter(ctx, tx, prop.ID, id)
 		if err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -36,7 +37,7 @@ func (s *Service) Charges(ctx context.Context, prop *properties.Property, q list
 // one transaction with the ledger's use of credit on it.
 func (s *Service) CreateCharge(ctx context.Context, prop *properties.Property, in ChargeInput) (*Charge, error) {
 	var c *Charge
-	err := s.store.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := database.RunInTx(ctx, s.store.db, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
 			return err
 		}
@@ -206,7 +207,7 @@ func (s *Service) RefreshAll(ctx context.Context, prop *properties.Property, sin
 		return res, nil
 	}
 	var inserted, failed []Charge
-	err = s.store.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = database.RunInTx(ctx, s.store.db, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
 			return err
 		}

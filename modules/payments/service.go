@@ -20,6 +20,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -120,7 +121,7 @@ func (s *Service) Post(ctx context.Context, who auth.Principal, prop *properties
 		return nil, err
 	}
 	var out *Payment
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
 			return err
 		}
@@ -196,7 +197,7 @@ func (s *Service) payerOf(ctx context.Context, prop *properties.Property, id uui
 	if s.payers == nil {
 		return false, nil
 	}
-	c, err := s.payers.ByID(ctx, id)
+	c, err := s.payers.ByID(ctx, s.db, id)
 	if errors.Is(err, contragents.ErrNotFound) {
 		return false, nil
 	}
@@ -207,11 +208,11 @@ func (s *Service) payerOf(ctx context.Context, prop *properties.Property, id uui
 }
 
 // payerName is the payer's name for the receipt, "" when none or unknown.
-func (s *Service) payerName(ctx context.Context, id *uuid.UUID) (string, error) {
+func (s *Service) payerName(ctx context.Context, tx bun.IDB, id *uuid.UUID) (string, error) {
 	if id == nil || s.payers == nil {
 		return "", nil
 	}
-	c, err := s.payers.ByID(ctx, *id)
+	c, err := s.payers.ByID(ctx, tx, *id)
 	if errors.Is(err, contragents.ErrNotFound) {
 		return "", nil
 	}
@@ -255,7 +256,7 @@ func (s *Service) post(ctx context.Context, tx bun.Tx, prop *properties.Property
 	if err != nil {
 		return nil, err
 	}
-	name, err := s.payerName(ctx, p.PayerID)
+	name, err := s.payerName(ctx, tx, p.PayerID)
 	if err != nil {
 		return nil, err
 	}
@@ -384,7 +385,7 @@ func (s *Service) allocate(ctx context.Context, tx bun.IDB, _ []*Payment, charge
 // allocations are voided, the charges owe again what it paid, the
 // listeners void what they keep (the receipt).
 func (s *Service) Reverse(ctx context.Context, who auth.Principal, prop *properties.Property, p *Payment, reason string) (*Payment, error) {
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
 			return err
 		}

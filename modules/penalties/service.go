@@ -13,6 +13,7 @@ import (
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -73,7 +74,7 @@ func (s *Service) Refresh(ctx context.Context, prop *properties.Property) (Resul
 		}
 	}
 	today := s.charges.Today()
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		res = Result{}
 		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
 			return err

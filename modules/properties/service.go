@@ -16,6 +16,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -172,7 +173,7 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 	if err != nil {
 		return err
 	}
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		if err := s.store.lockForDelete(ctx, tx, prop.ID); err != nil {
 			return err
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -34,35 +35,69 @@ func NewService(db *bun.DB, clk clock.Clock, props *properties.Service) *Service
 // PaymentPosted issues the payment's receipt with the owner's next number
 // of the year. The sequence row is taken with one upsert, which locks it
 // until tx ends: concurrent payments of one owner get consecutive numbers,
-// and a payment rolled back gives its number back.
+// and a payment rolled back gives its number back. All of one owner's
+// payments queue on that row, so it is taken as late as it can be: the
+// receipt is written by a step that runs just before the commit, when the
+// rest of the transaction's work is done.
 func (s *Service) PaymentPosted(ctx context.Context, tx bun.IDB, ev payments.PostedPayment) error {
 	p := ev.Payment
 	now := s.now()
-	year := now.Year()
-	var seq int
-	err := tx.NewRaw(`INSERT INTO receipt_sequences (owner_id, year, last) VALUES (?, ?, 1)
-		ON CONFLICT (owner_id, year) DO UPDATE SET last = receipt_sequences.last + 1
-		RETURNING last`, p.OwnerID, year).Scan(ctx, &seq)
-	if err != nil {
-		return fmt.Errorf("receipt number: %w", err)
-	}
-	if seq > 999999 {
-		return fmt.Errorf("receipt number: owner %d issued a million receipts in %d", p.OwnerID, year)
-	}
 	id, err := uuid.NewV7()
 	if err != nil {
 		return fmt.Errorf("receipt id: %w", err)
 	}
+	// What the receipt shows is the payment as posted now; later work of the
+	// same transaction (credit given to new charges) does not change it.
 	r := &Receipt{
-		ID: id, OwnerID: p.OwnerID, PropertyID: p.PropertyID, PaymentID: p.ID, Year: year, Seq: seq,
-		Number: fmt.Sprintf("%04d-%06d", year, seq), IssuedAt: now, Amount: p.Amount, Currency: p.Currency,
+		ID: id, OwnerID: p.OwnerID, PropertyID: p.PropertyID, PaymentID: p.ID, Year: now.Year(),
+		IssuedAt: now, Amount: p.Amount, Currency: p.Currency,
 		Payer: ev.PayerName, Lines: ev.Lines, Credit: p.Unallocated, Status: Issued, UpdatedAt: now,
 	}
 	if r.Lines == nil {
 		r.Lines = []payments.Line{}
 	}
+	err = database.BeforeCommit(ctx, func(ctx context.Context, tx bun.Tx) error { return issue(ctx, tx, r) })
+	if err != nil {
+		// A transaction not opened by database.RunInTx has no last step.
+		return issue(ctx, tx, r)
+	}
+	return nil
+}
+
+// issue numbers r with its owner's next number of the year and stores it.
+// On PostgreSQL one statement does both, so the number's row is held for
+// that statement and the commit only.
+func issue(ctx context.Context, tx bun.IDB, r *Receipt) error {
+	next := tx.NewRaw(`INSERT INTO receipt_sequences (owner_id, year, last) VALUES (?, ?, 1)
+		ON CONFLICT (owner_id, year) DO UPDATE SET last = receipt_sequences.last + 1
+		RETURNING last`, r.OwnerID, r.Year)
+	if database.IsPostgres(tx) {
+		_, err := tx.NewInsert().With("next_seq", next).Model(r).
+			Value("seq", "(SELECT last FROM next_seq)").
+			Value("number", "? || lpad((SELECT last FROM next_seq)::text, 6, '0')", fmt.Sprintf("%04d-", r.Year)).
+			Returning("seq, number").Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("insert receipt: %w", err)
+		}
+		return checkSeq(r)
+	}
+	if err := next.Scan(ctx, &r.Seq); err != nil {
+		return fmt.Errorf("receipt number: %w", err)
+	}
+	if err := checkSeq(r); err != nil {
+		return err
+	}
+	r.Number = fmt.Sprintf("%04d-%06d", r.Year, r.Seq)
 	if _, err := tx.NewInsert().Model(r).Exec(ctx); err != nil {
 		return fmt.Errorf("insert receipt: %w", err)
+	}
+	return nil
+}
+
+// checkSeq refuses a seventh digit: the number has room for six.
+func checkSeq(r *Receipt) error {
+	if r.Seq > 999999 {
+		return fmt.Errorf("receipt number: owner %d issued a million receipts in %d", r.OwnerID, r.Year)
 	}
 	return nil
 }

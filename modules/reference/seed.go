@@ -8,6 +8,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/reference/data"
+	"github.com/propman/propman/platform/database"
 )
 
 // Seed writes the shipped countries and languages. It is idempotent: names,
@@ -41,7 +42,7 @@ func Seed(ctx context.Context, db *bun.DB) error {
 	for _, l := range languages {
 		ls = append(ls, Language{Code: l.Code, Name: l.Name, NativeName: l.NativeName, IsActive: l.Active})
 	}
-	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return database.RunInTx(ctx, db, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(&cs).
 			On("CONFLICT (code) DO UPDATE").
 			Set("name = EXCLUDED.name, phone_code = EXCLUDED.phone_code, currency = EXCLUDED.currency").

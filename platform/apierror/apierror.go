@@ -16,6 +16,9 @@ type Error struct {
 	Details []string
 	// Wait is the number of seconds to wait, for 429; it also sets Retry-After.
 	Wait int
+	// RetryAfter sets the Retry-After header (seconds) without a wait in
+	// the body: a 503 for a busy row or database.
+	RetryAfter int
 	// Body, when set, is sent as it is instead of the standard shape: the
 	// specification fixes some bodies ({success:false,...}, {code,message}).
 	Body any
@@ -56,6 +59,14 @@ func Conflict(code, message string) *Error {
 // Unavailable is a 503 unavailable.
 func Unavailable(message string) *Error {
 	return New(http.StatusServiceUnavailable, "unavailable", message)
+}
+
+// Busy is a 503 unavailable for a request that waited too long for a lock
+// another request holds: trying again in a second usually succeeds.
+func Busy() *Error {
+	e := Unavailable("The data is busy with other changes; try again in a second.")
+	e.RetryAfter = 1
+	return e
 }
 
 // RateLimited is a 429 rate_limit with the seconds to wait.

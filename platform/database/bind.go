@@ -97,6 +97,9 @@ func Scan(ctx context.Context, db bun.IDB, query string, args []any, dest ...any
 	if len(args) == 0 || raw == nil {
 		return db.NewRaw(query).Scan(ctx, dest...)
 	}
+	if err := checkPool(ctx, db); err != nil {
+		return err
+	}
 	ctx = context.WithValue(ctx, argsKey{}, args)
 	return db.NewRaw(query).Conn(boundConn{conn: raw, args: args}).Scan(ctx, dest...)
 }

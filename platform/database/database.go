@@ -43,7 +43,7 @@ func Open(ctx context.Context, cfg config.Database) (*bun.DB, error) {
 		if err != nil {
 			return nil, fmt.Errorf("database: %w", err)
 		}
-		db = bun.NewDB(sqldb, pgdialect.New())
+		db = withGuard(sqldb, pgdialect.New())
 	} else {
 		path, err := SQLitePath(cfg.URL)
 		if err != nil {
@@ -62,15 +62,18 @@ func Open(ctx context.Context, cfg config.Database) (*bun.DB, error) {
 		// WAL lets readers run beside the writer; IMMEDIATE transactions take
 		// the write lock up front so two writers queue on busy_timeout instead
 		// of failing with "database is locked" when one upgrades its lock.
-		dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
+		// The wait is LockWait: past it the writer answers 503 with
+		// Retry-After rather than holding the client to the request deadline.
+		dsn := "file:" + path + fmt.Sprintf("?_pragma=busy_timeout(%d)", LockWait.Milliseconds()) + "&_pragma=journal_mode(WAL)" +
 			"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 		sqldb, err := sql.Open("sqlite", dsn)
 		if err != nil {
 			return nil, fmt.Errorf("database: %w", err)
 		}
-		db = bun.NewDB(sqldb, sqlitedialect.New())
+		db = withGuard(sqldb, sqlitedialect.New())
 	}
 	db.SetMaxOpenConns(maxOpen)
+	setGate(db, maxOpen)
 	db.SetMaxIdleConns(maxIdle)
 	db.SetConnMaxLifetime(cfg.Lifetime)
 	pingCtx, cancel := context.WithTimeout(ctx, cfg.Timeout)
@@ -135,6 +138,30 @@ func ConstraintName(err error) string {
 		return sqliteErr.Error()
 	}
 	return ""
+}
+
+// IsBusy reports whether err means a lock another transaction held was not
+// granted in time (PostgreSQL lock_timeout, a deadlock or serialization
+// failure; SQLite busy past busy_timeout): the same request is likely to
+// succeed when sent again, so the client gets 503 with Retry-After.
+func IsBusy(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, ErrTxQueue) {
+		return true
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		// 55P03 lock_not_available, 40P01 deadlock_detected, 40001 serialization_failure.
+		return pgErr.Code == "55P03" || pgErr.Code == "40P01" || pgErr.Code == "40001"
+	}
+	var sqliteErr *sqlite.Error
+	if errors.As(err, &sqliteErr) {
+		code := sqliteErr.Code() & 0xff
+		return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+	}
+	return false
 }
 
 // IsUnavailable reports whether err means the database cannot be reached or

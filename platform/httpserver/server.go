@@ -115,6 +115,8 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 		}
 		if e.Wait > 0 {
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.Wait))
+		} else if e.RetryAfter > 0 {
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.RetryAfter))
 		}
 		c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 		c.Status(e.Status)
@@ -164,6 +166,9 @@ func Classify(err error) *apierror.Error {
 		if fe.Code >= 400 && fe.Code < 500 {
 			return apierror.New(fe.Code, strings.ToLower(strings.ReplaceAll(http.StatusText(fe.Code), " ", "_")), fe.Message)
 		}
+	}
+	if database.IsBusy(err) {
+		return apierror.Busy()
 	}
 	if database.IsUnavailable(err) {
 		return apierror.Unavailable("The database is unavailable; try again shortly.")

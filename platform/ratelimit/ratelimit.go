@@ -66,7 +66,7 @@ func (l *Limiter) Take(ctx context.Context, rules ...Rule) (Hit, time.Duration, 
 	var hit Hit
 	var wait time.Duration
 	var prunedAt, prunedBefore int64
-	err := l.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := database.RunInTx(ctx, l.db, func(ctx context.Context, tx bun.Tx) error {
 		if err := lockBuckets(ctx, tx, rules); err != nil {
 			return err
 		}

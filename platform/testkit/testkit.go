@@ -241,6 +241,13 @@ func Start(t testing.TB, opts ...Option) *App {
 			t.Errorf("testkit: stop: %v", err)
 		}
 	})
+	// Registered after the stop above, so it runs first: a query sent to
+	// the pool inside a transaction fails the test that made it.
+	t.Cleanup(func() {
+		for _, r := range database.PoolInTx(a.DB) {
+			t.Errorf("testkit: query on the connection pool inside a transaction of the same request: %s", r)
+		}
+	})
 	a.router, err = gorillamux.NewRouter(a.Doc.Spec)
 	if err != nil {
 		t.Fatalf("testkit: OpenAPI router: %v", err)
