@@ -2867,9 +2867,10 @@ export interface components {
                 "application/json": components["schemas"]["Unauthorized"];
             };
         };
-        /** @description The database or a needed service is unavailable (unavailable) */
+        /** @description The database or a needed service is unavailable (unavailable). When a lock another request holds was not granted within 3 seconds, the answer carries Retry-After (seconds); the request may be sent again. */
         Unavailable: {
             headers: {
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -5759,7 +5760,16 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description A lock another request holds (the property, the owner's receipt number) was not granted within 3 seconds, or the database is unavailable (unavailable). Nothing was written; with Retry-After (1 second for a lock) the request may be sent again. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getPayment: {
@@ -5840,7 +5850,16 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
+            /** @description A lock another request holds (the property, the owner's receipt number) was not granted within 3 seconds, or the database is unavailable (unavailable). Nothing was written; with Retry-After (1 second for a lock) the request may be sent again. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listPenalties: {
