@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/platform/auth"
@@ -22,6 +23,10 @@ const (
 type Receipt struct {
 	Number   string    // YYYY-NNNNNN
 	IssuedAt time.Time // printed as its UTC date
+	// Landlord is who received the money and issues the receipt: the
+	// owner's name, and the profile's postal address as the contract form
+	// writes it (empty: none on file, the row shows the name alone).
+	Landlord Party
 	// PayerName is who paid (the payer contragent's name); empty prints
 	// nothing.
 	PayerName       string
@@ -68,6 +73,9 @@ type PrintableReceipt struct {
 	// DefaultLocale is the locale used without ?locale= (the owner's
 	// profile locale); English when it is empty or not an active language.
 	DefaultLocale string
+	// LandlordAddress is the owner's postal address (nil: none on file);
+	// ReceiptJob writes it into Receipt.Landlord in the form's locale.
+	LandlordAddress *accounts.PostalAddress
 	// Version changes whenever anything printed changes (for example the
 	// receipt's id, status and updated_at, and those of its payer and
 	// property): the ETag and the rendered-bytes cache key are made of it.
@@ -108,6 +116,12 @@ func (r *Renderer) Receipt(locale string, rc Receipt) (out []byte, err error) {
 		d.gap(3)
 	}
 	d.row(l.get(keyIssuedOn), d.st.Date(calendar.DateOf(rc.IssuedAt)))
+	if n := clean(rc.Landlord.Name, false); strings.TrimSpace(n) != "" {
+		d.row(l.get(keyLandlord), n)
+		if a := clean(rc.Landlord.Address, false); strings.TrimSpace(a) != "" {
+			d.row(l.get(keyAddress), a)
+		}
+	}
 	if p := clean(rc.PayerName, false); strings.TrimSpace(p) != "" {
 		d.row(l.get(keyPayer), p)
 	}

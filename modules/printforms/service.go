@@ -247,6 +247,9 @@ func (s *Service) ReceiptJob(ctx context.Context, src ReceiptSource, p auth.Prin
 	v := newVersion("receipt", s.labels, locale)
 	v.add(rawID, pr.Version)
 	rc := pr.Receipt
+	if a := pr.LandlordAddress; a != nil {
+		rc.Landlord.Address = s.formatAddress(a.Address, a.PostalCode, a.City, a.CountryCode, locale)
+	}
 	return &Job{
 		Key:      v.key(),
 		Filename: "receipt-" + rc.Number + ".pdf",

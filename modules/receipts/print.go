@@ -88,15 +88,16 @@ func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, ra
 	address := strings.Join(nonEmpty(prop.Address, strings.TrimSpace(prop.PostalCode+" "+prop.City)), ", ")
 	return printforms.PrintableReceipt{
 		Receipt: printforms.Receipt{
-			Number: r.Number, IssuedAt: r.IssuedAt, PayerName: r.Payer, PropertyName: prop.Name,
+			Number: r.Number, IssuedAt: r.IssuedAt, Landlord: printforms.Party{Name: owner.Name}, PayerName: r.Payer, PropertyName: prop.Name,
 			PropertyAddress: address, Currency: r.Currency, Lines: lines, Total: r.Amount, Status: status,
 			PaidOn: pay.PaidOn, Method: pay.Method, Reference: pay.Reference, ContractNumber: number,
 			Balance: &balance, Credit: r.Credit,
 		},
-		DefaultLocale: owner.Locale,
+		DefaultLocale:   owner.Locale,
+		LandlordAddress: owner.PostalAddress(),
 		// The balance after the payment is history: later changes of the
 		// ledger do not change it, so it needs no part of its own here.
-		Version: fmt.Sprintf("%s.%s.%d.%d.%s", r.ID, r.Status, r.UpdatedAt.UnixMicro(), prop.UpdatedAt.UnixMicro(), contractStamp),
+		Version: fmt.Sprintf("%s.%s.%d.%d.%d.%s", r.ID, r.Status, r.UpdatedAt.UnixMicro(), prop.UpdatedAt.UnixMicro(), owner.UpdatedAt.UnixMicro(), contractStamp),
 	}, nil
 }
 

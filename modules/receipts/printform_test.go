@@ -176,3 +176,50 @@ func TestReceiptPrintFormOfAPropertyPayment(t *testing.T) {
 		}
 	}
 }
+
+// The receipt names who received the money: the landlord, with the
+// profile's postal address once there is one (in the form's locale), and
+// a change of that address gives the receipt a new ETag.
+func TestReceiptPrintFormNamesTheLandlord(t *testing.T) {
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext (poppler-utils) is not installed; .ci/run installs it")
+	}
+	app := testkit.Start(t)
+	u := accountstest.NewUser(t, app)
+	prop := newProperty(t, app, u.Token)
+	base := "/api/v1/properties/" + prop
+	app.Put("/api/v1/user/profile", u.Token, map[string]any{"name": "Lena Vermieterin"}).Expect(http.StatusOK)
+	app.Post(base+"/payments", u.Token, map[string]any{"amount": 90, "method": "cash", "paid_on": "2026-11-21"}).Expect(http.StatusCreated)
+	var l receiptList
+	app.Get(base+"/receipts", u.Token).Expect(http.StatusOK).JSON(&l)
+	id := l.Receipts[0].ID
+	before := app.Get("/api/v1/print-forms/receipts/"+id+"?locale=de", u.Token).Expect(http.StatusOK).Header.Get("ETag")
+	if de := receiptText(t, app, u.Token, id, "de"); !strings.Contains(de, "Vermieter Lena Vermieterin") || strings.Contains(de, "Wien") {
+		t.Errorf("without an address: want the landlord's name alone\n%s", de)
+	}
+	// A minute later, so the profile's updated_at moves on the test clock.
+	app.Clock.Advance(time.Minute)
+	token, err := app.Tokens.Issue(u.ID, 0, app.Clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	app.Put("/api/v1/user/profile", token, map[string]any{"name": "Lena Vermieterin",
+		"postal_address": map[string]any{"address": "Kärntner Straße 12/3", "postal_code": "1010", "city": "Wien", "country_code": "AT"}}).
+		Expect(http.StatusOK)
+	after := app.Get("/api/v1/print-forms/receipts/"+id+"?locale=de", token).Expect(http.StatusOK).Header.Get("ETag")
+	if after == before {
+		t.Errorf("the landlord's new address left the receipt's ETag at %s", before)
+	}
+	want := map[string][]string{
+		"de": {"Vermieter Lena Vermieterin", "Kärntner Straße 12/3, 1010 Wien, Österreich"},
+		"en": {"Landlord Lena Vermieterin", "Kärntner Straße 12/3, 1010 Wien, Austria"},
+	}
+	for locale, parts := range want {
+		text := receiptText(t, app, token, id, locale)
+		for _, s := range parts {
+			if !strings.Contains(text, s) {
+				t.Errorf("%s: the receipt lacks %q\n%s", locale, s, text)
+			}
+		}
+	}
+}
