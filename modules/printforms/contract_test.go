@@ -20,11 +20,11 @@ func TestContractFormInEveryLocale(t *testing.T) {
 	requirePoppler(t)
 	f := start(t)
 	want := map[string][]string{
-		"en": {"€1,234.50", "€2,469.00", "€180.00", "5.5%", "1,090", "2026-12-01", "2027-11-23", "no later than day 3 of each month"},
-		"de": {"1.234,50 €", "2.469,00 €", "180,00 €", "5,5 %", "1.090", "01.12.2026", "23.11.2027", "spätestens am 3. eines jeden Monats"},
-		"fr": {"1 234,50 €", "2 469,00 €", "180,00 €", "5,5 %", "1 090", "01/12/2026", "23/11/2027", "au plus tard le 3 de chaque mois"},
-		"es": {"1.234,50 €", "2.469,00 €", "180,00 €", "5,5 %", "1.090", "01/12/2026", "23/11/2027", "a más tardar el día 3 de cada mes"},
-		"uk": {"1 234,50 €", "2 469,00 €", "180,00 €", "5,5 %", "1 090", "01.12.2026", "23.11.2027", "не пізніше 3-го числа кожного місяця"},
+		"en": {"€1,234.50", "€2,469.00", "€180.00", "1,090", "2026-12-01", "2027-11-23", "no later than day 3 of each month"},
+		"de": {"1.234,50 €", "2.469,00 €", "180,00 €", "1.090", "01.12.2026", "23.11.2027", "spätestens am 3. eines jeden Monats"},
+		"fr": {"1 234,50 €", "2 469,00 €", "180,00 €", "1 090", "01/12/2026", "23/11/2027", "au plus tard le 3 de chaque mois"},
+		"es": {"1.234,50 €", "2.469,00 €", "180,00 €", "1.090", "01/12/2026", "23/11/2027", "a más tardar el día 3 de cada mes"},
+		"uk": {"1 234,50 €", "2 469,00 €", "180,00 €", "1 090", "01.12.2026", "23.11.2027", "не пізніше 3-го числа кожного місяця"},
 	}
 	values := map[string]string{}
 	for _, tm := range fullTerms {
@@ -397,4 +397,48 @@ func TestContractFormLandlordAddress(t *testing.T) {
 		t.Error("removing the address kept the ETag")
 	}
 	missing("after removing it")
+}
+
+// A fixed late fee is printed as a clause where the law allows it (a
+// Spanish lease, in Spanish and English, with the percentage in the
+// locale's format); where the property's country allows none (Germany),
+// the form leaves the clause out and Propman-Warnings says
+// late_fee_not_allowed, so the landlord learns it before signing.
+func TestContractFormLateFee(t *testing.T) {
+	requirePoppler(t)
+	f := start(t)
+	terms := []term{{"MONTHLY_RENT_AMOUNT", 800}, {"CONTRACT_START_DATE", "2026-12-01"}, {"LATE_FEE_PERCENTAGE", 5.5}}
+	german := f.newContract(t, f.user.Token, "DE-LATE", "de", terms)
+	var p struct {
+		ID string `json:"id"`
+	}
+	f.app.Post("/api/v1/properties", f.user.Token, map[string]any{
+		"name": "Piso 2", "address": "Calle Mayor 5", "city": "Madrid", "postal_code": "28013", "country_code": "ES",
+	}).Expect(http.StatusCreated).JSON(&p)
+	f.property = p.ID
+	spanish := f.newContract(t, f.user.Token, "ES-LATE", "es", terms)
+
+	for _, tc := range []struct{ locale, percent string }{{"es", "5,5 %"}, {"en", "5.5%"}} {
+		clause, _, _, _ := printforms.WordingOf("LATE_FEE_PERCENTAGE", tc.locale)
+		head, _, _ := strings.Cut(clause, "{")
+		head = strings.TrimSpace(head)
+
+		res := f.print(spanish, "locale="+tc.locale, f.user.Token, nil).Expect(http.StatusOK)
+		if w := res.Header.Get("Propman-Warnings"); strings.Contains(w, "late_fee_not_allowed") {
+			t.Errorf("Spanish lease, %s: Propman-Warnings %q", tc.locale, w)
+		}
+		text := pdfText(t, res.Body)
+		if !strings.Contains(text, head) || !strings.Contains(text, tc.percent) {
+			t.Errorf("Spanish lease, %s: lacks the late fee clause %q with %s\n%s", tc.locale, head, tc.percent, text)
+		}
+
+		res = f.print(german, "locale="+tc.locale, f.user.Token, nil).Expect(http.StatusOK)
+		if w := res.Header.Get("Propman-Warnings"); w != "late_fee_not_allowed, landlord_address_missing" {
+			t.Errorf("German lease, %s: Propman-Warnings %q, want late_fee_not_allowed first", tc.locale, w)
+		}
+		text = pdfText(t, res.Body)
+		if strings.Contains(text, head) || strings.Contains(text, tc.percent) {
+			t.Errorf("German lease, %s: prints the fixed late fee the law does not allow\n%s", tc.locale, text)
+		}
+	}
 }

@@ -35,15 +35,17 @@ type fixture struct {
 // tenantName is in Cyrillic, so every locale's form must draw Cyrillic.
 const tenantName = "Олена Коваленко-Schmidt"
 
-// fullTerms covers every data type: money, percentage, int, bool, date,
-// text, and a block of the property's country.
+// fullTerms covers every data type: money, int, bool, date, text, and
+// blocks of the property's country. The one float block, the late fee, is
+// not among them: German law allows no fixed late fee, so a German lease
+// leaves it out (TestContractFormLateFee prints it on a Spanish lease).
 var fullTerms = []term{
 	{"MONTHLY_RENT_AMOUNT", 1234.5},
 	{"CONTRACT_START_DATE", "2026-12-01"},
 	{"CONTRACT_END_DATE", "2027-11-23"},
 	{"PAYMENT_DAY_OF_MONTH", 3},
 	{"DEPOSIT_AMOUNT", 2469},
-	{"LATE_FEE_PERCENTAGE", 5.5},
+	{"DE_STATUTORY_INTEREST", true},
 	{"NOTICE_PERIOD_DAYS", 1090},
 	{"PETS_ALLOWED", true},
 	{"SMOKING_ALLOWED", false},

@@ -136,10 +136,15 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 		return nil, err
 	}
 	terms := c.TermList()
-	codes := make([]string, len(terms))
+	codes := make([]string, len(terms), len(terms)+1)
 	for i, t := range terms {
 		codes[i] = t.Code
 	}
+	// The country's statutory-interest block is the sign that its law
+	// allows no fixed late fee (the penalties module refuses to charge
+	// one there): a lease must not promise it.
+	statutory := contracts.StatutoryInterestCode(prop.CountryCode)
+	codes = append(codes, statutory)
 	found, err := s.blocks.ByCodes(ctx, s.db, codes)
 	if err != nil {
 		return nil, err
@@ -187,7 +192,16 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 			form.RentSteps = append(form.RentSteps, RentStep{From: r.From, Amount: r.Amount})
 		}
 	}
+	sb, noFixedFee := blocks[statutory]
+	if noFixedFee {
+		v.add(sb.Code, stamp(sb.UpdatedAt))
+	}
+	var warnings []string
 	for _, t := range terms {
+		if noFixedFee && strings.EqualFold(t.Code, contracts.CodeLateFee) {
+			warnings = append(warnings, WarnLateFeeNotAllowed)
+			continue
+		}
 		ft := FormTerm{Code: t.Code, Name: t.Code, Value: t.Value}
 		if b, ok := blocks[strings.ToUpper(t.Code)]; ok {
 			ft.Name, ft.DataType = localized(b.Name, locale, t.Code), b.DataType
@@ -195,7 +209,6 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 		}
 		form.Terms = append(form.Terms, ft)
 	}
-	var warnings []string
 	if strings.TrimSpace(form.Landlord.Address) == "" {
 		warnings = append(warnings, WarnLandlordAddress)
 	}
@@ -211,10 +224,14 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 }
 
 // The warnings of a contract's form (the Propman-Warnings header): what
-// the form had to leave for the parties to fill in by hand.
+// the form had to leave for the parties to fill in by hand, or left out.
 const (
 	WarnLandlordAddress = "landlord_address_missing"
 	WarnTenantAddress   = "tenant_address_missing"
+	// WarnLateFeeNotAllowed: the contract agrees a fixed late fee
+	// (LATE_FEE_PERCENTAGE) where the property's country allows none;
+	// the form leaves the clause out.
+	WarnLateFeeNotAllowed = "late_fee_not_allowed"
 )
 
 // depositMonthsCodes are the blocks that agree the deposit as a number of
