@@ -8,22 +8,13 @@ import (
 	"testing"
 
 	"github.com/propman/propman/modules/accounts/accountstest"
-	"github.com/propman/propman/modules/payments/paymentstest"
-	"github.com/propman/propman/platform/testkit"
 )
 
 // The receipt prints as a PDF through modules/printforms: its number, the
 // charge and the amount are in the text pdftotext reads back, in
 // Ukrainian too; a voided receipt prints as void; a stranger gets 403.
 func TestReceiptPrintForm(t *testing.T) {
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext (poppler-utils) is not installed; .ci/run installs it")
-	}
-	app := testkit.Start(t)
-	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
-	u := accountstest.NewUser(t, app)
-	prop := newProperty(t, app, u.Token)
-	base := "/api/v1/properties/" + prop
+	app, u, base := startPrinting(t)
 	app.Post(base+"/charges", u.Token, map[string]any{"name": "Орендна плата", "amount": 1234.5, "due_date": "2026-11-03"}).Expect(http.StatusCreated)
 	var p struct{ ID string }
 	app.Post(base+"/payments", u.Token, map[string]any{"amount": 1234.5, "method": "cash"}).Expect(http.StatusCreated).JSON(&p)

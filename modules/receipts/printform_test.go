@@ -34,6 +34,20 @@ func receiptText(t *testing.T, app *testkit.App, token, id, locale string) strin
 	return blanks.ReplaceAllString(strings.ReplaceAll(string(out), "\u00a0", " "), " ")
 }
 
+// startPrinting is an app, a landlord and one of their properties' API
+// path for a print-form test; it skips without pdftotext and checks the
+// ledger's invariants at the end.
+func startPrinting(t *testing.T) (*testkit.App, accountstest.User, string) {
+	t.Helper()
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext (poppler-utils) is not installed; .ci/run installs it")
+	}
+	app := testkit.Start(t)
+	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
+	u := accountstest.NewUser(t, app)
+	return app, u, "/api/v1/properties/" + newProperty(t, app, u.Token)
+}
+
 // A receipt of a contract's payment says when, how and with which
 // reference the money was paid, for which contract, names the charges the
 // service made in the receipt's language (the deposit and the rent) and
@@ -42,14 +56,8 @@ func receiptText(t *testing.T, app *testkit.App, token, id, locale string) strin
 // change it. Checked in German and English, and the translated method and
 // charge in French, Spanish and Ukrainian.
 func TestReceiptPrintFormOfAContractPayment(t *testing.T) {
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext (poppler-utils) is not installed; .ci/run installs it")
-	}
-	app := testkit.Start(t)
-	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
-	u := accountstest.NewUser(t, app)
-	prop := newProperty(t, app, u.Token)
-	base := "/api/v1/properties/" + prop
+	app, u, base := startPrinting(t)
+	prop := strings.TrimPrefix(base, "/api/v1/properties/")
 	var tenant, contract struct{ ID string }
 	app.Post("/api/v1/contragents", u.Token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Tom Mieter"}).
 		Expect(http.StatusCreated).JSON(&tenant)
@@ -145,14 +153,7 @@ func TestReceiptPrintFormOfAContractPayment(t *testing.T) {
 // a charge the landlord named is printed as written in every locale, and
 // the credit the payment kept is shown.
 func TestReceiptPrintFormOfAPropertyPayment(t *testing.T) {
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext (poppler-utils) is not installed; .ci/run installs it")
-	}
-	app := testkit.Start(t)
-	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
-	u := accountstest.NewUser(t, app)
-	prop := newProperty(t, app, u.Token)
-	base := "/api/v1/properties/" + prop
+	app, u, base := startPrinting(t)
 	app.Post(base+"/charges", u.Token, map[string]any{"name": "Rent for the garden shed", "amount": 100, "due_date": "2026-11-03"}).Expect(http.StatusCreated)
 	app.Post(base+"/charges", u.Token, map[string]any{"name": "Deposit", "amount": 40, "due_date": "2026-11-04"}).Expect(http.StatusCreated)
 	app.Post(base+"/payments", u.Token, map[string]any{"amount": 90, "method": "card", "paid_on": "2026-11-21"}).Expect(http.StatusCreated)
@@ -181,13 +182,7 @@ func TestReceiptPrintFormOfAPropertyPayment(t *testing.T) {
 // profile's postal address once there is one (in the form's locale), and
 // a change of that address gives the receipt a new ETag.
 func TestReceiptPrintFormNamesTheLandlord(t *testing.T) {
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext (poppler-utils) is not installed; .ci/run installs it")
-	}
-	app := testkit.Start(t)
-	u := accountstest.NewUser(t, app)
-	prop := newProperty(t, app, u.Token)
-	base := "/api/v1/properties/" + prop
+	app, u, base := startPrinting(t)
 	app.Put("/api/v1/user/profile", u.Token, map[string]any{"name": "Lena Vermieterin"}).Expect(http.StatusOK)
 	app.Post(base+"/payments", u.Token, map[string]any{"amount": 90, "method": "cash", "paid_on": "2026-11-21"}).Expect(http.StatusCreated)
 	var l receiptList

@@ -48,7 +48,6 @@ var boundAllowlist = map[string]string{
 	"modules/payments":  "being rewritten (issue 25 part 1)",
 	"modules/receipts":  "being rewritten (issue 25 part 1)",
 	"modules/penalties": "being rewritten (issue 25 part 5)",
-	"modules/contracts": "being rewritten (issue 25 part 5)",
 	"modules/expenses":  "being rewritten (issue 25)",
 }
 
