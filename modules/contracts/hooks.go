@@ -8,6 +8,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/database"
 )
 
 // tenantGuard refuses the deletion of a contragent any contract names.
@@ -16,7 +17,7 @@ type tenantGuard struct{}
 func newTenantGuard() tenantGuard { return tenantGuard{} }
 
 func (tenantGuard) ContragentDeleting(ctx context.Context, tx bun.Tx, contragentID uuid.UUID) error {
-	used, err := tx.NewSelect().Model((*Contract)(nil)).Where("tenant_id = ?", contragentID).Exists(ctx)
+	used, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Contract)(nil)).Where("tenant_id = ?", contragentID))
 	if err != nil {
 		return fmt.Errorf("contracts of contragent: %w", err)
 	}
@@ -33,15 +34,15 @@ type propertyCleanup struct{}
 func newPropertyCleanup() propertyCleanup { return propertyCleanup{} }
 
 func (propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error {
-	has, err := tx.NewSelect().Model((*Contract)(nil)).Where("property_id = ?", propertyID).
-		Where("status <> ?", Draft).Exists(ctx)
+	has, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Contract)(nil)).Where("property_id = ?", propertyID).
+		Where("status <> ?", Draft))
 	if err != nil {
 		return fmt.Errorf("contracts of property: %w", err)
 	}
 	if has {
 		return apierror.Conflict("has_contracts", "The property has active or terminated contracts.")
 	}
-	if _, err := tx.NewDelete().Model((*Contract)(nil)).Where("property_id = ?", propertyID).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Contract)(nil)).Where("property_id = ?", propertyID)); err != nil {
 		return fmt.Errorf("delete draft contracts: %w", err)
 	}
 	return nil

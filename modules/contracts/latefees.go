@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/platform/database"
 )
 
 // CodeLateFee is the late fee, a percentage of what is overdue
@@ -45,9 +47,8 @@ type LateFee struct {
 // statutory-interest block of country (the property's) to true.
 func LateFees(ctx context.Context, db bun.IDB, propertyID uuid.UUID, country string) (map[uuid.UUID]LateFee, error) {
 	var list []Contract
-	if err := db.NewSelect().Model(&list).Column("id", "number", "terms", "late_fee_base").
-		Where("property_id = ?", propertyID).Where("status <> ?", Draft).
-		Scan(ctx); err != nil {
+	if err := database.Select(ctx, db, db.NewSelect().Model(&list).Column("id", "number", "terms", "late_fee_base").
+		Where("property_id = ?", propertyID).Where("status <> ?", Draft)); err != nil {
 		return nil, fmt.Errorf("late fees: %w", err)
 	}
 	statutory := StatutoryInterestCode(country)

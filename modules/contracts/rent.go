@@ -37,7 +37,7 @@ func insertRent(ctx context.Context, db bun.IDB, contractID, expenseID uuid.UUID
 		return fmt.Errorf("rent id: %w", err)
 	}
 	r := &Rent{ID: id, ContractID: contractID, From: from, Amount: amount, ExpenseID: expenseID, CreatedAt: at}
-	if _, err := db.NewInsert().Model(r).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(r)); err != nil {
 		return fmt.Errorf("insert rent: %w", err)
 	}
 	return nil
@@ -46,7 +46,7 @@ func insertRent(ctx context.Context, db bun.IDB, contractID, expenseID uuid.UUID
 // Rents returns the contract's rent history, oldest first.
 func (s *Service) Rents(ctx context.Context, c *Contract) ([]Rent, error) {
 	var list []Rent
-	if err := s.db.NewSelect().Model(&list).Where("contract_id = ?", c.ID).Order("from_date").Scan(ctx); err != nil {
+	if err := database.Select(ctx, s.db, s.db.NewSelect().Model(&list).Where("contract_id = ?", c.ID).Order("from_date")); err != nil {
 		return nil, fmt.Errorf("contract rents: %w", err)
 	}
 	return list, nil
@@ -76,7 +76,7 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 			return err
 		}
 		var cur Rent
-		err := tx.NewSelect().Model(&cur).Where("contract_id = ?", c.ID).Order("from_date DESC").Limit(1).Scan(ctx)
+		err := database.Select(ctx, tx, tx.NewSelect().Model(&cur).Where("contract_id = ?", c.ID).Order("from_date DESC").Limit(1))
 		if err != nil {
 			return fmt.Errorf("current rent: %w", err)
 		}
@@ -90,8 +90,8 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		if last != "" && last >= calendar.MonthLabel(from) {
 			return apierror.Conflict("already_billed", fmt.Sprintf("The rent is billed up to %s; choose a later month.", last))
 		}
-		res, err := tx.NewUpdate().Model((*Contract)(nil)).Set("rent_minor = ?", int64(amount)).Set("updated_at = ?", now).
-			Where("id = ?", c.ID).Where("status = ?", Active).Exec(ctx)
+		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Contract)(nil)).Set("rent_minor = ?", database.Param{V: int64(amount)}).Set("updated_at = ?", now).
+			Where("id = ?", c.ID).Where("status = ?", Active))
 		if err != nil {
 			return fmt.Errorf("change rent: %w", err)
 		}

@@ -96,7 +96,7 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 // is a function, not a method, so that modules the contracts service
 // itself depends on (through the expenses ledger) can use it.
 func OfProperty(ctx context.Context, db bun.IDB, propertyID, id uuid.UUID) (bool, error) {
-	ok, err := db.NewSelect().Model((*Contract)(nil)).Where("id = ?", id).Where("property_id = ?", propertyID).Exists(ctx)
+	ok, err := database.Exists(ctx, db, db.NewSelect().Model((*Contract)(nil)).Where("id = ?", id).Where("property_id = ?", propertyID))
 	if err != nil {
 		return false, fmt.Errorf("contract of property: %w", err)
 	}
@@ -108,7 +108,7 @@ func OfProperty(ctx context.Context, db bun.IDB, propertyID, id uuid.UUID) (bool
 // contract is the tenant's unless it names another payer.
 func TenantOf(ctx context.Context, db bun.IDB, id uuid.UUID) (uuid.UUID, bool, error) {
 	var tenant uuid.UUID
-	err := db.NewSelect().Model((*Contract)(nil)).Column("tenant_id").Where("id = ?", id).Scan(ctx, &tenant)
+	err := database.Query(ctx, db, db.NewSelect().Model((*Contract)(nil)).Column("tenant_id").Where("id = ?", id), &tenant)
 	if errors.Is(err, sql.ErrNoRows) {
 		return uuid.Nil, false, nil
 	}
@@ -427,8 +427,8 @@ func (s *Service) Activate(ctx context.Context, p auth.Principal, c *Contract) (
 			return apierror.Conflict("overlap", "Another contract of this property runs on some of these dates.")
 		}
 		now := s.now()
-		res, err := tx.NewUpdate().Model((*Contract)(nil)).Set("status = ?", Active).Set("updated_at = ?", now).
-			Where("id = ?", c.ID).Where("status = ?", Draft).Exec(ctx)
+		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Contract)(nil)).Set("status = ?", Active).Set("updated_at = ?", now).
+			Where("id = ?", c.ID).Where("status = ?", Draft))
 		if err != nil {
 			return fmt.Errorf("activate contract: %w", err)
 		}
@@ -522,9 +522,9 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, date calendar.Date
 	}
 	now := s.now()
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		res, err := tx.NewUpdate().Model((*Contract)(nil)).
+		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Contract)(nil)).
 			Set("status = ?", Terminated).Set("terminated_on = ?", date).Set("termination_reason = ?", reason).
-			Set("updated_at = ?", now).Where("id = ?", c.ID).Where("status = ?", Active).Exec(ctx)
+			Set("updated_at = ?", now).Where("id = ?", c.ID).Where("status = ?", Active))
 		if err != nil {
 			return fmt.Errorf("terminate contract: %w", err)
 		}

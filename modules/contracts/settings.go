@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/platform/database"
 )
 
 // The allocation orders: how a payment for the contract that names no
@@ -66,7 +68,7 @@ func applySettings(c *Contract, req *contractRequest) []string {
 // the payments module, which the contracts service depends on.
 func AllocationOrderOf(ctx context.Context, db bun.IDB, id uuid.UUID) (string, error) {
 	var order string
-	err := db.NewSelect().Model((*Contract)(nil)).Column("allocation_order").Where("id = ?", id).Scan(ctx, &order)
+	err := database.Query(ctx, db, db.NewSelect().Model((*Contract)(nil)).Column("allocation_order").Where("id = ?", id), &order)
 	if errors.Is(err, sql.ErrNoRows) {
 		return OldestFirst, nil
 	}
@@ -80,7 +82,7 @@ func AllocationOrderOf(ctx context.Context, db bun.IDB, id uuid.UUID) (string, e
 // contract's rent (every rent of its history): their charges are its rent.
 func RentExpenses(ctx context.Context, db bun.IDB, contractID uuid.UUID) ([]uuid.UUID, error) {
 	var ids []uuid.UUID
-	if err := db.NewSelect().Model((*Rent)(nil)).Column("expense_id").Where("contract_id = ?", contractID).Scan(ctx, &ids); err != nil {
+	if err := database.Query(ctx, db, db.NewSelect().Model((*Rent)(nil)).Column("expense_id").Where("contract_id = ?", contractID), &ids); err != nil {
 		return nil, fmt.Errorf("rent expenses: %w", err)
 	}
 	return ids, nil

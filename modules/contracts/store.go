@@ -28,7 +28,7 @@ var ErrNotFound = errors.New("contract not found")
 // ByID returns the contract with id, read on db.
 func (s *Store) ByID(ctx context.Context, db bun.IDB, id uuid.UUID) (*Contract, error) {
 	c := new(Contract)
-	err := db.NewSelect().Model(c).Where("id = ?", id).Scan(ctx)
+	err := database.Select(ctx, db, db.NewSelect().Model(c).Where("id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -40,7 +40,7 @@ func (s *Store) ByID(ctx context.Context, db bun.IDB, id uuid.UUID) (*Contract, 
 
 // Insert adds c.
 func (s *Store) Insert(ctx context.Context, db bun.IDB, c *Contract) error {
-	if _, err := db.NewInsert().Model(c).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(c)); err != nil {
 		return fmt.Errorf("insert contract: %w", err)
 	}
 	return nil
@@ -53,7 +53,7 @@ var editable = []string{"property_id", "tenant_id", "number", "locale", "terms",
 // UpdateDraft writes the editable columns of c while it is a draft; false
 // when it no longer is.
 func (s *Store) UpdateDraft(ctx context.Context, c *Contract) (bool, error) {
-	res, err := s.db.NewUpdate().Model(c).Column(editable...).WherePK().Where("status = ?", Draft).Exec(ctx)
+	res, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(c).Column(editable...).WherePK().Where("status = ?", Draft))
 	if err != nil {
 		return false, fmt.Errorf("update contract: %w", err)
 	}
@@ -63,7 +63,7 @@ func (s *Store) UpdateDraft(ctx context.Context, c *Contract) (bool, error) {
 
 // UpdateSettings writes c's money settings, in any status.
 func (s *Store) UpdateSettings(ctx context.Context, c *Contract) error {
-	if _, err := s.db.NewUpdate().Model(c).Column("allocation_order", "late_fee_base", "updated_at").WherePK().Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(c).Column("allocation_order", "late_fee_base", "updated_at").WherePK()); err != nil {
 		return fmt.Errorf("update contract settings: %w", err)
 	}
 	return nil
@@ -72,7 +72,7 @@ func (s *Store) UpdateSettings(ctx context.Context, c *Contract) error {
 // DeleteDraft deletes the contract while it is a draft; false when it no
 // longer is (or is gone).
 func (s *Store) DeleteDraft(ctx context.Context, id uuid.UUID) (bool, error) {
-	res, err := s.db.NewDelete().Model((*Contract)(nil)).Where("id = ?", id).Where("status = ?", Draft).Exec(ctx)
+	res, err := database.Exec(ctx, s.db, s.db.NewDelete().Model((*Contract)(nil)).Where("id = ?", id).Where("status = ?", Draft))
 	if err != nil {
 		return false, fmt.Errorf("delete contract: %w", err)
 	}
@@ -134,7 +134,7 @@ func overlapping(ctx context.Context, tx bun.IDB, c *Contract) (bool, error) {
 	if !c.EndDate.IsZero() {
 		q = q.Where("start_date <= ?", c.EndDate)
 	}
-	ok, err := q.Exists(ctx)
+	ok, err := database.Exists(ctx, tx, q)
 	if err != nil {
 		return false, fmt.Errorf("overlapping contracts: %w", err)
 	}

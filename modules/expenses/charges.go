@@ -117,7 +117,7 @@ func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties
 
 // reread loads c's paid amount and status again (credit may have paid it).
 func reread(ctx context.Context, db bun.IDB, c *Charge) error {
-	if err := db.NewSelect().Model(c).Column("paid_amount_minor", "status").WherePK().Scan(ctx); err != nil {
+	if err := database.Select(ctx, db, db.NewSelect().Model(c).Column("paid_amount_minor", "status").WherePK()); err != nil {
 		return fmt.Errorf("reread charge: %w", err)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/database"
 )
 
 var errHasCharges = apierror.Conflict("has_charges",
@@ -21,14 +22,14 @@ type propertyCleanup struct{}
 func newPropertyCleanup() propertyCleanup { return propertyCleanup{} }
 
 func (propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error {
-	has, err := tx.NewSelect().Model((*Charge)(nil)).Where("property_id = ?", propertyID).Exists(ctx)
+	has, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Charge)(nil)).Where("property_id = ?", propertyID))
 	if err != nil {
 		return fmt.Errorf("charges of property: %w", err)
 	}
 	if has {
 		return errHasCharges
 	}
-	if _, err := tx.NewDelete().Model((*Expense)(nil)).Where("property_id = ?", propertyID).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Expense)(nil)).Where("property_id = ?", propertyID)); err != nil {
 		return fmt.Errorf("delete expenses of property: %w", err)
 	}
 	return nil

@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
@@ -57,7 +56,7 @@ func OpenCharges(ctx context.Context, db bun.IDB, propertyID uuid.UUID, contract
 	if contractID != nil {
 		q = q.Where("contract_id = ?", *contractID)
 	}
-	if err := q.Scan(ctx); err != nil {
+	if err := database.Select(ctx, db, q); err != nil {
 		return nil, fmt.Errorf("open charges: %w", err)
 	}
 	return list, nil
@@ -71,8 +70,8 @@ func ChargesByID(ctx context.Context, db bun.IDB, propertyID uuid.UUID, ids []uu
 		return out, nil
 	}
 	var list []Charge
-	q := db.NewSelect().Model(&list).Where("property_id = ?", propertyID).Where("id IN (?)", bun.List(ids)).Order("id")
-	if err := q.Scan(ctx); err != nil {
+	q := db.NewSelect().Model(&list).Where("property_id = ?", propertyID).Where("id ?", database.In(ids)).Order("id")
+	if err := database.Select(ctx, db, q); err != nil {
 		return nil, fmt.Errorf("charges by id: %w", err)
 	}
 	for i := range list {
@@ -117,11 +116,11 @@ func AddPaid(ctx context.Context, db bun.IDB, changes []PaidChange) error {
 		// d(id, delta) is the change list; the WHERE keeps paid_amount in
 		// 0..amount, so a row that would leave it is not updated and the
 		// count below tells.
-		res, err := db.NewRaw(`WITH d (id, delta) AS (VALUES `+strings.Join(values, ", ")+`)
+		res, err := database.Exec(ctx, db, db.NewRaw(`WITH d (id, delta) AS (VALUES `+strings.Join(values, ", ")+`)
 			UPDATE charges SET paid_amount_minor = charges.paid_amount_minor + d.delta,
 				status = CASE WHEN charges.paid_amount_minor + d.delta = charges.amount_minor THEN ? ELSE ? END
 			FROM d WHERE charges.id = d.id AND charges.status <> ?
-				AND charges.paid_amount_minor + d.delta BETWEEN 0 AND charges.amount_minor`, args...).Exec(ctx)
+				AND charges.paid_amount_minor + d.delta BETWEEN 0 AND charges.amount_minor`, args...))
 		if err != nil {
 			return fmt.Errorf("charge paid amounts: %w", err)
 		}
@@ -143,12 +142,12 @@ func addPaidUnnest(ctx context.Context, db bun.IDB, changes []PaidChange) error 
 	for i, ch := range changes {
 		ids[i], deltas[i] = ch.ChargeID.String(), int64(ch.Delta)
 	}
-	res, err := db.NewRaw(`UPDATE charges SET paid_amount_minor = charges.paid_amount_minor + d.delta,
+	res, err := database.Exec(ctx, db, db.NewRaw(`UPDATE charges SET paid_amount_minor = charges.paid_amount_minor + d.delta,
 			status = CASE WHEN charges.paid_amount_minor + d.delta = charges.amount_minor THEN ? ELSE ? END
 		FROM unnest(?::uuid[], ?::bigint[]) AS d (id, delta)
 		WHERE charges.id = d.id AND charges.status <> ?
 			AND charges.paid_amount_minor + d.delta BETWEEN 0 AND charges.amount_minor`,
-		Paid, Unpaid, pgdialect.Array(ids), pgdialect.Array(deltas), Cancelled).Exec(ctx)
+		Paid, Unpaid, database.Array(ids), database.Array(deltas), Cancelled))
 	if err != nil {
 		return fmt.Errorf("charge paid amounts: %w", err)
 	}

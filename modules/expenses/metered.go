@@ -80,7 +80,7 @@ func (s *Service) CreateMeterChargesInTx(ctx context.Context, db bun.IDB, list [
 	}
 	for start := 0; start < len(rows); start += meterChargeBatch {
 		batch := rows[start:min(start+meterChargeBatch, len(rows))]
-		if _, err := db.NewInsert().Model(&batch).Exec(ctx); err != nil {
+		if _, err := database.Exec(ctx, db, db.NewInsert().Model(&batch)); err != nil {
 			return fmt.Errorf("insert meter charges: %w", err)
 		}
 	}
@@ -115,7 +115,7 @@ func (s *Service) CancelChargeInTx(ctx context.Context, db bun.IDB, id uuid.UUID
 	// Payments change paid amounts under the property's lock; taking it
 	// here too means no payment is half-way through this charge.
 	var propertyID uuid.UUID
-	if err := db.NewSelect().Model((*Charge)(nil)).Column("property_id").Where("id = ?", id).Scan(ctx, &propertyID); err != nil {
+	if err := database.Query(ctx, db, db.NewSelect().Model((*Charge)(nil)).Column("property_id").Where("id = ?", id), &propertyID); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -132,7 +132,7 @@ func (s *Service) CancelChargeInTx(ctx context.Context, db bun.IDB, id uuid.UUID
 	}
 	var status string
 	var paid money.Amount
-	err := q.Scan(ctx, &status, &paid)
+	err := database.Query(ctx, db, q, &status, &paid)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
 	}
@@ -145,9 +145,9 @@ func (s *Service) CancelChargeInTx(ctx context.Context, db bun.IDB, id uuid.UUID
 	case hasPayments(status, paid):
 		return ErrHasPayments
 	}
-	_, err = db.NewUpdate().Model((*Charge)(nil)).
-		Set("status = ?", Cancelled).Set("cancelled_at = ?", s.now()).Set("cancelled_by = ?", by).
-		Where("id = ?", id).Exec(ctx)
+	_, err = database.Exec(ctx, db, db.NewUpdate().Model((*Charge)(nil)).
+		Set("status = ?", Cancelled).Set("cancelled_at = ?", s.now()).Set("cancelled_by = ?", database.Param{V: by}).
+		Where("id = ?", id))
 	if err != nil {
 		return fmt.Errorf("cancel charge: %w", err)
 	}
@@ -157,7 +157,7 @@ func (s *Service) CancelChargeInTx(ctx context.Context, db bun.IDB, id uuid.UUID
 // CounterHasCharges reports, through db, whether any charge (of any
 // status) was billed from the counter's readings.
 func (s *Service) CounterHasCharges(ctx context.Context, db bun.IDB, counterID uuid.UUID) (bool, error) {
-	ok, err := db.NewSelect().Model((*Charge)(nil)).Where("counter_id = ?", counterID).Exists(ctx)
+	ok, err := database.Exists(ctx, db, db.NewSelect().Model((*Charge)(nil)).Where("counter_id = ?", counterID))
 	if err != nil {
 		return false, fmt.Errorf("charges of counter: %w", err)
 	}

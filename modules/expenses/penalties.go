@@ -9,6 +9,7 @@ import (
 
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/database"
 )
 
 // PenaltyInput is one late fee the penalties module decided on: Amount for
@@ -70,7 +71,7 @@ func (s *Service) CreatePenaltiesTx(ctx context.Context, tx bun.IDB, propertyID 
 	for start := 0; start < len(rows); start += penaltyBatch {
 		batch := rows[start:min(start+penaltyBatch, len(rows))]
 		var ids []uuid.UUID
-		if _, err := tx.NewInsert().Model(&batch).On("CONFLICT (penalty_for) WHERE penalty_for IS NOT NULL DO NOTHING").Returning("id").Exec(ctx, &ids); err != nil {
+		if err := database.Query(ctx, tx, tx.NewInsert().Model(&batch).On("CONFLICT (penalty_for) WHERE penalty_for IS NOT NULL DO NOTHING").Returning("id"), &ids); err != nil {
 			return nil, fmt.Errorf("insert penalties: %w", err)
 		}
 		made := make(map[uuid.UUID]bool, len(ids))

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/platform/database"
@@ -29,7 +28,7 @@ var ErrNotFound = errors.New("not found")
 
 // InsertExpense adds e on db (the store's database or a transaction).
 func (s *Store) InsertExpense(ctx context.Context, db bun.IDB, e *Expense) error {
-	if _, err := db.NewInsert().Model(e).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(e)); err != nil {
 		return fmt.Errorf("insert expense: %w", err)
 	}
 	return nil
@@ -38,9 +37,8 @@ func (s *Store) InsertExpense(ctx context.Context, db bun.IDB, e *Expense) error
 // Expense returns the expense id of the property, unless it was deleted.
 func (s *Store) Expense(ctx context.Context, propertyID, id uuid.UUID) (*Expense, error) {
 	e := new(Expense)
-	err := s.db.NewSelect().Model(e).
-		Where("id = ?", id).Where("property_id = ?", propertyID).Where("deleted_at IS NULL").
-		Scan(ctx)
+	err := database.Select(ctx, s.db, s.db.NewSelect().Model(e).
+		Where("id = ?", id).Where("property_id = ?", propertyID).Where("deleted_at IS NULL"))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -64,9 +62,9 @@ func (s *Store) Expenses(ctx context.Context, propertyID uuid.UUID, q listing.Qu
 
 // UpdateExpense writes every editable column of e.
 func (s *Store) UpdateExpense(ctx context.Context, e *Expense) error {
-	_, err := s.db.NewUpdate().Model(e).
+	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(e).
 		Column("name", "type", "amount_minor", "currency", "is_active", "start_date", "end_date", "due_day", "updated_at").
-		WherePK().Exec(ctx)
+		WherePK())
 	if err != nil {
 		return fmt.Errorf("update expense: %w", err)
 	}
@@ -75,9 +73,9 @@ func (s *Store) UpdateExpense(ctx context.Context, e *Expense) error {
 
 // SoftDeleteExpense hides the expense; its charges keep referring to it.
 func (s *Store) SoftDeleteExpense(ctx context.Context, id uuid.UUID, at time.Time) error {
-	_, err := s.db.NewUpdate().Model((*Expense)(nil)).
+	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model((*Expense)(nil)).
 		Set("deleted_at = ?", at).Set("updated_at = ?", at).
-		Where("id = ?", id).Where("deleted_at IS NULL").Exec(ctx)
+		Where("id = ?", id).Where("deleted_at IS NULL"))
 	if err != nil {
 		return fmt.Errorf("delete expense: %w", err)
 	}
@@ -89,10 +87,10 @@ func (s *Store) SoftDeleteExpense(ctx context.Context, id uuid.UUID, at time.Tim
 // same order and cannot deadlock each other on PostgreSQL).
 func (s *Store) ActiveAutomatic(ctx context.Context, propertyID uuid.UUID) ([]Expense, error) {
 	var list []Expense
-	err := s.db.NewSelect().Model(&list).
+	err := database.Select(ctx, s.db, s.db.NewSelect().Model(&list).
 		Where("property_id = ?", propertyID).Where("deleted_at IS NULL").
 		Where("is_active").Where("type <> ?", Manual).
-		Order("id").Scan(ctx)
+		Order("id"))
 	if err != nil {
 		return nil, fmt.Errorf("active automatic expenses: %w", err)
 	}
@@ -185,17 +183,9 @@ func (s *Store) existing(ctx context.Context, charges []Charge) (map[chargeKey]b
 		Origin uuid.UUID `bun:"origin"`
 		Period string    `bun:"period"`
 	}
-	q := s.db.NewSelect().Model((*Charge)(nil)).Column("origin", "period")
-	if database.IsPostgres(s.db) {
-		strs := make([]string, len(origins))
-		for i, o := range origins {
-			strs[i] = o.String()
-		}
-		q = q.Where("origin = ANY(?::uuid[])", pgdialect.Array(strs)).Where("period = ANY(?::text[])", pgdialect.Array(periods))
-	} else {
-		q = q.Where("origin IN (?)", bun.List(origins)).Where("period IN (?)", bun.List(periods))
-	}
-	if err := q.Scan(ctx, &rows); err != nil {
+	q := s.db.NewSelect().Model((*Charge)(nil)).Column("origin", "period").
+		Where("origin ?", database.In(origins)).Where("period ?", database.In(periods))
+	if err := database.Query(ctx, s.db, q, &rows); err != nil {
 		return nil, fmt.Errorf("existing charges: %w", err)
 	}
 	for _, r := range rows {
@@ -208,23 +198,23 @@ func (s *Store) existing(ctx context.Context, charges []Charge) (map[chargeKey]b
 // ids of the rows inserted; on an error the transaction is rolled back to
 // where it was before, so it can go on.
 func (s *Store) insertUnderSavepoint(ctx context.Context, tx bun.Tx, charges []Charge) ([]uuid.UUID, error) {
-	if _, err := tx.ExecContext(ctx, "SAVEPOINT charges_batch"); err != nil {
+	if _, err := database.Exec(ctx, tx, tx.NewRaw("SAVEPOINT charges_batch")); err != nil {
 		return nil, fmt.Errorf("savepoint: %w", err)
 	}
 	var ids []uuid.UUID
 	var err error
 	if database.IsPostgres(tx) {
-		err = s.insertUnnest(ctx, tx, charges).Scan(ctx, &ids)
+		err = database.Query(ctx, tx, s.insertUnnest(ctx, tx, charges), &ids)
 	} else {
-		_, err = tx.NewInsert().Model(&charges).On("CONFLICT (origin, period) DO NOTHING").Returning("id").Exec(ctx, &ids)
+		err = database.Query(ctx, tx, tx.NewInsert().Model(&charges).On("CONFLICT (origin, period) DO NOTHING").Returning("id"), &ids)
 	}
 	if err != nil {
-		if _, rbErr := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT charges_batch"); rbErr != nil {
+		if _, rbErr := database.Exec(ctx, tx, tx.NewRaw("ROLLBACK TO SAVEPOINT charges_batch")); rbErr != nil {
 			return nil, fmt.Errorf("insert charges: %w (and the rollback to the savepoint: %w)", err, rbErr)
 		}
 		return nil, fmt.Errorf("insert charges: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT charges_batch"); err != nil {
+	if _, err := database.Exec(ctx, tx, tx.NewRaw("RELEASE SAVEPOINT charges_batch")); err != nil {
 		return nil, fmt.Errorf("release savepoint: %w", err)
 	}
 	return ids, nil
@@ -255,14 +245,14 @@ func (s *Store) insertUnnest(ctx context.Context, db bun.IDB, charges []Charge) 
 		ON CONFLICT (origin, period) DO NOTHING
 		RETURNING id`,
 		first.PropertyID, first.Status, first.CreatedAt,
-		pgdialect.Array(ids), pgdialect.Array(origins), pgdialect.Array(names), pgdialect.Array(amounts),
-		pgdialect.Array(currencies), pgdialect.Array(periods), pgdialect.Array(dueDates), pgdialect.Array(contracts),
+		database.Array(ids), database.Array(origins), database.Array(names), database.Array(amounts),
+		database.Array(currencies), database.Array(periods), database.Array(dueDates), database.Array(contracts),
 	)
 }
 
 // InsertCharge adds c on db (the store's database or a transaction).
 func (s *Store) InsertCharge(ctx context.Context, db bun.IDB, c *Charge) error {
-	if _, err := db.NewInsert().Model(c).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(c)); err != nil {
 		return fmt.Errorf("insert charge: %w", err)
 	}
 	return nil
@@ -302,21 +292,21 @@ func (s *Store) Charges(ctx context.Context, propertyID uuid.UUID, q listing.Que
 // those running past end (or without an end) end on it, those starting
 // after it are deactivated. It returns how many rows changed.
 func (s *Store) EndContractExpenses(ctx context.Context, db bun.IDB, contractID uuid.UUID, end calendar.Date, at time.Time) (int, error) {
-	res, err := db.NewUpdate().Model((*Expense)(nil)).
+	res, err := database.Exec(ctx, db, db.NewUpdate().Model((*Expense)(nil)).
 		Set("end_date = ?", end).Set("updated_at = ?", at).
 		Where("contract_id = ?", contractID).Where("deleted_at IS NULL").
 		Where("start_date <= ?", end).
 		WhereGroup(" AND ", func(q *bun.UpdateQuery) *bun.UpdateQuery {
 			return q.Where("end_date IS NULL").WhereOr("end_date > ?", end)
-		}).Exec(ctx)
+		}))
 	if err != nil {
 		return 0, fmt.Errorf("end contract expenses: %w", err)
 	}
 	n, _ := res.RowsAffected()
-	res, err = db.NewUpdate().Model((*Expense)(nil)).
+	res, err = database.Exec(ctx, db, db.NewUpdate().Model((*Expense)(nil)).
 		Set("is_active = ?", false).Set("updated_at = ?", at).
 		Where("contract_id = ?", contractID).Where("deleted_at IS NULL").
-		Where("start_date > ?", end).Where("is_active").Exec(ctx)
+		Where("start_date > ?", end).Where("is_active"))
 	if err != nil {
 		return 0, fmt.Errorf("deactivate contract expenses: %w", err)
 	}
@@ -326,8 +316,8 @@ func (s *Store) EndContractExpenses(ctx context.Context, db bun.IDB, contractID 
 
 // EndExpense sets the end of the undeleted expense id on db.
 func (s *Store) EndExpense(ctx context.Context, db bun.IDB, id uuid.UUID, end calendar.Date, at time.Time) error {
-	_, err := db.NewUpdate().Model((*Expense)(nil)).Set("end_date = ?", end).Set("updated_at = ?", at).
-		Where("id = ?", id).Where("deleted_at IS NULL").Exec(ctx)
+	_, err := database.Exec(ctx, db, db.NewUpdate().Model((*Expense)(nil)).Set("end_date = ?", end).Set("updated_at = ?", at).
+		Where("id = ?", id).Where("deleted_at IS NULL"))
 	if err != nil {
 		return fmt.Errorf("end expense: %w", err)
 	}
@@ -338,7 +328,7 @@ func (s *Store) EndExpense(ctx context.Context, db bun.IDB, id uuid.UUID, end ca
 // when it has none.
 func (s *Store) LastPeriod(ctx context.Context, db bun.IDB, expenseID uuid.UUID) (string, error) {
 	var p sql.NullString
-	err := db.NewSelect().Model((*Charge)(nil)).ColumnExpr("MAX(period)").Where("expense_id = ?", expenseID).Scan(ctx, &p)
+	err := database.Query(ctx, db, db.NewSelect().Model((*Charge)(nil)).ColumnExpr("MAX(period)").Where("expense_id = ?", expenseID), &p)
 	if err != nil {
 		return "", fmt.Errorf("last period of expense: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/database"
 )
 
 // BalanceAfter is what was still owed right after p was posted: on p's
@@ -43,10 +44,10 @@ func balanceAfter(ctx context.Context, db bun.IDB, p *Payment) (money.Amount, er
 		Where("(a.created_at <= ? OR a.payment_id = ?)", at, p.ID).
 		Where("(a.voided_at IS NULL OR a.voided_at > ? OR a.payment_id = ?)", at, p.ID)
 	var charged, allocated int64
-	err := db.NewSelect().
+	err := database.Query(ctx, db, db.NewSelect().
 		ColumnExpr("(SELECT CAST(COALESCE(SUM(c.amount_minor), 0) AS BIGINT) FROM (?) AS c)", charges).
-		ColumnExpr("(?)", paid).
-		Scan(ctx, &charged, &allocated)
+		ColumnExpr("(?)", paid),
+		&charged, &allocated)
 	if err != nil {
 		return 0, fmt.Errorf("balance after payment: %w", err)
 	}

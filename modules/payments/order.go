@@ -10,6 +10,7 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/platform/database"
 )
 
 // inContractOrder reorders open, the outstanding charges of the contract
@@ -34,7 +35,7 @@ func inContractOrder(ctx context.Context, db bun.IDB, id uuid.UUID, open []expen
 		return open, nil
 	}
 	var ids []uuid.UUID
-	if err := q.Scan(ctx, &ids); err != nil {
+	if err := database.Query(ctx, db, q, &ids); err != nil {
 		return nil, fmt.Errorf("allocation order: %w", err)
 	}
 	marked := make(map[uuid.UUID]bool, len(ids))

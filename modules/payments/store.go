@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/expenses/calendar"
@@ -30,7 +29,7 @@ const allocationBatch = 2000
 
 // Insert adds p through db.
 func (s *Store) Insert(ctx context.Context, db bun.IDB, p *Payment) error {
-	if _, err := db.NewInsert().Model(p).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(p)); err != nil {
 		return fmt.Errorf("insert payment: %w", err)
 	}
 	return nil
@@ -43,7 +42,7 @@ func (s *Store) InsertAllocations(ctx context.Context, db bun.IDB, rows []Alloca
 	}
 	for start := 0; start < len(rows); start += allocationBatch {
 		batch := rows[start:min(start+allocationBatch, len(rows))]
-		if _, err := db.NewInsert().Model(&batch).Exec(ctx); err != nil {
+		if _, err := database.Exec(ctx, db, db.NewInsert().Model(&batch)); err != nil {
 			return fmt.Errorf("insert allocations: %w", err)
 		}
 	}
@@ -65,21 +64,21 @@ func insertAllocationsUnnest(ctx context.Context, db bun.IDB, rows []Allocation)
 	}
 	var err error
 	if one {
-		_, err = db.NewRaw(`INSERT INTO payment_allocations (payment_id, charge_id, property_id, amount_minor, created_at)
+		_, err = database.Exec(ctx, db, db.NewRaw(`INSERT INTO payment_allocations (payment_id, charge_id, property_id, amount_minor, created_at)
 			SELECT ?::uuid, u.charge_id, ?::uuid, u.amount, ?
 			FROM unnest(?::uuid[], ?::bigint[]) AS u (charge_id, amount)`,
 			rows[0].PaymentID.String(), rows[0].PropertyID.String(), rows[0].CreatedAt,
-			pgdialect.Array(charges), pgdialect.Array(amounts)).Exec(ctx)
+			database.Array(charges), database.Array(amounts)))
 	} else {
 		payments, props := make([]string, n), make([]string, n)
 		for i, a := range rows {
 			payments[i], props[i] = a.PaymentID.String(), a.PropertyID.String()
 		}
-		_, err = db.NewRaw(`INSERT INTO payment_allocations (payment_id, charge_id, property_id, amount_minor, created_at)
+		_, err = database.Exec(ctx, db, db.NewRaw(`INSERT INTO payment_allocations (payment_id, charge_id, property_id, amount_minor, created_at)
 			SELECT u.payment_id, u.charge_id, u.property_id, u.amount, ?
 			FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::bigint[]) AS u (payment_id, charge_id, property_id, amount)`,
-			rows[0].CreatedAt, pgdialect.Array(payments), pgdialect.Array(charges), pgdialect.Array(props),
-			pgdialect.Array(amounts)).Exec(ctx)
+			rows[0].CreatedAt, database.Array(payments), database.Array(charges), database.Array(props),
+			database.Array(amounts)))
 	}
 	if err != nil {
 		return fmt.Errorf("insert allocations: %w", err)
@@ -95,7 +94,7 @@ func (s *Store) ByID(ctx context.Context, db bun.IDB, id uuid.UUID) (*Payment, e
 	if _, isTx := db.(bun.Tx); isTx && database.IsPostgres(db) {
 		q = q.For("UPDATE")
 	}
-	err := q.Scan(ctx)
+	err := database.Select(ctx, db, q)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errNotFound
 	}
@@ -117,8 +116,8 @@ func (s *Store) LoadAllocations(ctx context.Context, db bun.IDB, list []*Payment
 		p.Allocations = []Allocation{}
 	}
 	var rows []Allocation
-	err := db.NewSelect().Model(&rows).Where("payment_id IN (?)", bun.List(ids)).Where("voided_at IS NULL").
-		Order("created_at", "charge_id").Scan(ctx)
+	err := database.Select(ctx, db, db.NewSelect().Model(&rows).Where("payment_id ?", database.In(ids)).Where("voided_at IS NULL").
+		Order("created_at", "charge_id"))
 	if err != nil {
 		return fmt.Errorf("allocations: %w", err)
 	}
@@ -155,14 +154,14 @@ func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query)
 
 // MarkReversed writes p's reversal through db.
 func (s *Store) MarkReversed(ctx context.Context, db bun.IDB, p *Payment) error {
-	_, err := db.NewUpdate().Model(p).
+	_, err := database.Exec(ctx, db, db.NewUpdate().Model(p).
 		Column("status", "unallocated_minor", "reversed_at", "reversed_by", "reversal_reason", "updated_at").
-		WherePK().Where("status = ?", Posted).Exec(ctx)
+		WherePK().Where("status = ?", Posted))
 	if err != nil {
 		return fmt.Errorf("reverse payment: %w", err)
 	}
-	_, err = db.NewUpdate().Model((*Allocation)(nil)).Set("voided_at = ?", p.ReversedAt).
-		Where("payment_id = ?", p.ID).Where("voided_at IS NULL").Exec(ctx)
+	_, err = database.Exec(ctx, db, db.NewUpdate().Model((*Allocation)(nil)).Set("voided_at = ?", p.ReversedAt).
+		Where("payment_id = ?", p.ID).Where("voided_at IS NULL"))
 	if err != nil {
 		return fmt.Errorf("void allocations: %w", err)
 	}
@@ -178,7 +177,7 @@ func (s *Store) WithCredit(ctx context.Context, db bun.IDB, propertyID uuid.UUID
 	if database.IsPostgres(db) {
 		q = q.For("UPDATE")
 	}
-	if err := q.Scan(ctx); err != nil {
+	if err := database.Select(ctx, db, q); err != nil {
 		return nil, fmt.Errorf("payments with credit: %w", err)
 	}
 	return list, nil
@@ -187,8 +186,8 @@ func (s *Store) WithCredit(ctx context.Context, db bun.IDB, propertyID uuid.UUID
 // SetUnallocated writes the unallocated amount of each of list through db.
 func (s *Store) SetUnallocated(ctx context.Context, db bun.IDB, list []*Payment, at time.Time) error {
 	for _, p := range list {
-		_, err := db.NewUpdate().Model((*Payment)(nil)).Set("unallocated_minor = ?", p.Unallocated).
-			Set("updated_at = ?", at).Where("id = ?", p.ID).Exec(ctx)
+		_, err := database.Exec(ctx, db, db.NewUpdate().Model((*Payment)(nil)).Set("unallocated_minor = ?", p.Unallocated).
+			Set("updated_at = ?", at).Where("id = ?", p.ID))
 		if err != nil {
 			return fmt.Errorf("payment credit: %w", err)
 		}
@@ -207,11 +206,11 @@ func (s *Store) Balance(ctx context.Context, propertyID uuid.UUID, contractID *u
 		pay = pay.Where("contract_id = ?", *contractID)
 	}
 	var b Balance
-	err := s.db.NewSelect().
+	err := database.Query(ctx, s.db, s.db.NewSelect().
 		TableExpr("(?) AS c", expenses.TotalsQuery(s.db, propertyID, contractID, asOf)).
 		TableExpr("(?) AS p", pay).
-		ColumnExpr("c.charged, p.paid, c.outstanding, c.overdue, p.credit").
-		Scan(ctx, &b.Charged, &b.Paid, &b.Outstanding, &b.Overdue, &b.Credit)
+		ColumnExpr("c.charged, p.paid, c.outstanding, c.overdue, p.credit"),
+		&b.Charged, &b.Paid, &b.Outstanding, &b.Overdue, &b.Credit)
 	if err != nil {
 		return Balance{}, fmt.Errorf("balance: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -31,14 +32,14 @@ func (s *Store) Overdue(ctx context.Context, db bun.IDB, propertyID uuid.UUID, a
 	if len(all)+len(periodic) == 0 {
 		return list, nil
 	}
-	err := db.NewSelect().Model(&list).
+	err := database.Select(ctx, db, db.NewSelect().Model(&list).
 		Where("property_id = ?", propertyID).
 		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			if len(all) > 0 {
-				q = q.WhereOr("contract_id IN (?)", bun.List(all))
+				q = q.WhereOr("contract_id ?", database.In(all))
 			}
 			if len(periodic) > 0 {
-				q = q.WhereOr("contract_id IN (?) AND (expense_id IS NOT NULL OR counter_id IS NOT NULL)", bun.List(periodic))
+				q = q.WhereOr("contract_id ? AND (expense_id IS NOT NULL OR counter_id IS NOT NULL)", database.In(periodic))
 			}
 			return q
 		}).
@@ -46,8 +47,7 @@ func (s *Store) Overdue(ctx context.Context, db bun.IDB, propertyID uuid.UUID, a
 		Where("status = ?", expenses.Unpaid).
 		Where("amount_minor - paid_amount_minor > 0").
 		Where("due_date < ?", today).
-		Order("due_date", "id").
-		Scan(ctx)
+		Order("due_date", "id"))
 	if err != nil {
 		return nil, fmt.Errorf("overdue charges: %w", err)
 	}
@@ -58,9 +58,8 @@ func (s *Store) Overdue(ctx context.Context, db bun.IDB, propertyID uuid.UUID, a
 // have their penalty.
 func (s *Store) Penalised(ctx context.Context, db bun.IDB, propertyID uuid.UUID) (map[uuid.UUID]bool, error) {
 	var ids []uuid.UUID
-	err := db.NewSelect().Model((*expenses.Charge)(nil)).Column("penalty_for").
-		Where("property_id = ?", propertyID).Where("penalty_for IS NOT NULL").
-		Scan(ctx, &ids)
+	err := database.Query(ctx, db, db.NewSelect().Model((*expenses.Charge)(nil)).Column("penalty_for").
+		Where("property_id = ?", propertyID).Where("penalty_for IS NOT NULL"), &ids)
 	if err != nil {
 		return nil, fmt.Errorf("penalised charges: %w", err)
 	}

@@ -70,25 +70,25 @@ func (s *Service) PaymentPosted(ctx context.Context, tx bun.IDB, ev payments.Pos
 func issue(ctx context.Context, tx bun.IDB, r *Receipt) error {
 	next := tx.NewRaw(`INSERT INTO receipt_sequences (owner_id, year, last) VALUES (?, ?, 1)
 		ON CONFLICT (owner_id, year) DO UPDATE SET last = receipt_sequences.last + 1
-		RETURNING last`, r.OwnerID, r.Year)
+		RETURNING last`, database.Param{V: r.OwnerID}, database.Param{V: r.Year})
 	if database.IsPostgres(tx) {
-		_, err := tx.NewInsert().With("next_seq", next).Model(r).
+		err := database.Query(ctx, tx, tx.NewInsert().With("next_seq", next).Model(r).
 			Value("seq", "(SELECT last FROM next_seq)").
 			Value("number", "? || lpad((SELECT last FROM next_seq)::text, 6, '0')", fmt.Sprintf("%04d-", r.Year)).
-			Returning("seq, number").Exec(ctx)
+			Returning("seq, number"), r)
 		if err != nil {
 			return fmt.Errorf("insert receipt: %w", err)
 		}
 		return checkSeq(r)
 	}
-	if err := next.Scan(ctx, &r.Seq); err != nil {
+	if err := database.Query(ctx, tx, next, &r.Seq); err != nil {
 		return fmt.Errorf("receipt number: %w", err)
 	}
 	if err := checkSeq(r); err != nil {
 		return err
 	}
 	r.Number = fmt.Sprintf("%04d-%06d", r.Year, r.Seq)
-	if _, err := tx.NewInsert().Model(r).Exec(ctx); err != nil {
+	if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(r)); err != nil {
 		return fmt.Errorf("insert receipt: %w", err)
 	}
 	return nil
@@ -104,10 +104,10 @@ func checkSeq(r *Receipt) error {
 
 // PaymentReversed voids the payment's receipt, keeping when and why.
 func (s *Service) PaymentReversed(ctx context.Context, tx bun.IDB, p *payments.Payment) error {
-	_, err := tx.NewUpdate().Model((*Receipt)(nil)).
+	_, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Receipt)(nil)).
 		Set("status = ?", Void).Set("voided_at = ?", p.ReversedAt).Set("void_reason = ?", p.ReversalReason).
 		Set("updated_at = ?", s.now()).
-		Where("payment_id = ?", p.ID).Where("status = ?", Issued).Exec(ctx)
+		Where("payment_id = ?", p.ID).Where("status = ?", Issued))
 	if err != nil {
 		return fmt.Errorf("void receipt: %w", err)
 	}
@@ -148,7 +148,7 @@ func (s *Service) byRawID(ctx context.Context, rawID string) (*Receipt, error) {
 		return nil, errNoReceipt()
 	}
 	r := new(Receipt)
-	err = s.db.NewSelect().Model(r).Where("id = ?", id).Scan(ctx)
+	err = database.Select(ctx, s.db, s.db.NewSelect().Model(r).Where("id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errNoReceipt()
 	}
