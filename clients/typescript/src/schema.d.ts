@@ -700,7 +700,11 @@ export interface paths {
          *     leave for the parties to fill in by hand (`landlord_address_missing`
          *     while the profile has no postal address, `tenant_address_missing`
          *     while the tenant has no address), so a client can ask for it before
-         *     printing; with both addresses on file the header is absent.
+         *     printing; with both addresses on file the header is absent. A fixed
+         *     late fee (`LATE_FEE_PERCENTAGE`) in a country whose law allows none
+         *     (DE, FR: the countries with a `<CC>_STATUTORY_INTEREST` block) is
+         *     left out of the form, and the header starts with
+         *     `late_fee_not_allowed`.
          *
          *     The locale is `?locale=` when given, else the contract's `locale`,
          *     else the owner's profile locale, else `en`; a `?locale=` that is not
@@ -4294,8 +4298,10 @@ export interface operations {
                      *     comma-separated list of `landlord_address_missing` (the
                      *     owner's profile has no `postal_address`; set it with
                      *     PUT /api/v1/user/profile) and `tenant_address_missing` (the
-                     *     tenant contragent has no address). Absent when both
-                     *     addresses are on file.
+                     *     tenant contragent has no address), preceded by
+                     *     `late_fee_not_allowed` when the form left out a fixed late
+                     *     fee the property's country does not allow. Absent when
+                     *     nothing was left out.
                      */
                     "Propman-Warnings"?: string;
                     [name: string]: unknown;
