@@ -26,6 +26,7 @@ import (
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/modules/stubs"
 	"github.com/propman/propman/modules/translations"
+	"github.com/propman/propman/modules/workspaces"
 	"github.com/propman/propman/platform/module"
 )
 
@@ -36,6 +37,7 @@ func Catalog() []module.Entry {
 		agreements.Entry(),
 		accounts.Entry(),
 		profile.Entry(),
+		workspaces.Entry(),
 		translations.Entry(),
 		properties.Entry(),
 		expenses.Entry(),

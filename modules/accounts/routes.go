@@ -10,10 +10,11 @@ import (
 // NewRoutes lists every route of the module with its guard.
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
-		api.Post("/auth/register", h.register)                // public
-		api.Post("/auth/register/verify", h.verify)           // public
-		api.Post("/auth/login", h.login)                      // public
-		api.Get("/auth/me", guard.Require(), h.me)            // signed in
-		api.Post("/auth/refresh", guard.Require(), h.refresh) // signed in
+		r := guard.Routes(api)
+		r.Post("/auth/register", auth.Anyone, h.register)
+		r.Post("/auth/register/verify", auth.Anyone, h.verify)
+		r.Post("/auth/login", auth.Anyone, h.login)
+		r.Get("/auth/me", auth.SignedIn, h.me)
+		r.Post("/auth/refresh", auth.SignedIn, h.refresh)
 	}}
 }

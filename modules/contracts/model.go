@@ -48,13 +48,14 @@ type Term struct {
 type Contract struct {
 	bun.BaseModel `bun:"table:contracts"`
 
-	ID         uuid.UUID `bun:"id,pk"`
-	OwnerID    int64     `bun:"owner_id,notnull"`
-	PropertyID uuid.UUID `bun:"property_id,notnull"`
-	TenantID   uuid.UUID `bun:"tenant_id,notnull"`
-	Number     string    `bun:"number,notnull"`
-	Status     string    `bun:"status,notnull"`
-	Locale     string    `bun:"locale,notnull"`
+	ID          uuid.UUID `bun:"id,pk"`
+	OwnerID     int64     `bun:"owner_id,notnull"`
+	WorkspaceID int64     `bun:"workspace_id,notnull"`
+	PropertyID  uuid.UUID `bun:"property_id,notnull"`
+	TenantID    uuid.UUID `bun:"tenant_id,notnull"`
+	Number      string    `bun:"number,notnull"`
+	Status      string    `bun:"status,notnull"`
+	Locale      string    `bun:"locale,notnull"`
 	// Terms is the JSON array of Term.
 	Terms     string        `bun:"terms,notnull"`
 	Currency  string        `bun:"currency,notnull"`

@@ -11,14 +11,15 @@ import (
 // ownership check is the service's Authorize.
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
-		api.Get("/contracts", guard.Require(), h.list)
-		api.Post("/contracts", guard.Require(), h.create)
-		api.Get("/contracts/:contractId", guard.Require(), h.get)
-		api.Put("/contracts/:contractId", guard.Require(), h.update)
-		api.Delete("/contracts/:contractId", guard.Require(), h.delete)
-		api.Post("/contracts/:contractId/activate", guard.Require(), h.activate)
-		api.Post("/contracts/:contractId/terminate", guard.Require(), h.terminate)
-		api.Get("/contracts/:contractId/rents", guard.Require(), h.rents)
-		api.Post("/contracts/:contractId/rent", guard.Require(), h.changeRent)
+		r := guard.Routes(api)
+		r.Get("/contracts", auth.Viewer, h.list)
+		r.Post("/contracts", auth.Manager, h.create)
+		r.Get("/contracts/:contractId", auth.Viewer, h.get)
+		r.Put("/contracts/:contractId", auth.Manager, h.update)
+		r.Delete("/contracts/:contractId", auth.Manager, h.delete)
+		r.Post("/contracts/:contractId/activate", auth.Manager, h.activate)
+		r.Post("/contracts/:contractId/terminate", auth.Manager, h.terminate)
+		r.Get("/contracts/:contractId/rents", auth.Viewer, h.rents)
+		r.Post("/contracts/:contractId/rent", auth.Manager, h.changeRent)
 	}}
 }

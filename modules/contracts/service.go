@@ -84,7 +84,7 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 	if err != nil {
 		return nil, err
 	}
-	if c.OwnerID != p.UserID && !p.IsAdmin() {
+	if c.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
 		return nil, apierror.Forbidden("This contract belongs to another user.")
 	}
 	return c, nil
@@ -120,7 +120,7 @@ func TenantOf(ctx context.Context, db bun.IDB, id uuid.UUID) (uuid.UUID, bool, e
 
 // List returns a page of p's own contracts. Admins too see their own here.
 func (s *Service) List(ctx context.Context, p auth.Principal, f ListFilter, q listing.Query) ([]Contract, listing.Result, error) {
-	return s.store.ListByOwner(ctx, p.UserID, f, s.today(), q)
+	return s.store.ListByWorkspace(ctx, p.WorkspaceID, f, s.today(), q)
 }
 
 // Create adds a draft contract for a property of p (or, for an admin, of
@@ -257,7 +257,7 @@ func (s *Service) apply(ctx context.Context, p auth.Principal, c *Contract, req 
 				return nil, properties.ErrArchived()
 			}
 			prop, propOK = got, true
-			c.PropertyID, c.OwnerID, c.Currency = got.ID, got.OwnerID, got.Currency
+			c.PropertyID, c.WorkspaceID, c.OwnerID, c.Currency = got.ID, got.WorkspaceID, got.OwnerID, got.Currency
 		case http.StatusNotFound:
 			propOK = false
 			details = append(details, "property_id: no such property")
@@ -291,7 +291,7 @@ func (s *Service) apply(ctx context.Context, p auth.Principal, c *Contract, req 
 		}
 	}
 	if prop != nil && tenantID != uuid.Nil {
-		t, err := s.tenants.Authorize(ctx, auth.Principal{UserID: prop.OwnerID}, tenantID.String())
+		t, err := s.tenants.Authorize(ctx, auth.InWorkspace(prop.WorkspaceID, prop.OwnerID), tenantID.String())
 		if status(err) == http.StatusForbidden {
 			details = append(details, "tenant_id: must be a contragent of the property's owner")
 		} else if err != nil && status(err) != http.StatusNotFound {

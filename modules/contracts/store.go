@@ -87,11 +87,11 @@ type ListFilter struct {
 	TenantID   string
 }
 
-// ListByOwner returns one page of the owner's contracts matching f, in
+// ListByWorkspace returns one page of the workspace's contracts matching f, in
 // creation order, and how many match. today decides active vs ended.
-func (s *Store) ListByOwner(ctx context.Context, ownerID int64, f ListFilter, today calendar.Date, q listing.Query) ([]Contract, listing.Result, error) {
+func (s *Store) ListByWorkspace(ctx context.Context, workspaceID int64, f ListFilter, today calendar.Date, q listing.Query) ([]Contract, listing.Result, error) {
 	var list []Contract
-	sel := s.db.NewSelect().Model(&list).Where("owner_id = ?", database.Param{V: ownerID})
+	sel := s.db.NewSelect().Model(&list).Where("workspace_id = ?", database.Param{V: workspaceID})
 	switch f.Status {
 	case "":
 	case Active:

@@ -29,9 +29,10 @@ var Roles = []string{RoleTenant, RoleGuarantor, RoleProvider}
 type Contragent struct {
 	bun.BaseModel `bun:"table:contragents"`
 
-	ID      uuid.UUID `bun:"id,pk"`
-	OwnerID int64     `bun:"owner_id,notnull"`
-	Kind    string    `bun:"kind,notnull"`
+	ID          uuid.UUID `bun:"id,pk"`
+	OwnerID     int64     `bun:"owner_id,notnull"`
+	WorkspaceID int64     `bun:"workspace_id,notnull"`
+	Kind        string    `bun:"kind,notnull"`
 	// Roles are distinct, in the order of the package's Roles, never empty;
 	// stored as a JSON array.
 	Roles      []string  `bun:"roles,notnull"`

@@ -23,7 +23,7 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Contragents: tenants, guarantors and service providers", Status: module.Ready,
-		Depends:    []string{"accounts"},
+		Depends:    []string{"accounts", "workspaces"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

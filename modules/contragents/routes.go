@@ -11,13 +11,14 @@ import (
 // ownership check is the service's Authorize.
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
-		api.Get("/contragents", guard.Require(), h.list)
-		api.Post("/contragents", guard.Require(), h.create)
+		r := guard.Routes(api)
+		r.Get("/contragents", auth.Viewer, h.list)
+		r.Post("/contragents", auth.Manager, h.create)
 		// Registered before /contragents/:contragentId so that "import" is
 		// never read as an id.
-		api.Post("/contragents/import", guard.Require(), h.importCSV)
-		api.Get("/contragents/:contragentId", guard.Require(), h.get)
-		api.Put("/contragents/:contragentId", guard.Require(), h.update)
-		api.Delete("/contragents/:contragentId", guard.Require(), h.delete)
+		r.Post("/contragents/import", auth.Manager, h.importCSV)
+		r.Get("/contragents/:contragentId", auth.Viewer, h.get)
+		r.Put("/contragents/:contragentId", auth.Manager, h.update)
+		r.Delete("/contragents/:contragentId", auth.Manager, h.delete)
 	}}
 }

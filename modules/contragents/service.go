@@ -72,7 +72,7 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 	if err != nil {
 		return nil, err
 	}
-	if c.OwnerID != p.UserID && !p.IsAdmin() {
+	if c.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
 		return nil, apierror.Forbidden("This contragent belongs to another user.")
 	}
 	return c, nil
@@ -97,7 +97,7 @@ type ListFilter struct {
 // List returns a page of p's own contragents and how many match. Admins too
 // see their own here; they reach other users' contragents by id.
 func (s *Service) List(ctx context.Context, p auth.Principal, f ListFilter, q listing.Query) ([]Contragent, listing.Result, error) {
-	return s.store.ListByOwner(ctx, p.UserID, f, q)
+	return s.store.ListByWorkspace(ctx, p.WorkspaceID, f, q)
 }
 
 // Create adds a contragent owned by p.
@@ -105,7 +105,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, in Input) (*Cont
 	if details := in.normalize(true); len(details) > 0 {
 		return nil, apierror.Validation(details...)
 	}
-	c, err := s.newContragent(p.UserID, in, s.now())
+	c, err := s.newContragent(p, in, s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, body []byte) (in
 	now := s.now()
 	list := make([]Contragent, 0, len(rows))
 	for _, in := range rows {
-		c, err := s.newContragent(p.UserID, in, now)
+		c, err := s.newContragent(p, in, now)
 		if err != nil {
 			return 0, err
 		}
@@ -189,12 +189,12 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, body []byte) (in
 }
 
 // newContragent builds a contragent from a normalized, complete input.
-func (s *Service) newContragent(owner int64, in Input, now time.Time) (*Contragent, error) {
+func (s *Service) newContragent(p auth.Principal, in Input, now time.Time) (*Contragent, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
 		return nil, fmt.Errorf("contragent id: %w", err)
 	}
-	c := &Contragent{ID: id, OwnerID: owner, CreatedAt: now, UpdatedAt: now}
+	c := &Contragent{ID: id, WorkspaceID: p.WorkspaceID, OwnerID: p.Landlord, CreatedAt: now, UpdatedAt: now}
 	in.apply(c)
 	return c, nil
 }

@@ -54,11 +54,11 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, list []Contragent) error
 	return nil
 }
 
-// ListByOwner returns one page of the owner's contragents matching f, in
+// ListByWorkspace returns one page of the workspace's contragents matching f, in
 // creation order, and how many match.
-func (s *Store) ListByOwner(ctx context.Context, ownerID int64, f ListFilter, q listing.Query) ([]Contragent, listing.Result, error) {
+func (s *Store) ListByWorkspace(ctx context.Context, workspaceID int64, f ListFilter, q listing.Query) ([]Contragent, listing.Result, error) {
 	var list []Contragent
-	sel := s.db.NewSelect().Model(&list).Where("owner_id = ?", database.Param{V: ownerID})
+	sel := s.db.NewSelect().Model(&list).Where("workspace_id = ?", database.Param{V: workspaceID})
 	if f.Role != "" {
 		// roles is a JSON array of known names: match the quoted name.
 		sel = sel.Where("roles LIKE ?", `%"`+f.Role+`"%`)

@@ -12,17 +12,18 @@ import (
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	const counter = "/properties/:propertyId/counters/:counterId"
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
-		api.Get("/properties/:propertyId/counters", guard.Require(), h.listCounters)
-		api.Post("/properties/:propertyId/counters", guard.Require(), h.createCounter)
-		api.Get(counter, guard.Require(), h.getCounter)
-		api.Put(counter, guard.Require(), h.updateCounter)
-		api.Delete(counter, guard.Require(), h.deleteCounter)
-		api.Get(counter+"/readings", guard.Require(), h.listReadings)
-		api.Post(counter+"/readings", guard.Require(), h.addReading)
+		r := guard.Routes(api)
+		r.Get("/properties/:propertyId/counters", auth.Viewer, h.listCounters)
+		r.Post("/properties/:propertyId/counters", auth.Manager, h.createCounter)
+		r.Get(counter, auth.Viewer, h.getCounter)
+		r.Put(counter, auth.Manager, h.updateCounter)
+		r.Delete(counter, auth.Manager, h.deleteCounter)
+		r.Get(counter+"/readings", auth.Viewer, h.listReadings)
+		r.Post(counter+"/readings", auth.Manager, h.addReading)
 		// Registered before .../readings/:readingId so that "import" is
 		// never read as an id.
-		api.Post(counter+"/readings/import", guard.Require(), h.importReadings)
-		api.Delete(counter+"/readings/:readingId", guard.Require(), h.deleteReading)
-		api.Get(counter+"/consumption", guard.Require(), h.consumption)
+		r.Post(counter+"/readings/import", auth.Manager, h.importReadings)
+		r.Delete(counter+"/readings/:readingId", auth.Manager, h.deleteReading)
+		r.Get(counter+"/consumption", auth.Viewer, h.consumption)
 	}}
 }

@@ -19,11 +19,12 @@ const uploadPath = "/properties/:propertyId/documents"
 func NewRoutes(h *Handler, guard *auth.Guard, bodies *httpserver.BodyLimits) module.Routes {
 	bodies.Stream(fiber.MethodPost, httpserver.APIPrefix+uploadPath, h.bodyLimit(), h.cfg.Timeout)
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
-		api.Get("/properties/:propertyId/documents", guard.Require(), h.list)
-		api.Post(uploadPath, guard.Require(), h.upload)
-		api.Get("/properties/:propertyId/documents/:documentId", guard.Require(), h.get)
-		api.Put("/properties/:propertyId/documents/:documentId", guard.Require(), h.update)
-		api.Delete("/properties/:propertyId/documents/:documentId", guard.Require(), h.delete)
-		api.Get("/properties/:propertyId/documents/:documentId/content", guard.Require(), h.content)
+		r := guard.Routes(api)
+		r.Get("/properties/:propertyId/documents", auth.Viewer, h.list)
+		r.Post(uploadPath, auth.Manager, h.upload)
+		r.Get("/properties/:propertyId/documents/:documentId", auth.Viewer, h.get)
+		r.Put("/properties/:propertyId/documents/:documentId", auth.Manager, h.update)
+		r.Delete("/properties/:propertyId/documents/:documentId", auth.Manager, h.delete)
+		r.Get("/properties/:propertyId/documents/:documentId/content", auth.Viewer, h.content)
 	}}
 }

@@ -11,13 +11,14 @@ import (
 // handler then checks the property through properties.Service.Authorize.
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
-		api.Get("/properties/:propertyId/expenses", guard.Require(), h.listExpenses)
-		api.Post("/properties/:propertyId/expenses", guard.Require(), h.createExpense)
-		api.Post("/properties/:propertyId/expenses/refresh-all", guard.Require(), h.refreshAll)
-		api.Get("/properties/:propertyId/expenses/:expenseId", guard.Require(), h.getExpense)
-		api.Put("/properties/:propertyId/expenses/:expenseId", guard.Require(), h.updateExpense)
-		api.Delete("/properties/:propertyId/expenses/:expenseId", guard.Require(), h.deleteExpense)
-		api.Get("/properties/:propertyId/charges", guard.Require(), h.listCharges)
-		api.Post("/properties/:propertyId/charges", guard.Require(), h.createCharge)
+		r := guard.Routes(api)
+		r.Get("/properties/:propertyId/expenses", auth.Viewer, h.listExpenses)
+		r.Post("/properties/:propertyId/expenses", auth.Manager, h.createExpense)
+		r.Post("/properties/:propertyId/expenses/refresh-all", auth.Accountant, h.refreshAll)
+		r.Get("/properties/:propertyId/expenses/:expenseId", auth.Viewer, h.getExpense)
+		r.Put("/properties/:propertyId/expenses/:expenseId", auth.Manager, h.updateExpense)
+		r.Delete("/properties/:propertyId/expenses/:expenseId", auth.Manager, h.deleteExpense)
+		r.Get("/properties/:propertyId/charges", auth.Viewer, h.listCharges)
+		r.Post("/properties/:propertyId/charges", auth.Accountant, h.createCharge)
 	}}
 }

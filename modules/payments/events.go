@@ -26,6 +26,8 @@ func ProvideListener(constructor any) fx.Option {
 // PostedPayment is a payment just posted, with what a receipt shows.
 type PostedPayment struct {
 	Payment *Payment
+	// WorkspaceID is the workspace of the payment's property.
+	WorkspaceID int64
 	// PayerName is the payer contragent's name, "" when none is named.
 	PayerName string
 	// Lines are the charges the payment paid when it was posted.

@@ -12,10 +12,11 @@ import (
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	const payments = "/properties/:propertyId/payments"
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
-		api.Get(payments, guard.Require(), h.list)
-		api.Post(payments, guard.Require(), h.create)
-		api.Get(payments+"/:paymentId", guard.Require(), h.get)
-		api.Post(payments+"/:paymentId/reverse", guard.Require(), h.reverse)
-		api.Get("/properties/:propertyId/balance", guard.Require(), h.balance)
+		r := guard.Routes(api)
+		r.Get(payments, auth.Viewer, h.list)
+		r.Post(payments, auth.Accountant, h.create)
+		r.Get(payments+"/:paymentId", auth.Viewer, h.get)
+		r.Post(payments+"/:paymentId/reverse", auth.Accountant, h.reverse)
+		r.Get("/properties/:propertyId/balance", auth.Viewer, h.balance)
 	}}
 }

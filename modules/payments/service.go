@@ -204,7 +204,7 @@ func (s *Service) payerOf(ctx context.Context, prop *properties.Property, id uui
 	if err != nil {
 		return false, err
 	}
-	return c.OwnerID == prop.OwnerID, nil
+	return c.WorkspaceID == prop.WorkspaceID, nil
 }
 
 // payerName is the payer's name for the receipt, "" when none or unknown.
@@ -261,7 +261,7 @@ func (s *Service) post(ctx context.Context, tx bun.Tx, prop *properties.Property
 		return nil, err
 	}
 	for _, l := range s.listeners {
-		if err := l.PaymentPosted(ctx, tx, PostedPayment{Payment: p, PayerName: name, Lines: lines}); err != nil {
+		if err := l.PaymentPosted(ctx, tx, PostedPayment{Payment: p, WorkspaceID: prop.WorkspaceID, PayerName: name, Lines: lines}); err != nil {
 			return nil, err
 		}
 	}

@@ -12,7 +12,8 @@ import (
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	const penalties = "/properties/:propertyId/penalties"
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
-		api.Get(penalties, guard.Require(), h.list)
-		api.Post(penalties+"/refresh", guard.Require(), h.refresh)
+		r := guard.Routes(api)
+		r.Get(penalties, auth.Viewer, h.list)
+		r.Post(penalties+"/refresh", auth.Accountant, h.refresh)
 	}}
 }

@@ -12,9 +12,10 @@ import (
 // module's Authorize.
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
-		api.Get("/print-forms/contracts/:contractId", guard.Require(), h.contract)
+		r := guard.Routes(api)
+		r.Get("/print-forms/contracts/:contractId", auth.Viewer, h.contract)
 		// The receipts module provides the ReceiptSource; without it the
 		// handler answers 404.
-		api.Get("/print-forms/receipts/:receiptId", guard.Require(), h.receipt)
+		r.Get("/print-forms/receipts/:receiptId", auth.Viewer, h.receipt)
 	}}
 }

@@ -126,7 +126,7 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 	}
 	// The owner's view: the contract's property and tenant are the owner's
 	// (the contracts module makes sure), whoever asks.
-	as := auth.Principal{UserID: c.OwnerID}
+	as := auth.InWorkspace(c.WorkspaceID, c.OwnerID)
 	tenant, err := s.tenants.Authorize(ctx, as, c.TenantID.String())
 	if err != nil {
 		return nil, err

@@ -15,6 +15,9 @@ type updateRequest struct {
 	CountryCode *string       `json:"country_code"`
 	// PostalAddress is the landlord's address on contract forms.
 	PostalAddress optionalAddress `json:"postal_address"`
+	// DefaultWorkspaceID is the workspace requests without X-Workspace-ID
+	// act in; one the user is a member of.
+	DefaultWorkspaceID *int64 `json:"default_workspace_id"`
 }
 
 // optionalPhone tells an absent phone (leave it) from null (clear it).

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/workspaces"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
@@ -15,18 +16,44 @@ import (
 
 // Handler serves /user.
 type Handler struct {
-	accounts *accounts.Service
+	accounts   *accounts.Service
+	workspaces *workspaces.Service
 }
 
 // NewHandler returns the handler.
-func NewHandler(svc *accounts.Service) *Handler { return &Handler{accounts: svc} }
+func NewHandler(svc *accounts.Service, ws *workspaces.Service) *Handler {
+	return &Handler{accounts: svc, workspaces: ws}
+}
+
+// profileJSON is the profile with the workspace requests act in when they
+// name none.
+type profileJSON struct {
+	accounts.ProfileView
+	DefaultWorkspaceID *int64 `json:"default_workspace_id"`
+}
+
+func (h *Handler) view(c *fiber.Ctx, u *accounts.User) (profileJSON, error) {
+	out := profileJSON{ProfileView: h.accounts.ProfileView(u)}
+	id, err := h.workspaces.Default(httpserver.Context(c), u.ID)
+	if err != nil {
+		return profileJSON{}, err
+	}
+	if id > 0 {
+		out.DefaultWorkspaceID = &id
+	}
+	return out, nil
+}
 
 func (h *Handler) get(c *fiber.Ctx) error {
 	u, err := h.accounts.User(httpserver.Context(c), auth.Current(c).UserID)
 	if err != nil {
 		return mapError(err)
 	}
-	return c.JSON(h.accounts.ProfileView(u))
+	out, err := h.view(c, u)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
 }
 
 func (h *Handler) update(c *fiber.Ctx) error {
@@ -46,11 +73,26 @@ func (h *Handler) update(c *fiber.Ctx) error {
 			in.ClearPostalAddress = true
 		}
 	}
-	u, err := h.accounts.UpdateProfile(httpserver.Context(c), auth.Current(c).UserID, in)
+	ctx, me := httpserver.Context(c), auth.Current(c).UserID
+	if req.DefaultWorkspaceID != nil {
+		if err := h.checkDefault(c, *req.DefaultWorkspaceID); err != nil {
+			return err
+		}
+	}
+	u, err := h.accounts.UpdateProfile(ctx, me, in)
 	if err != nil {
 		return mapError(err)
 	}
-	return c.JSON(h.accounts.ProfileView(u))
+	if req.DefaultWorkspaceID != nil {
+		if err := h.workspaces.SetDefault(ctx, me, *req.DefaultWorkspaceID, "default_workspace_id"); err != nil {
+			return err
+		}
+	}
+	out, err := h.view(c, u)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
 }
 
 func (h *Handler) changePassword(c *fiber.Ctx) error {
@@ -91,4 +133,19 @@ func mapError(err error) error {
 	default:
 		return err
 	}
+}
+
+// checkDefault refuses, before anything is changed, a default workspace
+// the caller is not a member of.
+func (h *Handler) checkDefault(c *fiber.Ctx, id int64) error {
+	mine, err := h.workspaces.Mine(httpserver.Context(c), auth.Current(c).UserID)
+	if err != nil {
+		return err
+	}
+	for _, w := range mine {
+		if w.ID == id {
+			return nil
+		}
+	}
+	return apierror.Validation("default_workspace_id: must be the id of a workspace you are a member of (GET /api/v1/workspaces)")
 }

@@ -21,7 +21,7 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "User profile, password and roles", Status: module.Ready,
-		Depends: []string{"accounts", "reference"},
+		Depends: []string{"accounts", "workspaces", "reference"},
 		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,
 			fx.Provide(fx.Private, NewHandler),

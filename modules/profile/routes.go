@@ -10,9 +10,10 @@ import (
 // NewRoutes lists every route of the module with its guard.
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
-		api.Get("/user/profile", guard.Require(), h.get)
-		api.Put("/user/profile", guard.Require(), h.update)
-		api.Put("/user/password", guard.Require(), h.changePassword)
-		api.Get("/user/roles", guard.Require(), h.roles)
+		r := guard.Routes(api)
+		r.Get("/user/profile", auth.SignedIn, h.get)
+		r.Put("/user/profile", auth.SignedIn, h.update)
+		r.Put("/user/password", auth.SignedIn, h.changePassword)
+		r.Get("/user/roles", auth.SignedIn, h.roles)
 	}}
 }

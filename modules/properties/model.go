@@ -13,6 +13,7 @@ type Property struct {
 
 	ID          uuid.UUID `bun:"id,pk"`
 	OwnerID     int64     `bun:"owner_id,notnull"`
+	WorkspaceID int64     `bun:"workspace_id,notnull"`
 	Name        string    `bun:"name,notnull"`
 	Address     string    `bun:"address,notnull"`
 	City        string    `bun:"city,notnull"`

@@ -22,7 +22,7 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Properties", Status: module.Ready,
-		Depends:    []string{"accounts", "reference"},
+		Depends:    []string{"accounts", "workspaces", "reference"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

@@ -11,12 +11,13 @@ import (
 // ownership check is the service's Authorize.
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
-		api.Get("/properties", guard.Require(), h.list)
-		api.Post("/properties", guard.Require(), h.create)
-		api.Get("/properties/:propertyId", guard.Require(), h.get)
-		api.Put("/properties/:propertyId", guard.Require(), h.update)
-		api.Delete("/properties/:propertyId", guard.Require(), h.delete)
-		api.Post("/properties/:propertyId/archive", guard.Require(), h.archive)
-		api.Post("/properties/:propertyId/unarchive", guard.Require(), h.unarchive)
+		r := guard.Routes(api)
+		r.Get("/properties", auth.Viewer, h.list)
+		r.Post("/properties", auth.Manager, h.create)
+		r.Get("/properties/:propertyId", auth.Viewer, h.get)
+		r.Put("/properties/:propertyId", auth.Manager, h.update)
+		r.Delete("/properties/:propertyId", auth.Manager, h.delete)
+		r.Post("/properties/:propertyId/archive", auth.Manager, h.archive)
+		r.Post("/properties/:propertyId/unarchive", auth.Manager, h.unarchive)
 	}}
 }

@@ -86,7 +86,7 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 	if err != nil {
 		return nil, err
 	}
-	if prop.OwnerID != p.UserID && !p.IsAdmin() {
+	if prop.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
 		return nil, apierror.Forbidden("This property belongs to another user.")
 	}
 	return prop, nil
@@ -95,7 +95,7 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 // List returns a page of p's own properties and how many there are. Admins
 // too see their own here; they reach other users' properties by id.
 func (s *Service) List(ctx context.Context, p auth.Principal, q listing.Query) ([]Property, listing.Result, error) {
-	return s.store.ListByOwner(ctx, p.UserID, q)
+	return s.store.ListByWorkspace(ctx, p.WorkspaceID, q)
 }
 
 // Create adds a property owned by p.
@@ -115,7 +115,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, in Input) (*Prop
 		return nil, fmt.Errorf("property id: %w", err)
 	}
 	now := s.now()
-	prop := &Property{ID: id, OwnerID: p.UserID, CreatedAt: now, UpdatedAt: now}
+	prop := &Property{ID: id, WorkspaceID: p.WorkspaceID, OwnerID: p.Landlord, CreatedAt: now, UpdatedAt: now}
 	if err := s.apply(prop, in); err != nil {
 		return nil, err
 	}

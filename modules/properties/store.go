@@ -47,11 +47,11 @@ func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*Property, error) {
 	return p, nil
 }
 
-// ListByOwner returns one page of the owner's properties in creation order
-// and how many the owner has.
-func (s *Store) ListByOwner(ctx context.Context, ownerID int64, q listing.Query) ([]Property, listing.Result, error) {
+// ListByWorkspace returns one page of the workspace's properties in
+// creation order and how many it has.
+func (s *Store) ListByWorkspace(ctx context.Context, workspaceID int64, q listing.Query) ([]Property, listing.Result, error) {
 	var list []Property
-	sel := s.db.NewSelect().Model(&list).Where("owner_id = ?", database.Param{V: ownerID})
+	sel := s.db.NewSelect().Model(&list).Where("workspace_id = ?", database.Param{V: workspaceID})
 	switch q.Get("archived") {
 	case "true":
 		sel = sel.Where("archived_at IS NOT NULL")

@@ -28,8 +28,9 @@ func NewHandler(svc *Service, props *properties.Service) *Handler {
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	const receipts = "/properties/:propertyId/receipts"
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
-		api.Get(receipts, guard.Require(), h.list)
-		api.Get(receipts+"/:receiptId", guard.Require(), h.get)
+		r := guard.Routes(api)
+		r.Get(receipts, auth.Viewer, h.list)
+		r.Get(receipts+"/:receiptId", auth.Viewer, h.get)
 	}}
 }
 

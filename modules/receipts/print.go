@@ -75,7 +75,7 @@ func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, ra
 	}
 	number, contractStamp := "", ""
 	if pay.ContractID != nil && s.contracts != nil {
-		c, err := s.contracts.Authorize(ctx, auth.Principal{UserID: r.OwnerID}, pay.ContractID.String())
+		c, err := s.contracts.Authorize(ctx, auth.InWorkspace(r.WorkspaceID, r.OwnerID), pay.ContractID.String())
 		switch e, ok := apierror.As(err); {
 		case err == nil:
 			number, contractStamp = c.Number, fmt.Sprint(c.UpdatedAt.UnixMicro())

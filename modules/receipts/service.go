@@ -49,7 +49,7 @@ func (s *Service) PaymentPosted(ctx context.Context, tx bun.IDB, ev payments.Pos
 	// What the receipt shows is the payment as posted now; later work of the
 	// same transaction (credit given to new charges) does not change it.
 	r := &Receipt{
-		ID: id, OwnerID: p.OwnerID, PropertyID: p.PropertyID, PaymentID: p.ID, Year: now.Year(),
+		ID: id, WorkspaceID: ev.WorkspaceID, OwnerID: p.OwnerID, PropertyID: p.PropertyID, PaymentID: p.ID, Year: now.Year(),
 		IssuedAt: now, Amount: p.Amount, Currency: p.Currency,
 		Payer: ev.PayerName, Lines: ev.Lines, Credit: p.Unallocated, Status: Issued, UpdatedAt: now,
 	}
@@ -124,7 +124,7 @@ func (s *Service) Authorize(ctx context.Context, who auth.Principal, rawID strin
 	if err != nil {
 		return nil, err
 	}
-	if r.OwnerID != who.UserID && !who.IsAdmin() {
+	if r.WorkspaceID != who.WorkspaceID && !who.IsAdmin() {
 		return nil, apierror.Forbidden("This receipt belongs to another user.")
 	}
 	return r, nil

@@ -10,7 +10,8 @@ import (
 // NewRoutes lists every route of the module with its guard.
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
-		api.Get("/translations/:locale", guard.Require(), h.get)
-		api.Post("/translations", guard.Require(), h.selectKeys)
+		r := guard.Routes(api)
+		r.Get("/translations/:locale", auth.SignedIn, h.get)
+		r.Post("/translations", auth.SignedIn, h.selectKeys)
 	}}
 }

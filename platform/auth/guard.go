@@ -6,9 +6,11 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"go.uber.org/fx"
 
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/httpserver"
@@ -29,6 +31,21 @@ type Principal struct {
 	// Record is what the Accounts lookup loaded for the check (the accounts
 	// module's user row), so that module's handlers need not read it again.
 	Record any
+
+	// WorkspaceID is the workspace the request acts in, Role the user's
+	// role there and Landlord the user whose own workspace it is; all zero
+	// on a route that needs no workspace (SignedIn).
+	WorkspaceID int64
+	Role        Role
+	Landlord    int64
+}
+
+// InWorkspace returns the principal acting in the workspace with id, whose
+// landlord is landlord, as an owner: what a module's own work needs when
+// it reaches records of that workspace on a user's behalf (printing a
+// receipt of the workspace, checking a tenant of the property's workspace).
+func InWorkspace(workspaceID, landlord int64) Principal {
+	return Principal{UserID: landlord, WorkspaceID: workspaceID, Landlord: landlord, Role: Owner}
 }
 
 // HasRole reports whether the user has role.
@@ -46,15 +63,30 @@ type Accounts interface {
 	Principal(ctx context.Context, userID int64) (Principal, error)
 }
 
-// Guard protects routes with a bearer token.
+// Guard protects routes with a bearer token and, for a workspace's
+// records, the user's role in the workspace.
 type Guard struct {
-	tokens   *Tokens
-	accounts Accounts
+	tokens     *Tokens
+	accounts   Accounts
+	workspaces Workspaces
+
+	mu       sync.Mutex
+	declared []Declaration
+}
+
+// GuardParams are the guard's dependencies; Workspaces is absent when the
+// workspaces module is switched off, and then every route that needs a
+// workspace answers 503.
+type GuardParams struct {
+	fx.In
+	Tokens     *Tokens
+	Accounts   Accounts
+	Workspaces Workspaces `optional:"true"`
 }
 
 // NewGuard returns a guard.
-func NewGuard(tokens *Tokens, accounts Accounts) *Guard {
-	return &Guard{tokens: tokens, accounts: accounts}
+func NewGuard(p GuardParams) *Guard {
+	return &Guard{tokens: p.Tokens, accounts: p.Accounts, workspaces: p.Workspaces}
 }
 
 const principalKey = "propman.principal"
@@ -65,8 +97,10 @@ func Unauthorized(message string) *apierror.Error {
 }
 
 // Require admits requests with a valid token of an active user whose token
-// version is current.
-func (g *Guard) Require() fiber.Handler {
+// version is current and, past SignedIn, who holds at least need in the
+// request's workspace (X-Workspace-ID, else their default one). The role
+// is read on every request, never kept.
+func (g *Guard) Require(need Role) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		// Answers behind a token are the user's: no cache may keep them
 		// (OWASP REST Security), whatever they are, 401s included.
@@ -74,6 +108,11 @@ func (g *Guard) Require() fiber.Handler {
 		p, err := g.Authenticate(httpserver.Context(c), c.Get(fiber.HeaderAuthorization))
 		if err != nil {
 			return err
+		}
+		if need > SignedIn {
+			if err := g.enter(c, &p, need); err != nil {
+				return err
+			}
 		}
 		c.Locals(principalKey, p)
 		return c.Next()

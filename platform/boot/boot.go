@@ -280,9 +280,12 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 		}),
 	}
 	opts = append(opts, moduleOpts...)
-	opts = append(opts, fx.Invoke(fx.Annotate(func(routes []module.Routes, checks []module.HealthCheck) error {
-		return mount(app, log, o.Entries, states, routes, checks, db, doc)
-	}, fx.ParamTags(`group:"routes"`, `group:"health"`))))
+	opts = append(opts, fx.Invoke(fx.Annotate(func(routes []module.Routes, checks []module.HealthCheck, guard *auth.Guard) error {
+		if err := mount(app, log, o.Entries, states, routes, checks, db, doc); err != nil {
+			return err
+		}
+		return doc.Amend(func(d map[string]any) error { return documentRoles(d, guard.Declared()) })
+	}, fx.ParamTags(`group:"routes"`, `group:"health"`, ``))))
 	if o.Listen {
 		opts = append(opts, fx.Invoke(func(lc fx.Lifecycle, sd fx.Shutdowner) {
 			listen(lc, sd, app, cfg.HTTP, log, o.OnListen)

@@ -59,6 +59,49 @@ func Build(fragments []Fragment) (*Document, error) {
 	}
 	addStandardResponses(doc)
 	describeStubs(doc)
+	return load(doc)
+}
+
+// Amend changes the document in place with change, which gets it as
+// decoded JSON, and loads and validates it again: the platform adds what
+// only the mounted routes know (each operation's role).
+func (d *Document) Amend(change func(doc map[string]any) error) error {
+	var doc map[string]any
+	if err := json.Unmarshal(d.JSON, &doc); err != nil {
+		return fmt.Errorf("openapi: %w", err)
+	}
+	if err := change(doc); err != nil {
+		return err
+	}
+	next, err := load(doc)
+	if err != nil {
+		return err
+	}
+	*d = *next
+	return nil
+}
+
+// Operation returns the operation of doc (decoded JSON) at method and
+// path, nil when it has none.
+func Operation(doc map[string]any, method, path string) map[string]any {
+	return asMap(asMap(asMap(doc["paths"])[path])[strings.ToLower(method)])
+}
+
+// AddResponse documents status on op by a reference to the component
+// response name, unless op documents its own.
+func AddResponse(op map[string]any, status, name string) {
+	responses := mapAt(op, "responses")
+	if _, ok := responses[status]; !ok {
+		responses[status] = map[string]any{"$ref": "#/components/responses/" + name}
+	}
+}
+
+// AddParameter adds a reference to the component parameter name to op.
+func AddParameter(op map[string]any, name string) {
+	op["parameters"] = append(asSlice(op["parameters"]), map[string]any{"$ref": "#/components/parameters/" + name})
+}
+
+func load(doc map[string]any) (*Document, error) {
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)

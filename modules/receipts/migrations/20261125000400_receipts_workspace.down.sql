@@ -1,0 +1,2 @@
+
+ALTER TABLE receipts DROP COLUMN workspace_id;

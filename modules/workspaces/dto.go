@@ -1,0 +1,74 @@
+package workspaces
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/platform/apierror"
+)
+
+// workspaceJSON is a workspace as its members see it.
+type workspaceJSON struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	// Role is the caller's role in it; IsDefault whether requests without
+	// X-Workspace-ID act in it.
+	Role       string `json:"role"`
+	IsDefault  bool   `json:"is_default"`
+	LandlordID int64  `json:"landlord_id"`
+	CreatedAt  string `json:"created_at"`
+	UpdatedAt  string `json:"updated_at"`
+}
+
+func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func workspaceOf(w *Workspace, role string, isDefault bool) workspaceJSON {
+	return workspaceJSON{
+		ID: w.ID, Name: w.Name, Role: role, IsDefault: isDefault, LandlordID: w.LandlordID,
+		CreatedAt: timestamp(w.CreatedAt), UpdatedAt: timestamp(w.UpdatedAt),
+	}
+}
+
+type workspaceList struct {
+	Workspaces []workspaceJSON `json:"workspaces"`
+}
+
+type renameRequest struct {
+	Name string `json:"name" validate:"max=100"`
+}
+
+// memberJSON is a member of a workspace.
+type memberJSON struct {
+	UserID    int64  `json:"user_id"`
+	Name      string `json:"name"`
+	Email     string `json:"email"`
+	Role      string `json:"role"`
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+}
+
+func memberOf(m *MemberView) memberJSON {
+	return memberJSON{
+		UserID: m.UserID, Name: m.Name, Email: m.Email, Role: m.Role,
+		CreatedAt: timestamp(m.CreatedAt), UpdatedAt: timestamp(m.UpdatedAt),
+	}
+}
+
+type memberList struct {
+	Members []memberJSON `json:"members"`
+}
+
+type roleRequest struct {
+	Role string `json:"role" validate:"max=16"`
+}
+
+// userParam reads :userId; 404 when it is not a user id.
+func userParam(c *fiber.Ctx) (int64, error) {
+	id, err := strconv.ParseInt(c.Params("userId"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apierror.NotFound("No member of this workspace has this id.")
+	}
+	return id, nil
+}

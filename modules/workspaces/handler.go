@@ -1,0 +1,130 @@
+package workspaces
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/validate"
+)
+
+// Handler turns HTTP requests into service calls. The guard has checked
+// the caller's role in the workspace of the path.
+type Handler struct {
+	svc *Service
+}
+
+// NewHandler returns the handler.
+func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
+
+func (h *Handler) mine(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	p := auth.Current(c)
+	// Made here too, so a new user's list is never empty.
+	if _, err := h.svc.Default(ctx, p.UserID); err != nil {
+		return err
+	}
+	list, err := h.svc.Mine(ctx, p.UserID)
+	if err != nil {
+		return err
+	}
+	out := workspaceList{Workspaces: make([]workspaceJSON, 0, len(list))}
+	for i := range list {
+		out.Workspaces = append(out.Workspaces, workspaceOf(&list[i].Workspace, list[i].Role, list[i].IsDefault))
+	}
+	return c.JSON(out)
+}
+
+func (h *Handler) get(c *fiber.Ctx) error {
+	p := auth.Current(c)
+	w, err := h.svc.Current(httpserver.Context(c), p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(h.view(c, w, p))
+}
+
+// view is w as p sees it.
+func (h *Handler) view(c *fiber.Ctx, w *Workspace, p auth.Principal) workspaceJSON {
+	def, _ := h.svc.Default(httpserver.Context(c), p.UserID)
+	return workspaceOf(w, p.Role.String(), def == w.ID)
+}
+
+func (h *Handler) rename(c *fiber.Ctx) error {
+	var req renameRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
+	}
+	if details := validate.Struct(&req); details != nil {
+		return apierror.Validation(details...)
+	}
+	p := auth.Current(c)
+	w, err := h.svc.Rename(httpserver.Context(c), p, req.Name)
+	if err != nil {
+		return err
+	}
+	return c.JSON(h.view(c, w, p))
+}
+
+func (h *Handler) members(c *fiber.Ctx) error {
+	list, err := h.svc.Members(httpserver.Context(c), auth.Current(c))
+	if err != nil {
+		return err
+	}
+	out := memberList{Members: make([]memberJSON, 0, len(list))}
+	for i := range list {
+		out.Members = append(out.Members, memberOf(&list[i]))
+	}
+	return c.JSON(out)
+}
+
+func (h *Handler) member(c *fiber.Ctx) error {
+	id, err := userParam(c)
+	if err != nil {
+		return err
+	}
+	m, err := h.svc.Member(httpserver.Context(c), auth.Current(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(memberOf(m))
+}
+
+func (h *Handler) changeRole(c *fiber.Ctx) error {
+	id, err := userParam(c)
+	if err != nil {
+		return err
+	}
+	var req roleRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
+	}
+	if details := validate.Struct(&req); details != nil {
+		return apierror.Validation(details...)
+	}
+	m, err := h.svc.ChangeRole(httpserver.Context(c), auth.Current(c), id, req.Role)
+	if err != nil {
+		return err
+	}
+	return c.JSON(memberOf(m))
+}
+
+func (h *Handler) remove(c *fiber.Ctx) error {
+	id, err := userParam(c)
+	if err != nil {
+		return err
+	}
+	if err := h.svc.Remove(httpserver.Context(c), auth.Current(c), id); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h *Handler) leave(c *fiber.Ctx) error {
+	p := auth.Current(c)
+	if err := h.svc.Remove(httpserver.Context(c), p, p.UserID); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}

@@ -1,0 +1,3 @@
+DROP TABLE workspace_members;
+--bun:split
+DROP TABLE workspaces;

@@ -1,0 +1,212 @@
+package workspaces
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/database"
+)
+
+// Service holds the rules of workspaces and members. It is the guard's
+// auth.Workspaces.
+type Service struct {
+	db    *bun.DB
+	store *Store
+	clock clock.Clock
+}
+
+// NewService returns the service.
+func NewService(db *bun.DB, store *Store, clk clock.Clock) *Service {
+	return &Service{db: db, store: store, clock: clk}
+}
+
+// AsGuardWorkspaces gives the service to the token guard.
+func AsGuardWorkspaces(s *Service) auth.Workspaces { return s }
+
+func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+
+// Membership is the guard's lookup: the user's role in the workspace with
+// id, or in their default workspace when id is 0. A user without any
+// workspace (registered since the migration) gets their own here, on
+// their first request that needs one.
+func (s *Service) Membership(ctx context.Context, userID, id int64) (auth.Membership, error) {
+	m, err := s.store.Membership(ctx, userID, id)
+	if errors.Is(err, ErrNotFound) && id == 0 {
+		made, cerr := s.store.CreateOwn(ctx, userID, s.now())
+		if cerr != nil {
+			return auth.Membership{}, cerr
+		}
+		if made {
+			m, err = s.store.Membership(ctx, userID, 0)
+		}
+	}
+	if errors.Is(err, ErrNotFound) {
+		return auth.Membership{}, auth.ErrNotMember
+	}
+	if err != nil {
+		return auth.Membership{}, err
+	}
+	role, _ := auth.ParseRole(m.Role)
+	return auth.Membership{WorkspaceID: m.WorkspaceID, Role: role, Landlord: m.LandlordID}, nil
+}
+
+// Default returns the id of the workspace a request of the user without
+// X-Workspace-ID acts in (made on first use, as Membership does); 0 when
+// the user belongs to none.
+func (s *Service) Default(ctx context.Context, userID int64) (int64, error) {
+	m, err := s.Membership(ctx, userID, 0)
+	if errors.Is(err, auth.ErrNotMember) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return m.WorkspaceID, nil
+}
+
+// SetDefault makes the workspace with id the user's default: a 400
+// naming field when the user is not a member of it.
+func (s *Service) SetDefault(ctx context.Context, userID, id int64, field string) error {
+	return database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		ok, err := s.store.SetDefault(ctx, tx, userID, id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return apierror.Validation(field + ": must be the id of a workspace you are a member of (GET /api/v1/workspaces)")
+		}
+		return nil
+	})
+}
+
+// Mine lists the user's workspaces.
+func (s *Service) Mine(ctx context.Context, userID int64) ([]Mine, error) {
+	return s.store.Mine(ctx, userID)
+}
+
+// Current returns the workspace the guard admitted p to.
+func (s *Service) Current(ctx context.Context, p auth.Principal) (*Workspace, error) {
+	w, err := s.store.ByID(ctx, s.db, p.WorkspaceID)
+	if errors.Is(err, ErrNotFound) {
+		return nil, errNoWorkspace()
+	}
+	return w, err
+}
+
+func errNoWorkspace() error { return apierror.NotFound("Workspace not found.") }
+func errNoMember() error    { return apierror.NotFound("No member of this workspace has this id.") }
+
+// LastOwner is the 409 of a change that would leave a workspace without an
+// owner.
+func LastOwner() *apierror.Error {
+	return apierror.Conflict("last_owner", "A workspace keeps at least one owner: make another member owner first.")
+}
+
+// Rename sets the name of p's workspace.
+func (s *Service) Rename(ctx context.Context, p auth.Principal, name string) (*Workspace, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || len([]rune(name)) > 100 {
+		return nil, apierror.Validation("name: must be 1 to 100 characters")
+	}
+	w, err := s.Current(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	w.Name, w.UpdatedAt = name, s.now()
+	if err := s.store.Rename(ctx, w); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// Members lists the members of p's workspace.
+func (s *Service) Members(ctx context.Context, p auth.Principal) ([]MemberView, error) {
+	return s.store.Members(ctx, p.WorkspaceID)
+}
+
+// Member returns one member of p's workspace.
+func (s *Service) Member(ctx context.Context, p auth.Principal, userID int64) (*MemberView, error) {
+	m, err := s.store.Member(ctx, s.db, p.WorkspaceID, userID)
+	if errors.Is(err, ErrNotFound) {
+		return nil, errNoMember()
+	}
+	return m, err
+}
+
+// ChangeRole gives a member of p's workspace another role; demoting the
+// last owner is a 409 last_owner. The member's next request is checked
+// against it, on any instance: nothing keeps roles.
+func (s *Service) ChangeRole(ctx context.Context, p auth.Principal, userID int64, role string) (*MemberView, error) {
+	if _, ok := auth.ParseRole(role); !ok {
+		return nil, apierror.Validation("role: must be one of owner, manager, accountant, viewer")
+	}
+	var out *MemberView
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.lockOwners(ctx, tx, p.WorkspaceID); err != nil {
+			return err
+		}
+		m, err := s.store.Member(ctx, tx, p.WorkspaceID, userID)
+		if errors.Is(err, ErrNotFound) {
+			return errNoMember()
+		}
+		if err != nil {
+			return err
+		}
+		if m.Role == "owner" && role != "owner" {
+			if err := s.keepAnOwner(ctx, tx, p.WorkspaceID); err != nil {
+				return err
+			}
+		}
+		if m.Role != role {
+			m.Role, m.UpdatedAt = role, s.now()
+			if err := s.store.SetRole(ctx, tx, &m.Member); err != nil {
+				return err
+			}
+		}
+		out = m
+		return nil
+	})
+	return out, err
+}
+
+// keepAnOwner fails with last_owner unless the workspace has another owner.
+func (s *Service) keepAnOwner(ctx context.Context, tx bun.Tx, workspaceID int64) error {
+	n, err := s.store.Owners(ctx, tx, workspaceID)
+	if err != nil {
+		return err
+	}
+	if n <= 1 {
+		return LastOwner()
+	}
+	return nil
+}
+
+// Remove takes a member out of p's workspace (p leaving it when userID is
+// p's own); the last owner cannot go.
+func (s *Service) Remove(ctx context.Context, p auth.Principal, userID int64) error {
+	return database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.lockOwners(ctx, tx, p.WorkspaceID); err != nil {
+			return err
+		}
+		m, err := s.store.Member(ctx, tx, p.WorkspaceID, userID)
+		if errors.Is(err, ErrNotFound) {
+			return errNoMember()
+		}
+		if err != nil {
+			return err
+		}
+		if m.Role == "owner" {
+			if err := s.keepAnOwner(ctx, tx, p.WorkspaceID); err != nil {
+				return err
+			}
+		}
+		return s.store.Remove(ctx, tx, p.WorkspaceID, userID)
+	})
+}

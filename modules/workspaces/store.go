@@ -1,0 +1,218 @@
+package workspaces
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/platform/database"
+)
+
+// Store reads and writes workspaces and their members.
+type Store struct {
+	db *bun.DB
+}
+
+// NewStore returns a store on db.
+func NewStore(db *bun.DB) *Store { return &Store{db: db} }
+
+// ErrNotFound is returned when no row matches.
+var ErrNotFound = errors.New("workspace not found")
+
+func param(v int64) database.Param { return database.Param{V: v} }
+
+// membership is what the guard's lookup reads.
+type membership struct {
+	WorkspaceID int64  `bun:"workspace_id"`
+	Role        string `bun:"role"`
+	LandlordID  int64  `bun:"landlord_id"`
+}
+
+// Membership reads the user's membership of the workspace with id, or of
+// their default one (then their first) when id is 0: one indexed read,
+// the primary key or workspace_members_user_idx.
+func (s *Store) Membership(ctx context.Context, userID, id int64) (membership, error) {
+	var m membership
+	q := s.db.NewSelect().TableExpr("workspace_members AS m").
+		Join("JOIN workspaces AS w ON w.id = m.workspace_id").
+		ColumnExpr("m.workspace_id, m.role, w.landlord_id").
+		Where("m.user_id = ?", param(userID))
+	if id > 0 {
+		q = q.Where("m.workspace_id = ?", param(id))
+	} else {
+		q = q.OrderExpr("m.is_default DESC, m.workspace_id").Limit(1)
+	}
+	err := database.Query(ctx, s.db, q, &m.WorkspaceID, &m.Role, &m.LandlordID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return membership{}, ErrNotFound
+	}
+	if err != nil {
+		return membership{}, fmt.Errorf("membership: %w", err)
+	}
+	return m, nil
+}
+
+// CreateOwn makes the user's own workspace, named after them, with them as
+// its owner and their default, unless they have one: true when it made it.
+// A user who was removed from their own workspace does not get it back.
+func (s *Store) CreateOwn(ctx context.Context, userID int64, now time.Time) (bool, error) {
+	made := false
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		var id int64
+		err := database.Query(ctx, tx, tx.NewRaw(`INSERT INTO workspaces (name, landlord_id, created_at, updated_at)
+			SELECT name, id, ?, ? FROM users WHERE id = ?
+			ON CONFLICT (landlord_id) DO NOTHING RETURNING id`, now, now, param(userID)), &id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("own workspace: %w", err)
+		}
+		hasDefault, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Member)(nil)).
+			Where("user_id = ?", param(userID)).Where("is_default"))
+		if err != nil {
+			return fmt.Errorf("own workspace: %w", err)
+		}
+		m := &Member{WorkspaceID: id, UserID: userID, Role: "owner", IsDefault: !hasDefault, CreatedAt: now, UpdatedAt: now}
+		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(m)); err != nil {
+			return fmt.Errorf("own workspace: %w", err)
+		}
+		made = true
+		return nil
+	})
+	return made, err
+}
+
+// Mine lists the user's workspaces with their role, by id.
+func (s *Store) Mine(ctx context.Context, userID int64) ([]Mine, error) {
+	var list []Mine
+	q := s.db.NewSelect().Model(&list).
+		ColumnExpr("w.*, m.role, m.is_default").
+		ModelTableExpr("workspaces AS w").
+		Join("JOIN workspace_members AS m ON m.workspace_id = w.id").
+		Where("m.user_id = ?", param(userID)).OrderExpr("w.id")
+	if err := database.Select(ctx, s.db, q); err != nil {
+		return nil, fmt.Errorf("my workspaces: %w", err)
+	}
+	return list, nil
+}
+
+// ByID reads the workspace with id.
+func (s *Store) ByID(ctx context.Context, db bun.IDB, id int64) (*Workspace, error) {
+	w := new(Workspace)
+	err := database.Select(ctx, db, db.NewSelect().Model(w).Where("id = ?", param(id)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	return w, nil
+}
+
+// Rename sets the workspace's name.
+func (s *Store) Rename(ctx context.Context, w *Workspace) error {
+	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(w).Column("name", "updated_at").WherePK())
+	if err != nil {
+		return fmt.Errorf("rename workspace: %w", err)
+	}
+	return nil
+}
+
+// Members lists the workspace's members with their names, by user id.
+func (s *Store) Members(ctx context.Context, workspaceID int64) ([]MemberView, error) {
+	var list []MemberView
+	q := s.db.NewSelect().Model(&list).
+		ColumnExpr("member_view.*, u.name, u.email").
+		Join("JOIN users AS u ON u.id = member_view.user_id").
+		Where("member_view.workspace_id = ?", param(workspaceID)).OrderExpr("member_view.user_id")
+	if err := database.Select(ctx, s.db, q); err != nil {
+		return nil, fmt.Errorf("members: %w", err)
+	}
+	return list, nil
+}
+
+// Member reads one member, through db, locking it on PostgreSQL when lock.
+func (s *Store) Member(ctx context.Context, db bun.IDB, workspaceID, userID int64) (*MemberView, error) {
+	m := new(MemberView)
+	q := db.NewSelect().Model(m).
+		ColumnExpr("member_view.*, u.name, u.email").
+		Join("JOIN users AS u ON u.id = member_view.user_id").
+		Where("member_view.workspace_id = ?", param(workspaceID)).
+		Where("member_view.user_id = ?", param(userID))
+	err := database.Select(ctx, db, q)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("member: %w", err)
+	}
+	return m, nil
+}
+
+// lockOwners locks the workspace's row, so that two changes to its owners
+// cannot both see another owner left and leave none (PostgreSQL; SQLite
+// writes one transaction at a time).
+func (s *Store) lockOwners(ctx context.Context, tx bun.Tx, workspaceID int64) error {
+	if !database.IsPostgres(tx) {
+		return nil
+	}
+	_, err := database.Exec(ctx, tx, tx.NewRaw("SELECT id FROM workspaces WHERE id = ? FOR UPDATE", param(workspaceID)))
+	if err != nil {
+		return fmt.Errorf("lock workspace: %w", err)
+	}
+	return nil
+}
+
+// Owners counts the workspace's owners through tx.
+func (s *Store) Owners(ctx context.Context, tx bun.IDB, workspaceID int64) (int, error) {
+	n, err := database.Count(ctx, tx, tx.NewSelect().Model((*Member)(nil)).
+		Where("workspace_id = ?", param(workspaceID)).Where("role = 'owner'"))
+	if err != nil {
+		return 0, fmt.Errorf("count owners: %w", err)
+	}
+	return n, nil
+}
+
+// SetRole writes the member's role through tx.
+func (s *Store) SetRole(ctx context.Context, tx bun.IDB, m *Member) error {
+	_, err := database.Exec(ctx, tx, tx.NewUpdate().Model(m).Column("role", "updated_at").WherePK())
+	if err != nil {
+		return fmt.Errorf("set role: %w", err)
+	}
+	return nil
+}
+
+// Remove deletes the member through tx.
+func (s *Store) Remove(ctx context.Context, tx bun.IDB, workspaceID, userID int64) error {
+	_, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Member)(nil)).
+		Where("workspace_id = ?", param(workspaceID)).Where("user_id = ?", param(userID)))
+	if err != nil {
+		return fmt.Errorf("remove member: %w", err)
+	}
+	return nil
+}
+
+// SetDefault makes the workspace the user's default, through tx; false
+// when the user is not a member of it. Two statements: PostgreSQL checks
+// the one-default index row by row.
+func (s *Store) SetDefault(ctx context.Context, tx bun.IDB, userID, workspaceID int64) (bool, error) {
+	is, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Member)(nil)).
+		Where("user_id = ?", param(userID)).Where("workspace_id = ?", param(workspaceID)))
+	if err != nil || !is {
+		return false, err
+	}
+	if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Member)(nil)).Set("is_default = FALSE").
+		Where("user_id = ?", param(userID)).Where("is_default")); err != nil {
+		return false, fmt.Errorf("default workspace: %w", err)
+	}
+	if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Member)(nil)).Set("is_default = TRUE").
+		Where("user_id = ?", param(userID)).Where("workspace_id = ?", param(workspaceID))); err != nil {
+		return false, fmt.Errorf("default workspace: %w", err)
+	}
+	return true, nil
+}

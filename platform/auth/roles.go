@@ -1,0 +1,200 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/httpserver"
+)
+
+// Role is the least a route needs of its caller. The roles of a workspace
+// nest: an owner may do what a manager may, a manager what an accountant
+// may, an accountant what a viewer may.
+type Role uint8
+
+// The roles, from the least to the most.
+const (
+	// Anyone: a public route, no token.
+	Anyone Role = iota
+	// SignedIn: any signed-in user, acting for themselves (profile,
+	// their workspaces, invitations sent to them); no workspace is chosen.
+	SignedIn
+	// Viewer reads every record of the workspace.
+	Viewer
+	// Accountant reads everything and writes payments, receipts and charges.
+	Accountant
+	// Manager reads and writes every record; not members, not billing.
+	Manager
+	// Owner does everything, members and billing included.
+	Owner
+)
+
+// WorkspaceRoles are the roles a member can hold, in the order of Role.
+var WorkspaceRoles = []Role{Viewer, Accountant, Manager, Owner}
+
+var roleNames = map[Role]string{
+	Anyone: "anyone", SignedIn: "signed_in",
+	Viewer: "viewer", Accountant: "accountant", Manager: "manager", Owner: "owner",
+}
+
+func (r Role) String() string { return roleNames[r] }
+
+// ParseRole returns the workspace role named s (owner, manager, accountant,
+// viewer).
+func ParseRole(s string) (Role, bool) {
+	for _, r := range WorkspaceRoles {
+		if roleNames[r] == s {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// WorkspaceHeader names the workspace a request acts in.
+const WorkspaceHeader = "X-Workspace-ID"
+
+// Membership is what the workspaces module tells the guard about a user in
+// one workspace.
+type Membership struct {
+	WorkspaceID int64
+	Role        Role
+	// Landlord is the user whose own workspace it is: the landlord named on
+	// its leases and receipts, and the owner_id of its records.
+	Landlord int64
+}
+
+// ErrNotMember is returned by Workspaces when the user holds no role in the
+// workspace asked for (or it does not exist).
+var ErrNotMember = errors.New("not a member")
+
+// Workspaces looks up a user's role for one request; the workspaces module
+// provides it. Nothing of it is cached: a role change or a removal counts
+// on the next request, on every instance.
+type Workspaces interface {
+	// Membership returns the user's membership of the workspace with id,
+	// or of their default workspace when id is 0.
+	Membership(ctx context.Context, userID, workspaceID int64) (Membership, error)
+}
+
+// NotAMember is the 403 of a workspace the user holds no role in.
+func NotAMember() *apierror.Error {
+	return apierror.New(http.StatusForbidden, "not_a_member", "You are not a member of this workspace.")
+}
+
+// roleTooLow is the 403 of a member whose role is below what the route needs.
+func roleTooLow(need Role) *apierror.Error {
+	return apierror.New(http.StatusForbidden, "forbidden",
+		"This needs the role "+need.String()+" or higher in the workspace.")
+}
+
+// workspaceID reads the X-Workspace-ID header: 0 when absent.
+func workspaceID(c *fiber.Ctx) (int64, error) {
+	raw := c.Get(WorkspaceHeader)
+	if raw == "" {
+		return 0, nil
+	}
+	id, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apierror.Validation(WorkspaceHeader + ": must be the id of a workspace (a positive integer)")
+	}
+	return id, nil
+}
+
+// enter resolves the workspace of the request for p and checks p's role.
+func (g *Guard) enter(c *fiber.Ctx, p *Principal, need Role) error {
+	if g.workspaces == nil {
+		return apierror.Unavailable("The workspaces module is switched off.")
+	}
+	id, err := workspaceID(c)
+	if err != nil {
+		return err
+	}
+	// A route under /workspaces/{workspaceId} acts in that one.
+	if raw := c.Params("workspaceId"); raw != "" {
+		id, err = strconv.ParseInt(raw, 10, 64)
+		if err != nil || id <= 0 {
+			return apierror.NotFound("Workspace not found.")
+		}
+	}
+	m, err := g.workspaces.Membership(httpserver.Context(c), p.UserID, id)
+	if errors.Is(err, ErrNotMember) {
+		return NotAMember()
+	}
+	if err != nil {
+		return err
+	}
+	if m.Role < need {
+		return roleTooLow(need)
+	}
+	p.WorkspaceID, p.Role, p.Landlord = m.WorkspaceID, m.Role, m.Landlord
+	return nil
+}
+
+// Declaration is one route with the least role it needs.
+type Declaration struct {
+	Method string
+	// Path is the route's Fiber path under /api/v1 (":propertyId" for a
+	// parameter).
+	Path string
+	Need Role
+}
+
+// Routes registers a module's routes, each with the least role it needs
+// beside its guard; the guard keeps the declarations (Declared), so a test
+// can hold every served route to one.
+type Routes struct {
+	api fiber.Router
+	g   *Guard
+}
+
+// Routes returns the route table of a module on api (the /api/v1 group).
+func (g *Guard) Routes(api fiber.Router) Routes { return Routes{api: api, g: g} }
+
+// Get registers a GET route that needs need.
+func (r Routes) Get(path string, need Role, h ...fiber.Handler) {
+	r.add(http.MethodGet, path, need, h)
+}
+
+// Post registers a POST route that needs need.
+func (r Routes) Post(path string, need Role, h ...fiber.Handler) {
+	r.add(http.MethodPost, path, need, h)
+}
+
+// Put registers a PUT route that needs need.
+func (r Routes) Put(path string, need Role, h ...fiber.Handler) {
+	r.add(http.MethodPut, path, need, h)
+}
+
+// Patch registers a PATCH route that needs need.
+func (r Routes) Patch(path string, need Role, h ...fiber.Handler) {
+	r.add(http.MethodPatch, path, need, h)
+}
+
+// Delete registers a DELETE route that needs need.
+func (r Routes) Delete(path string, need Role, h ...fiber.Handler) {
+	r.add(http.MethodDelete, path, need, h)
+}
+
+func (r Routes) add(method, path string, need Role, h []fiber.Handler) {
+	r.g.mu.Lock()
+	r.g.declared = append(r.g.declared, Declaration{Method: method, Path: path, Need: need})
+	r.g.mu.Unlock()
+	if need != Anyone {
+		h = append([]fiber.Handler{r.g.Require(need)}, h...)
+	}
+	r.api.Add(method, path, h...)
+}
+
+// Declared lists the routes registered through Routes, in order.
+func (g *Guard) Declared() []Declaration {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.declared)
+}

@@ -1,0 +1,33 @@
+package boot
+
+import (
+	"strings"
+
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/openapi"
+)
+
+// documentRoles writes into the document what each route's table declares
+// (auth.Guard.Routes): the least role as x-propman-role and, for an
+// operation that acts in a workspace, the X-Workspace-ID header (unless
+// the path names the workspace) and its 403. The route table is the one
+// source; the document follows it.
+func documentRoles(doc map[string]any, declared []auth.Declaration) error {
+	for _, d := range declared {
+		path := openapi.FromFiberPath(httpserver.APIPrefix + d.Path)
+		op := openapi.Operation(doc, d.Method, path)
+		if op == nil {
+			continue // a module's test routes, undocumented on purpose
+		}
+		op["x-propman-role"] = d.Need.String()
+		if d.Need < auth.Viewer {
+			continue
+		}
+		if !strings.Contains(path, "{workspaceId}") {
+			openapi.AddParameter(op, "WorkspaceId")
+		}
+		openapi.AddResponse(op, "403", "Forbidden")
+	}
+	return nil
+}
