@@ -126,10 +126,10 @@ func (s *Store) Rename(ctx context.Context, w *Workspace) error {
 // Members lists the workspace's members with their names, by user id.
 func (s *Store) Members(ctx context.Context, workspaceID int64) ([]MemberView, error) {
 	var list []MemberView
-	q := s.db.NewSelect().Model(&list).
-		ColumnExpr("member_view.*, u.name, u.email").
-		Join("JOIN users AS u ON u.id = member_view.user_id").
-		Where("member_view.workspace_id = ?", param(workspaceID)).OrderExpr("member_view.user_id")
+	q := s.db.NewSelect().Model(&list).ModelTableExpr("workspace_members AS m").
+		ColumnExpr("m.*, u.name, u.email").
+		Join("JOIN users AS u ON u.id = m.user_id").
+		Where("m.workspace_id = ?", param(workspaceID)).OrderExpr("m.user_id")
 	if err := database.Select(ctx, s.db, q); err != nil {
 		return nil, fmt.Errorf("members: %w", err)
 	}
@@ -139,11 +139,11 @@ func (s *Store) Members(ctx context.Context, workspaceID int64) ([]MemberView, e
 // Member reads one member, through db, locking it on PostgreSQL when lock.
 func (s *Store) Member(ctx context.Context, db bun.IDB, workspaceID, userID int64) (*MemberView, error) {
 	m := new(MemberView)
-	q := db.NewSelect().Model(m).
-		ColumnExpr("member_view.*, u.name, u.email").
-		Join("JOIN users AS u ON u.id = member_view.user_id").
-		Where("member_view.workspace_id = ?", param(workspaceID)).
-		Where("member_view.user_id = ?", param(userID))
+	q := db.NewSelect().Model(m).ModelTableExpr("workspace_members AS m").
+		ColumnExpr("m.*, u.name, u.email").
+		Join("JOIN users AS u ON u.id = m.user_id").
+		Where("m.workspace_id = ?", param(workspaceID)).
+		Where("m.user_id = ?", param(userID))
 	err := database.Select(ctx, db, q)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
