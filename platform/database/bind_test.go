@@ -62,8 +62,12 @@ func TestRenderBindsValues(t *testing.T) {
 		if err := tx.NewRaw("SELECT id FROM users WHERE email = ?", "bound@example.com").Scan(ctx, &owner); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO properties (id, owner_id, name, country_code, currency, created_at, updated_at) VALUES (?, ?, 'Mine', 'DE', 'EUR', ?, ?)",
-			id, owner, now.Add(-time.Hour), now.Add(-time.Hour)); err != nil {
+		ws, err := workspace(ctx, tx, owner, now)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO properties (id, owner_id, workspace_id, name, country_code, currency, created_at, updated_at) VALUES (?, ?, ?, 'Mine', 'DE', 'EUR', ?, ?)",
+			id, owner, ws, now.Add(-time.Hour), now.Add(-time.Hour)); err != nil {
 			return err
 		}
 		// Only this transaction sees the row: found means the bound query
@@ -96,10 +100,14 @@ func TestBoundWrites(t *testing.T) {
 	if err != nil || owner == 0 {
 		t.Fatalf("insert returning: %v, id %d", err, owner)
 	}
+	ws, err := workspace(ctx, app.DB, owner, now)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ids := []uuid.UUID{uuid.New(), uuid.New(), uuid.New()}
 	for i, id := range ids {
 		row := &boundRow{ID: id, OwnerID: owner, Name: "it's " + string(rune('a'+i))}
-		q := app.DB.NewInsert().Model(row).Value("country_code", "?", "DE").Value("currency", "?", "EUR").
+		q := app.DB.NewInsert().Model(row).Value("workspace_id", "?", ws).Value("country_code", "?", "DE").Value("currency", "?", "EUR").
 			Value("created_at", "?", now).Value("updated_at", "?", now)
 		text, args, err := database.Render(app.DB, q)
 		if err != nil {
@@ -184,4 +192,11 @@ func TestBoundWrites(t *testing.T) {
 	if n, err := database.Count(ctx, app.DB, mine(app.DB)); err != nil || n != 0 {
 		t.Fatalf("after the transaction: %d, %v", n, err)
 	}
+}
+
+// workspace makes the owner's workspace, which a property must name.
+func workspace(ctx context.Context, db bun.IDB, owner int64, now time.Time) (int64, error) {
+	var id int64
+	err := db.NewRaw("INSERT INTO workspaces (name, landlord_id, created_at, updated_at) VALUES ('W', ?, ?, ?) RETURNING id", owner, now, now).Scan(ctx, &id)
+	return id, err
 }
