@@ -115,6 +115,7 @@ func (g *Guard) Require(need Role) fiber.Handler {
 			}
 		}
 		c.Locals(principalKey, p)
+		httpserver.WithValue(c, principalCtxKey{}, p)
 		return c.Next()
 	}
 }
@@ -159,4 +160,19 @@ func Current(c *fiber.Ctx) Principal {
 		panic("auth.Current on a route without auth.Guard.Require")
 	}
 	return p
+}
+
+type principalCtxKey struct{}
+
+// FromContext returns the principal of the request whose context ctx is
+// (or derives from), admitted by Require; false outside such a request.
+func FromContext(ctx context.Context) (Principal, bool) {
+	p, ok := ctx.Value(principalCtxKey{}).(Principal)
+	return p, ok
+}
+
+// NewContext returns ctx acting as p: work that runs outside a request
+// (a job, a command) names who it acts for.
+func NewContext(ctx context.Context, p Principal) context.Context {
+	return context.WithValue(ctx, principalCtxKey{}, p)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 	"weak"
 
@@ -80,6 +81,8 @@ func RequestStart(c *fiber.Ctx) time.Time {
 // lazyDeadline is a context.Context with a deadline whose timer starts on
 // the first call to Done.
 type lazyDeadline struct {
+	// values are what WithValue added after the context was made.
+	values   atomic.Pointer[ctxValue]
 	parent   context.Context
 	deadline time.Time
 	once     sync.Once
@@ -110,7 +113,35 @@ func (l *lazyDeadline) Err() error {
 	return l.inner.Err()
 }
 
-func (l *lazyDeadline) Value(key any) any { return l.parent.Value(key) }
+func (l *lazyDeadline) Value(key any) any {
+	for v := l.values.Load(); v != nil; v = v.next {
+		if v.key == key {
+			return v.val
+		}
+	}
+	return l.parent.Value(key)
+}
+
+// ctxValue is one value WithValue added, in a list newest first.
+type ctxValue struct {
+	key, val any
+	next     *ctxValue
+}
+
+// WithValue makes val the value of key in the context of c's request
+// (Context(c)) from now on: the token guard adds the signed-in principal,
+// which services read from the context they are given.
+func WithValue(c *fiber.Ctx, key, val any) {
+	if l, ok := Context(c).(*lazyDeadline); ok {
+		for {
+			old := l.values.Load()
+			if l.values.CompareAndSwap(old, &ctxValue{key: key, val: val, next: old}) {
+				return
+			}
+		}
+	}
+	c.SetUserContext(context.WithValue(c.UserContext(), key, val))
+}
 
 // released stands in for the timer of a context nobody waited on.
 var released = func() context.Context {
