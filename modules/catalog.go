@@ -25,6 +25,7 @@ import (
 	"github.com/propman/propman/modules/receipts"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/modules/stubs"
+	"github.com/propman/propman/modules/tenancy"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/modules/workspaces"
 	"github.com/propman/propman/platform/module"
@@ -49,6 +50,7 @@ func Catalog() []module.Entry {
 		receipts.Entry(),
 		printforms.Entry(),
 		penalties.Entry(),
+		tenancy.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

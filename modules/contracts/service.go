@@ -85,7 +85,7 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 		return nil, err
 	}
 	if c.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
-		return nil, apierror.Forbidden("This contract belongs to another user.")
+		return nil, auth.Refuse(p, "This contract belongs to another user.", "Contract not found.")
 	}
 	return c, nil
 }
@@ -117,6 +117,25 @@ func TenantOf(ctx context.Context, db bun.IDB, id uuid.UUID) (uuid.UUID, bool, e
 	}
 	return tenant, true, nil
 }
+
+// OfTenants returns the contracts whose tenant is one of the contragents,
+// newest first: a tenant's own contracts, across workspaces. Drafts are
+// left out (a tenant sees a contract once it is signed).
+func (s *Service) OfTenants(ctx context.Context, tenants []uuid.UUID) ([]Contract, error) {
+	if len(tenants) == 0 {
+		return nil, nil
+	}
+	var list []Contract
+	q := s.db.NewSelect().Model(&list).Where("tenant_id ?", database.In(tenants)).Where("status <> ?", Draft).
+		OrderExpr("created_at DESC, id DESC").Limit(500)
+	if err := database.Select(ctx, s.db, q); err != nil {
+		return nil, fmt.Errorf("contracts of tenants: %w", err)
+	}
+	return list, nil
+}
+
+// View is the contract as the API shows it (the Contract schema).
+func (s *Service) View(c *Contract) any { return toJSON(s.today())(c) }
 
 // List returns a page of p's own contracts. Admins too see their own here.
 func (s *Service) List(ctx context.Context, p auth.Principal, f ListFilter, q listing.Query) ([]Contract, listing.Result, error) {

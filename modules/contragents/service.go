@@ -73,7 +73,7 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 		return nil, err
 	}
 	if c.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
-		return nil, apierror.Forbidden("This contragent belongs to another user.")
+		return nil, auth.Refuse(p, "This contragent belongs to another user.", "Contragent not found.")
 	}
 	return c, nil
 }

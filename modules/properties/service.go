@@ -87,7 +87,7 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 		return nil, err
 	}
 	if prop.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
-		return nil, apierror.Forbidden("This property belongs to another user.")
+		return nil, auth.Refuse(p, "This property belongs to another user.", "Property not found.")
 	}
 	return prop, nil
 }

@@ -125,7 +125,7 @@ func (s *Service) Authorize(ctx context.Context, who auth.Principal, rawID strin
 		return nil, err
 	}
 	if r.WorkspaceID != who.WorkspaceID && !who.IsAdmin() {
-		return nil, apierror.Forbidden("This receipt belongs to another user.")
+		return nil, auth.Refuse(who, "This receipt belongs to another user.", "Receipt not found.")
 	}
 	return r, nil
 }
@@ -168,6 +168,19 @@ func (s *Service) List(ctx context.Context, prop *properties.Property, q listing
 	total, err := listing.Scan(ctx, sel, q, listing.Desc("issued_at", "id"))
 	if err != nil {
 		return nil, listing.Result{}, fmt.Errorf("list receipts: %w", err)
+	}
+	return list, total, nil
+}
+
+// ListForContract returns a page of prop's receipts of payments for the
+// contract, newest first.
+func (s *Service) ListForContract(ctx context.Context, prop *properties.Property, contractID uuid.UUID, q listing.Query) ([]Receipt, listing.Result, error) {
+	var list []Receipt
+	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", prop.ID).
+		Where("payment_id IN (SELECT id FROM payments WHERE property_id = ? AND contract_id = ?)", prop.ID, contractID)
+	total, err := listing.Scan(ctx, sel, q, listing.Desc("issued_at", "id"))
+	if err != nil {
+		return nil, listing.Result{}, fmt.Errorf("list receipts of contract: %w", err)
 	}
 	return list, total, nil
 }

@@ -112,6 +112,7 @@ func newWorld(t *testing.T, app *testkit.App, token string, workspaceID int64) w
 	w["receiptId"] = receipts.Receipts[0].ID
 	w["documentId"] = uuid.NewString() // the role check comes before the document is looked up
 	w["locale"] = "en"
+	w["token"] = "no-such-token"
 	return w
 }
 

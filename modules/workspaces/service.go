@@ -48,13 +48,13 @@ func (s *Service) Membership(ctx context.Context, userID, id int64) (auth.Member
 		}
 	}
 	if errors.Is(err, ErrNotFound) {
-		return auth.Membership{}, auth.ErrNotMember
+		return auth.Membership{}, s.notMember(ctx, userID, id)
 	}
 	if err != nil {
 		return auth.Membership{}, err
 	}
 	role, _ := auth.ParseRole(m.Role)
-	return auth.Membership{WorkspaceID: m.WorkspaceID, Role: role, Landlord: m.LandlordID}, nil
+	return auth.Membership{WorkspaceID: m.WorkspaceID, Role: role, Landlord: m.LandlordID, Tenant: m.Tenant}, nil
 }
 
 // Default returns the id of the workspace a request of the user without

@@ -30,6 +30,7 @@ type membership struct {
 	WorkspaceID int64  `bun:"workspace_id"`
 	Role        string `bun:"role"`
 	LandlordID  int64  `bun:"landlord_id"`
+	Tenant      bool   `bun:"tenant"`
 }
 
 // Membership reads the user's membership of the workspace with id, or of
@@ -40,13 +41,14 @@ func (s *Store) Membership(ctx context.Context, userID, id int64) (membership, e
 	q := s.db.NewSelect().TableExpr("workspace_members AS m").
 		Join("JOIN workspaces AS w ON w.id = m.workspace_id").
 		ColumnExpr("m.workspace_id, m.role, w.landlord_id").
+		ColumnExpr("EXISTS (SELECT 1 FROM tenant_links AS t WHERE t.user_id = m.user_id) AS tenant").
 		Where("m.user_id = ?", param(userID))
 	if id > 0 {
 		q = q.Where("m.workspace_id = ?", param(id))
 	} else {
 		q = q.OrderExpr("m.is_default DESC, m.workspace_id").Limit(1)
 	}
-	err := database.Query(ctx, s.db, q, &m.WorkspaceID, &m.Role, &m.LandlordID)
+	err := database.Query(ctx, s.db, q, &m.WorkspaceID, &m.Role, &m.LandlordID, &m.Tenant)
 	if errors.Is(err, sql.ErrNoRows) {
 		return membership{}, ErrNotFound
 	}

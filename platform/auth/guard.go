@@ -38,6 +38,9 @@ type Principal struct {
 	WorkspaceID int64
 	Role        Role
 	Landlord    int64
+	// Tenant is true when the user is a linked tenant somewhere: another
+	// workspace's records are then 404 to them, not 403 (Refuse).
+	Tenant bool
 }
 
 // InWorkspace returns the principal acting in the workspace with id, whose

@@ -68,11 +68,28 @@ type Membership struct {
 	// Landlord is the user whose own workspace it is: the landlord named on
 	// its leases and receipts, and the owner_id of its records.
 	Landlord int64
+	// Tenant is true when the user is also a linked tenant somewhere.
+	Tenant bool
 }
 
 // ErrNotMember is returned by Workspaces when the user holds no role in the
 // workspace asked for (or it does not exist).
 var ErrNotMember = errors.New("not a member")
+
+// ErrTenant is returned by Workspaces when the user holds no role in the
+// workspace asked for but is a tenant there: the guard answers 404, so a
+// tenant does not learn what the landlord's workspace holds.
+var ErrTenant = errors.New("a tenant of the workspace")
+
+// Refuse is the answer to p asking for a record of another workspace: 403
+// with forbidden, or 404 with notFound for a user who is a linked tenant
+// (a tenant must not learn what exists).
+func Refuse(p Principal, forbidden, notFound string) error {
+	if p.Tenant {
+		return apierror.NotFound(notFound)
+	}
+	return apierror.Forbidden(forbidden)
+}
 
 // Workspaces looks up a user's role for one request; the workspaces module
 // provides it. Nothing of it is cached: a role change or a removal counts
@@ -127,13 +144,16 @@ func (g *Guard) enter(c *fiber.Ctx, p *Principal, need Role) error {
 	if errors.Is(err, ErrNotMember) {
 		return NotAMember()
 	}
+	if errors.Is(err, ErrTenant) {
+		return apierror.NotFound("Not found.")
+	}
 	if err != nil {
 		return err
 	}
 	if m.Role < need {
 		return roleTooLow(need)
 	}
-	p.WorkspaceID, p.Role, p.Landlord = m.WorkspaceID, m.Role, m.Landlord
+	p.WorkspaceID, p.Role, p.Landlord, p.Tenant = m.WorkspaceID, m.Role, m.Landlord, m.Tenant
 	return nil
 }
 

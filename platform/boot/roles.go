@@ -11,7 +11,7 @@ import (
 // documentRoles writes into the document what each route's table declares
 // (auth.Guard.Routes): the least role as x-propman-role and, for an
 // operation that acts in a workspace, the X-Workspace-ID header (unless
-// the path names the workspace) and its 403. The route table is the one
+// the path names the workspace), its 403 and the 404 a tenant gets. The route table is the one
 // source; the document follows it.
 func documentRoles(doc map[string]any, declared []auth.Declaration) error {
 	for _, d := range declared {
@@ -28,6 +28,8 @@ func documentRoles(doc map[string]any, declared []auth.Declaration) error {
 			openapi.AddParameter(op, "WorkspaceId")
 		}
 		openapi.AddResponse(op, "403", "Forbidden")
+		// A linked tenant of the workspace gets 404 where others get 403.
+		openapi.AddResponse(op, "404", "NotFound")
 	}
 	return nil
 }

@@ -199,6 +199,19 @@ func Parse(c *fiber.Ctx, filters ...Filter) (Query, error) {
 // Get is the value of filter name, or "" when it was not given.
 func (q Query) Get(name string) string { return q.values[name] }
 
+// With returns q with filter name set to value, whatever the client sent:
+// a route that narrows another module's list (a tenant's charges are one
+// contract's) fixes the filter this way.
+func (q Query) With(name, value string) Query {
+	values := make(map[string]string, len(q.values)+1)
+	for k, v := range q.values {
+		values[k] = v
+	}
+	values[name] = value
+	q.values = values
+	return q
+}
+
 // Offset is the number of records before the page.
 func (q Query) Offset() int { return (q.Page - 1) * q.PerPage }
 

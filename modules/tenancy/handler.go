@@ -1,0 +1,139 @@
+package tenancy
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/payments"
+	"github.com/propman/propman/modules/receipts"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Handler serves the portal. Every /tenancy route first finds the
+// caller's own contract (Service.Contract): another's is 404.
+type Handler struct {
+	svc      *Service
+	charges  *expenses.Service
+	payments *payments.Service
+	receipts *receipts.Service
+}
+
+// NewHandler returns the handler.
+func NewHandler(svc *Service, ch *expenses.Service, pay *payments.Service, rec *receipts.Service) *Handler {
+	return &Handler{svc: svc, charges: ch, payments: pay, receipts: rec}
+}
+
+// invitationJSON is a portal invitation; its token is only in the mail.
+type invitationJSON struct {
+	ID           int64  `json:"id"`
+	ContragentID string `json:"contragent_id"`
+	WorkspaceID  int64  `json:"workspace_id"`
+	Email        string `json:"email"`
+	Status       string `json:"status"`
+	ExpiresAt    string `json:"expires_at"`
+	CreatedAt    string `json:"created_at"`
+}
+
+func (h *Handler) invitationOf(i *Invitation) invitationJSON {
+	return invitationJSON{
+		ID: i.ID, ContragentID: i.ContragentID.String(), WorkspaceID: i.WorkspaceID, Email: i.Email,
+		Status: i.StatusAt(h.svc.now()), ExpiresAt: i.ExpiresAt.UTC().Format(time.RFC3339), CreatedAt: i.CreatedAt.UTC().Format(time.RFC3339),
+	}
+}
+
+func (h *Handler) invite(c *fiber.Ctx) error {
+	inv, err := h.svc.Invite(httpserver.Context(c), auth.Current(c), c.Params("contragentId"))
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(h.invitationOf(inv))
+}
+
+func (h *Handler) accept(c *fiber.Ctx) error {
+	token := c.Params("token")
+	if len(token) > 100 {
+		return errNoInvitation()
+	}
+	inv, err := h.svc.Accept(httpserver.Context(c), auth.Current(c).UserID, token)
+	if err != nil {
+		return err
+	}
+	return c.JSON(h.invitationOf(inv))
+}
+
+type contractList struct {
+	Contracts []any `json:"contracts"`
+}
+
+func (h *Handler) contracts(c *fiber.Ctx) error {
+	list, err := h.svc.Contracts(httpserver.Context(c), auth.Current(c).UserID)
+	if err != nil {
+		return err
+	}
+	out := contractList{Contracts: make([]any, 0, len(list))}
+	for i := range list {
+		out.Contracts = append(out.Contracts, h.svc.contracts.View(&list[i]))
+	}
+	return c.JSON(out)
+}
+
+func (h *Handler) tenancy(c *fiber.Ctx) (*Tenancy, error) {
+	return h.svc.Contract(httpserver.Context(c), auth.Current(c).UserID, c.Params("contractId"))
+}
+
+func (h *Handler) contract(c *fiber.Ctx) error {
+	t, err := h.tenancy(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(h.svc.contracts.View(t.Contract))
+}
+
+func (h *Handler) chargeList(c *fiber.Ctx) error {
+	t, err := h.tenancy(c)
+	if err != nil {
+		return err
+	}
+	q, err := listing.Parse(c)
+	if err != nil {
+		return err
+	}
+	list, total, err := h.charges.Charges(httpserver.Context(c), t.Property, q.With("contract_id", t.Contract.ID.String()))
+	if err != nil {
+		return err
+	}
+	return c.JSON(listing.NewPage("charges", list, expenses.ChargeJSON, total, q))
+}
+
+func (h *Handler) balance(c *fiber.Ctx) error {
+	t, err := h.tenancy(c)
+	if err != nil {
+		return err
+	}
+	b, err := h.payments.Balance(httpserver.Context(c), t.Property, &t.Contract.ID, calendar.Date{})
+	if err != nil {
+		return err
+	}
+	return c.JSON(b)
+}
+
+func (h *Handler) receiptList(c *fiber.Ctx) error {
+	t, err := h.tenancy(c)
+	if err != nil {
+		return err
+	}
+	q, err := listing.Parse(c)
+	if err != nil {
+		return err
+	}
+	list, total, err := h.receipts.ListForContract(httpserver.Context(c), t.Property, t.Contract.ID, q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(listing.NewPage("receipts", list, receipts.Out, total, q))
+}

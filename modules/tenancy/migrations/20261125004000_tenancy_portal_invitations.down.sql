@@ -1,0 +1,1 @@
+DROP TABLE portal_invitations;

@@ -1,0 +1,62 @@
+// Package tenancy is the tenant portal: a landlord invites a contragent
+// (POST /contragents/{id}/portal-invitation); the user who accepts is
+// linked to it and reads their own tenancy under /api/v1/tenancy: their
+// contracts, each one's charges, balance and receipts. Nothing else of the
+// landlord's workspace is theirs: its routes answer them 404.
+package tenancy
+
+import (
+	_ "embed"
+	"time"
+
+	"go.uber.org/fx"
+
+	"github.com/propman/propman/modules/tenancy/migrations"
+	"github.com/propman/propman/platform/config"
+	"github.com/propman/propman/platform/module"
+)
+
+// Name is the module's configuration key.
+const Name = "tenancy"
+
+//go:embed openapi.yaml
+var openapiYAML []byte
+
+// Entry describes the module for the catalogue.
+func Entry() module.Entry {
+	return module.Entry{
+		Name: Name, Summary: "Tenant portal: invitations and a tenant's own tenancy", Status: module.Ready,
+		Depends:    []string{"workspaces", "contragents", "contracts", "expenses", "payments", "receipts"},
+		Migrations: migrations.FS,
+		OpenAPI:    openapiYAML,
+		Options: fx.Module(Name,
+			fx.Provide(NewService),
+			fx.Provide(fx.Private, NewConfig, NewHandler),
+			module.ProvideRoutes(NewRoutes),
+		),
+	}
+}
+
+// Config is the section modules.tenancy.
+type Config struct {
+	// InviteURL is the link the invitation mail carries, the token
+	// appended: the client's page that accepts it.
+	InviteURL string `koanf:"inviteurl"`
+	// InviteTTL is how long an invitation can be accepted.
+	InviteTTL time.Duration `koanf:"invitettl"`
+}
+
+// NewConfig reads modules.tenancy with its defaults.
+func NewConfig(cfg *config.Config) (Config, error) {
+	c := Config{InviteURL: "http://localhost:8080/tenancy/accept?token=", InviteTTL: 7 * 24 * time.Hour}
+	if err := cfg.Module(Name, &c); err != nil {
+		return Config{}, err
+	}
+	if c.InviteTTL < time.Hour || c.InviteTTL > 30*24*time.Hour {
+		return Config{}, &config.Error{Key: "modules.tenancy.invitettl", Reason: "must be from 1h to 720h"}
+	}
+	if c.InviteURL == "" {
+		return Config{}, &config.Error{Key: "modules.tenancy.inviteurl", Reason: "must not be empty"}
+	}
+	return c, nil
+}

@@ -1,0 +1,239 @@
+package tenancy
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/modules/contragents"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/modules/workspaces"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/mail"
+)
+
+// Service holds the portal's rules: invitations, links and what a linked
+// tenant may read.
+type Service struct {
+	db          *bun.DB
+	cfg         Config
+	clock       clock.Clock
+	mailer      mail.Mailer
+	accounts    *accounts.Service
+	workspaces  *workspaces.Service
+	contragents *contragents.Service
+	contracts   *contracts.Service
+	props       *properties.Service
+}
+
+// NewService returns the service.
+func NewService(db *bun.DB, cfg Config, clk clock.Clock, mailer mail.Mailer, acc *accounts.Service,
+	ws *workspaces.Service, cg *contragents.Service, cs *contracts.Service, props *properties.Service) *Service {
+	return &Service{db: db, cfg: cfg, clock: clk, mailer: mailer, accounts: acc, workspaces: ws,
+		contragents: cg, contracts: cs, props: props}
+}
+
+func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// Invite mails the contragent (of p's workspace) a link to the portal, at
+// the contragent's email. An earlier pending invitation of the contragent
+// stops working.
+func (s *Service) Invite(ctx context.Context, p auth.Principal, rawContragent string) (*Invitation, error) {
+	c, err := s.contragents.Authorize(ctx, p, rawContragent)
+	if err != nil {
+		return nil, err
+	}
+	email := accounts.NormalizeEmail(c.Email)
+	if !validEmail(email) {
+		return nil, apierror.Validation("email: must be a valid email address (the contragent has none on file)")
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, fmt.Errorf("invitation token: %w", err)
+	}
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	now := s.now()
+	inv := &Invitation{
+		WorkspaceID: p.WorkspaceID, ContragentID: c.ID, Email: email, TokenHash: hashToken(token),
+		Status: Pending, ExpiresAt: now.Add(s.cfg.InviteTTL), InvitedBy: p.UserID, CreatedAt: now, UpdatedAt: now,
+	}
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Invitation)(nil)).
+			Set("status = ?", Revoked).Set("updated_at = ?", now).
+			Where("contragent_id = ?", c.ID).Where("status = ?", Pending)); err != nil {
+			return fmt.Errorf("revoke earlier invitations: %w", err)
+		}
+		if err := database.Query(ctx, tx, tx.NewInsert().Model(inv).Returning("id"), &inv.ID); err != nil {
+			return fmt.Errorf("save invitation: %w", err)
+		}
+		// Sent last, inside the transaction: an invitation whose mail could
+		// not be sent is not kept.
+		return s.send(ctx, c.Name, inv, token)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return inv, nil
+}
+
+func (s *Service) send(ctx context.Context, name string, inv *Invitation, token string) error {
+	link := s.cfg.InviteURL + token
+	days := int(s.cfg.InviteTTL / (24 * time.Hour))
+	text := fmt.Sprintf("Hello %s,\n\nyour landlord invites you to the tenant portal, where you see your contract, "+
+		"what you owe, your receipts and your documents, and can send meter readings.\n\n"+
+		"Open this link and sign in (or register) with this email address to accept:\n%s\n\n"+
+		"The link works once, for %d days.\n", name, link, days)
+	htmlBody := fmt.Sprintf("<p>Hello %s,</p><p>your landlord invites you to the tenant portal, where you see your contract, "+
+		"what you owe, your receipts and your documents, and can send meter readings.</p>"+
+		"<p><a href=\"%s\">Accept the invitation</a> and sign in (or register) with this email address.</p>"+
+		"<p>The link works once, for %d days.</p>", html.EscapeString(name), html.EscapeString(link), days)
+	if err := s.mailer.Send(ctx, mail.Message{To: inv.Email, Subject: "Your tenant portal", Text: text, HTML: htmlBody}); err != nil {
+		return apierror.Unavailable("The invitation mail could not be sent; nothing was saved. Try again later.")
+	}
+	return nil
+}
+
+// errNoInvitation is the one answer for a token that is unknown, used,
+// revoked or expired: the accept route is no oracle of which.
+func errNoInvitation() error {
+	return apierror.New(http.StatusNotFound, "invitation_not_found", "This invitation does not exist, was used, was revoked or has expired.")
+}
+
+// Accept links the signed-in user to the invitation's contragent, once:
+// the token must be pending and unexpired and the user's (verified) email
+// the invited one.
+func (s *Service) Accept(ctx context.Context, userID int64, token string) (*Invitation, error) {
+	u, err := s.accounts.User(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	var inv Invitation
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		err := database.Select(ctx, tx, tx.NewSelect().Model(&inv).Where("token_hash = ?", hashToken(token)))
+		if errors.Is(err, sql.ErrNoRows) {
+			return errNoInvitation()
+		}
+		if err != nil {
+			return fmt.Errorf("invitation: %w", err)
+		}
+		now := s.now()
+		if inv.StatusAt(now) != Pending {
+			return errNoInvitation()
+		}
+		if !strings.EqualFold(inv.Email, u.Email) {
+			return apierror.New(http.StatusForbidden, "email_mismatch",
+				"This invitation is for another email address: sign in with the account of the address it was sent to.")
+		}
+		// Single use: of two accepts at once, one changes the row.
+		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Invitation)(nil)).
+			Set("status = ?", Accepted).Set("accepted_by = ?", database.Param{V: userID}).Set("updated_at = ?", now).
+			Where("id = ?", database.Param{V: inv.ID}).Where("status = ?", Pending))
+		if err != nil {
+			return fmt.Errorf("accept invitation: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return errNoInvitation()
+		}
+		inv.Status, inv.AcceptedBy, inv.UpdatedAt = Accepted, &userID, now
+		return s.workspaces.LinkTenant(ctx, tx, userID, inv.ContragentID, inv.WorkspaceID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &inv, nil
+}
+
+// Contracts returns the user's contracts as a tenant, newest first.
+func (s *Service) Contracts(ctx context.Context, userID int64) ([]contracts.Contract, error) {
+	links, err := s.workspaces.TenantOf(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]uuid.UUID, 0, len(links))
+	for _, l := range links {
+		ids = append(ids, l.ContragentID)
+	}
+	list, err := s.contracts.OfTenants(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	// A contragent is the tenant of its own workspace's contracts only.
+	out := list[:0]
+	for _, c := range list {
+		for _, l := range links {
+			if l.ContragentID == c.TenantID && l.WorkspaceID == c.WorkspaceID {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// Tenancy is one of a tenant's contracts with its property, reached as the
+// workspace would (for the other modules' reads).
+type Tenancy struct {
+	Contract *contracts.Contract
+	Property *properties.Property
+	As       auth.Principal
+}
+
+// Contract returns the user's contract with the raw id: 404 unless the
+// user is its tenant (and not a draft).
+func (s *Service) Contract(ctx context.Context, userID int64, rawID string) (*Tenancy, error) {
+	id, err := uuid.Parse(rawID)
+	if err != nil || len(rawID) != 36 {
+		return nil, errNoContract()
+	}
+	mine, err := s.Contracts(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range mine {
+		if mine[i].ID != id {
+			continue
+		}
+		c := &mine[i]
+		as := auth.InWorkspace(c.WorkspaceID, c.OwnerID)
+		prop, err := s.props.Authorize(ctx, as, c.PropertyID.String())
+		if err != nil {
+			return nil, err
+		}
+		return &Tenancy{Contract: c, Property: prop, As: as}, nil
+	}
+	return nil, errNoContract()
+}
+
+func errNoContract() error { return apierror.NotFound("Contract not found.") }
+
+// validEmail accepts local@domain with a dotted domain, as registration does.
+func validEmail(s string) bool {
+	at := strings.LastIndexByte(s, '@')
+	if at < 1 || at == len(s)-1 || len(s) > 254 || strings.ContainsAny(s, " \t\r\n<>\"") {
+		return false
+	}
+	return strings.Contains(s[at+1:], ".")
+}
