@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"html"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -241,16 +242,12 @@ func (s *Invitations) message(ws *Workspace, inv *Invitation, token string) mail
 		"Accept the invitation, signed in with this address (%s):\n%s\n\n"+
 		"The link works once, for %d days. If you did not expect this, ignore this email.\n",
 		ws.Name, inv.Role, inv.Email, link, days)
-	html := fmt.Sprintf(`<p>You are invited to the workspace <strong>%s</strong> on propman as %s.</p>`+
+	page := fmt.Sprintf(`<p>You are invited to the workspace <strong>%s</strong> on propman as %s.</p>`+
 		`<p>Accept the invitation, signed in with this address (%s):<br><a href="%s">%s</a></p>`+
 		`<p>The link works once, for %d days. If you did not expect this, ignore this email.</p>`,
-		htmlEscape(ws.Name), inv.Role, htmlEscape(inv.Email), htmlEscape(link), htmlEscape(link), days)
-	return mail.Message{To: inv.Email, Subject: "Invitation to " + ws.Name + " on propman", Text: text, HTML: html}
+		html.EscapeString(ws.Name), inv.Role, html.EscapeString(inv.Email), html.EscapeString(link), html.EscapeString(link), days)
+	return mail.Message{To: inv.Email, Subject: "Invitation to " + ws.Name + " on propman", Text: text, HTML: page}
 }
-
-var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;")
-
-func htmlEscape(s string) string { return htmlEscaper.Replace(s) }
 
 // List returns the invitations of p's workspace, newest first.
 func (s *Invitations) List(ctx context.Context, p auth.Principal) ([]Invitation, error) {

@@ -13,13 +13,14 @@ import (
 	"github.com/propman/propman/platform/database"
 )
 
-// MemberByEmail reports, through db, whether the user with email is a
-// member of the workspace.
+// MemberByEmail reports, through db, whether the user with email (lower
+// case) is a member of the workspace. lower() costs nothing worth an
+// index: the join walks the members of one workspace.
 func (s *Store) MemberByEmail(ctx context.Context, db bun.IDB, workspaceID int64, email string) (bool, error) {
 	ok, err := database.Exists(ctx, db, db.NewSelect().TableExpr("workspace_members AS m").
 		Join("JOIN users AS u ON u.id = m.user_id").
 		ColumnExpr("1").
-		Where("m.workspace_id = ?", param(workspaceID)).Where("u.email = ?", email))
+		Where("m.workspace_id = ?", param(workspaceID)).Where("lower(u.email) = ?", email))
 	if err != nil {
 		return false, fmt.Errorf("member by email: %w", err)
 	}

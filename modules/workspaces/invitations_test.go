@@ -367,3 +367,14 @@ func TestConcurrentAcceptsOneWins(t *testing.T) {
 		t.Fatalf("b's workspaces %+v", mine.Workspaces)
 	}
 }
+
+func TestInviteURLIsConfigured(t *testing.T) {
+	app := testkit.Start(t, testkit.WithConfig("modules.workspaces.inviteurl", "https://app.example.com/join#t="))
+	a := accountstest.NewUser(t, app)
+	wsA := ownWorkspace(t, app, a)
+	app.Post(invitationsPath(wsA), a.Token, map[string]any{"email": "new@example.com", "role": "viewer"}).Expect(http.StatusCreated)
+	m, ok := app.Mail.Last("new@example.com")
+	if !ok || !regexp.MustCompile(`https://app\.example\.com/join#t=[A-Za-z0-9_-]{43}\n`).MatchString(m.Text) {
+		t.Fatalf("mail %+v", m)
+	}
+}
