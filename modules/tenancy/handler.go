@@ -6,10 +6,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/receipts"
 	"github.com/propman/propman/platform/auth"
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 )

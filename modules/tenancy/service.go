@@ -52,7 +52,6 @@ func NewService(db *bun.DB, cfg Config, clk clock.Clock, mailer mail.Mailer, acc
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
-
 func hashToken(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(sum[:])

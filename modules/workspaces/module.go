@@ -28,7 +28,7 @@ func Entry() module.Entry {
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,
 			fx.Provide(NewService, AsGuardWorkspaces),
-			fx.Provide(fx.Private, NewStore, NewHandler),
+			fx.Provide(fx.Private, NewStore, NewHandler, NewInviteConfig, NewInvitations, NewInvitationHandler),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}

@@ -10,7 +10,7 @@ import (
 // NewRoutes lists every route of the module with the least role it needs.
 // A route under /workspaces/{workspaceId} acts in that workspace, whatever
 // X-Workspace-ID says.
-func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
+func NewRoutes(h *Handler, inv *InvitationHandler, guard *auth.Guard) module.Routes {
 	const ws = "/workspaces/:workspaceId"
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
 		r := guard.Routes(api)
@@ -22,5 +22,10 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		r.Patch(ws+"/members/:userId", auth.Owner, h.changeRole)
 		r.Delete(ws+"/members/:userId", auth.Owner, h.remove)
 		r.Post(ws+"/leave", auth.Viewer, h.leave)
+		r.Post(ws+"/invitations", auth.Owner, inv.invite)
+		r.Get(ws+"/invitations", auth.Owner, inv.list)
+		r.Delete(ws+"/invitations/:invitationId", auth.Owner, inv.revoke)
+		// Any signed-in user: the invited address is checked, not a role.
+		r.Post("/invitations/:token/accept", auth.SignedIn, inv.accept)
 	}}
 }

@@ -1,0 +1,336 @@
+package workspaces
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/config"
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/mail"
+)
+
+// Invitation rules.
+const (
+	// InvitationValidity is how long an invitation's link works.
+	InvitationValidity = 7 * 24 * time.Hour
+	// MaxPendingInvitations bounds the unexpired pending invitations of one
+	// workspace: the only limit on how much mail an owner can make propman
+	// send.
+	MaxPendingInvitations = 100
+	// invitationListMax bounds the list: pending ones are bounded above,
+	// the rest is history, newest first.
+	invitationListMax = 200
+	tokenBytes        = 32
+	emailMax          = 254
+)
+
+// Invitation statuses as stored; expired is read, never stored.
+const (
+	statusPending  = "pending"
+	statusAccepted = "accepted"
+	statusRevoked  = "revoked"
+	statusExpired  = "expired"
+)
+
+// InviteConfig is the section modules.workspaces.
+type InviteConfig struct {
+	// InviteURL is what the token is appended to in the mail: the page of
+	// the client that accepts it.
+	InviteURL string `koanf:"inviteurl"`
+}
+
+// NewInviteConfig reads modules.workspaces with its defaults.
+func NewInviteConfig(cfg *config.Config) (InviteConfig, error) {
+	c := InviteConfig{InviteURL: "http://localhost:8080/accept-invitation?token="}
+	if err := cfg.Module(Name, &c); err != nil {
+		return InviteConfig{}, err
+	}
+	if strings.TrimSpace(c.InviteURL) == "" {
+		return InviteConfig{}, &config.Error{Key: "modules.workspaces.inviteurl", Reason: "must not be empty"}
+	}
+	return c, nil
+}
+
+// Invitation is a row of workspace_invitations.
+type Invitation struct {
+	bun.BaseModel `bun:"table:workspace_invitations"`
+
+	ID          int64     `bun:"id,pk,autoincrement"`
+	WorkspaceID int64     `bun:"workspace_id,notnull"`
+	Email       string    `bun:"email,notnull"`
+	Role        string    `bun:"role,notnull"`
+	Status      string    `bun:"status,notnull"`
+	TokenHash   string    `bun:"token_hash,notnull"`
+	InvitedBy   *int64    `bun:"invited_by"`
+	AcceptedBy  *int64    `bun:"accepted_by"`
+	ExpiresAt   time.Time `bun:"expires_at,notnull"`
+	CreatedAt   time.Time `bun:"created_at,notnull"`
+	UpdatedAt   time.Time `bun:"updated_at,notnull"`
+}
+
+// statusAt is the invitation's status as the API shows it at now.
+func (i *Invitation) statusAt(now time.Time) string {
+	if i.Status == statusPending && !now.Before(i.ExpiresAt) {
+		return statusExpired
+	}
+	return i.Status
+}
+
+// Invitations holds the rules of invitations to a workspace.
+type Invitations struct {
+	db     *bun.DB
+	store  *Store
+	clock  clock.Clock
+	mailer mail.Mailer
+	cfg    InviteConfig
+	log    *slog.Logger
+}
+
+// NewInvitations returns the invitations service.
+func NewInvitations(db *bun.DB, store *Store, clk clock.Clock, mailer mail.Mailer, cfg InviteConfig, log *slog.Logger) *Invitations {
+	return &Invitations{db: db, store: store, clock: clk, mailer: mailer, cfg: cfg, log: log}
+}
+
+func (s *Invitations) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+
+func errInvitationNotFound() *apierror.Error {
+	return apierror.New(http.StatusNotFound, "invitation_not_found",
+		"No pending invitation has this token: it is unknown, used, revoked or expired.")
+}
+
+func errAlreadyMember() *apierror.Error {
+	return apierror.Conflict("already_member", "This address belongs to a member of the workspace.")
+}
+
+// hashToken is what is stored of a token: its SHA-256, hex. The token has
+// 256 random bits, so no salt or slow hash is needed against guessing.
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+func newToken() (string, error) {
+	b := make([]byte, tokenBytes)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("invitation token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// validEmail accepts local@domain with a dotted domain and no spaces or
+// control characters, as registration does.
+func validEmail(s string) bool {
+	at := strings.LastIndexByte(s, '@')
+	if at < 1 || at > 64 || at == len(s)-1 || len(s) > emailMax {
+		return false
+	}
+	local, domain := s[:at], s[at+1:]
+	if strings.ContainsAny(s, " \t\r\n<>()[],;:\\\"") || strings.Contains(local, "@") {
+		return false
+	}
+	if !utf8.ValidString(s) || strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return false
+	}
+	labels := strings.Split(domain, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || strings.HasPrefix(l, "-") || strings.HasSuffix(l, "-") {
+			return false
+		}
+	}
+	return !strings.HasPrefix(local, ".") && !strings.HasSuffix(local, ".") && !strings.Contains(local, "..")
+}
+
+// Invite invites email to p's workspace with role and mails the link. A
+// pending invitation of the same address is replaced: its token stops
+// working. Nothing stays stored when the mail cannot be sent.
+func (s *Invitations) Invite(ctx context.Context, p auth.Principal, email, role string) (*Invitation, error) {
+	email = accounts.NormalizeEmail(email)
+	var details []string
+	switch {
+	case email == "":
+		details = append(details, "email: is required")
+	case !validEmail(email):
+		details = append(details, "email: must be a valid email address of at most 254 characters")
+	}
+	if _, ok := auth.ParseRole(role); !ok {
+		details = append(details, "role: must be one of owner, manager, accountant, viewer")
+	}
+	if details != nil {
+		return nil, apierror.Validation(details...)
+	}
+	token, err := newToken()
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	inv := &Invitation{
+		WorkspaceID: p.WorkspaceID, Email: email, Role: role, Status: statusPending,
+		TokenHash: hashToken(token), InvitedBy: &p.UserID,
+		ExpiresAt: now.Add(InvitationValidity), CreatedAt: now, UpdatedAt: now,
+	}
+	var ws *Workspace
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		// Serialises invitations of one workspace, so the bound and the
+		// one-pending-per-address rule hold under concurrent requests.
+		if err := s.store.lockOwners(ctx, tx, p.WorkspaceID); err != nil {
+			return err
+		}
+		member, err := s.store.MemberByEmail(ctx, tx, p.WorkspaceID, email)
+		if err != nil {
+			return err
+		}
+		if member {
+			return errAlreadyMember()
+		}
+		if err := s.store.DropPendingInvitation(ctx, tx, p.WorkspaceID, email); err != nil {
+			return err
+		}
+		n, err := s.store.PendingInvitations(ctx, tx, p.WorkspaceID, now)
+		if err != nil {
+			return err
+		}
+		if n >= MaxPendingInvitations {
+			return apierror.Conflict("too_many_invitations", fmt.Sprintf(
+				"The workspace has %d pending invitations, the most it may have: revoke some first.", MaxPendingInvitations))
+		}
+		if err := s.store.InsertInvitation(ctx, tx, inv); err != nil {
+			return err
+		}
+		ws, err = s.store.ByID(ctx, tx, p.WorkspaceID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Sent after the commit, so no transaction waits on the mail server.
+	if err := s.mailer.Send(ctx, s.message(ws, inv, token)); err != nil {
+		s.log.WarnContext(ctx, "invitation mail not sent", "error", err)
+		if derr := s.store.DeleteInvitation(ctx, s.db, inv.ID); derr != nil {
+			return nil, derr
+		}
+		return nil, apierror.Unavailable("The invitation email could not be sent; nothing was stored. Try again later.")
+	}
+	return inv, nil
+}
+
+// message is the invitation mail; the link carries the token.
+func (s *Invitations) message(ws *Workspace, inv *Invitation, token string) mail.Message {
+	link := s.cfg.InviteURL + token
+	days := int(InvitationValidity / (24 * time.Hour))
+	text := fmt.Sprintf("You are invited to the workspace %q on propman as %s.\n\n"+
+		"Accept the invitation, signed in with this address (%s):\n%s\n\n"+
+		"The link works once, for %d days. If you did not expect this, ignore this email.\n",
+		ws.Name, inv.Role, inv.Email, link, days)
+	page := fmt.Sprintf(`<p>You are invited to the workspace <strong>%s</strong> on propman as %s.</p>`+
+		`<p>Accept the invitation, signed in with this address (%s):<br><a href="%s">%s</a></p>`+
+		`<p>The link works once, for %d days. If you did not expect this, ignore this email.</p>`,
+		html.EscapeString(ws.Name), inv.Role, html.EscapeString(inv.Email), html.EscapeString(link), html.EscapeString(link), days)
+	return mail.Message{To: inv.Email, Subject: "Invitation to " + ws.Name + " on propman", Text: text, HTML: page}
+}
+
+// List returns the invitations of p's workspace, newest first.
+func (s *Invitations) List(ctx context.Context, p auth.Principal) ([]Invitation, error) {
+	return s.store.Invitations(ctx, p.WorkspaceID, invitationListMax)
+}
+
+// Revoke revokes a pending invitation of p's workspace (an expired one
+// too); an accepted or revoked one is a 409 invitation_not_pending.
+func (s *Invitations) Revoke(ctx context.Context, p auth.Principal, id int64) error {
+	return database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		inv, err := s.store.Invitation(ctx, tx, p.WorkspaceID, id)
+		if errors.Is(err, ErrNotFound) {
+			return apierror.NotFound("No invitation of this workspace has this id.")
+		}
+		if err != nil {
+			return err
+		}
+		ok, err := s.store.RevokeInvitation(ctx, tx, inv.ID, s.now())
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return apierror.Conflict("invitation_not_pending", "The invitation was already "+inv.Status+".")
+		}
+		return nil
+	})
+}
+
+// Accept makes the signed-in user p a member of the workspace the token
+// invites to, with the invited role, and uses the token up. The user's
+// email must be the invited one. A user who is a member already keeps the
+// higher of their role and the invited one.
+func (s *Invitations) Accept(ctx context.Context, p auth.Principal, token string) (*Mine, error) {
+	hash := hashToken(token)
+	now := s.now()
+	// The user's own workspace first, as their first request that needs a
+	// workspace would make it: else the joined one would become their
+	// only one and their default.
+	if _, err := s.store.CreateOwn(ctx, p.UserID, now); err != nil {
+		return nil, err
+	}
+	var out *Mine
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		inv, err := s.store.InvitationByHash(ctx, tx, hash)
+		if errors.Is(err, ErrNotFound) {
+			return errInvitationNotFound()
+		}
+		if err != nil {
+			return err
+		}
+		if inv.statusAt(now) != statusPending {
+			return errInvitationNotFound()
+		}
+		email, err := s.store.UserEmail(ctx, tx, p.UserID)
+		if err != nil {
+			return err
+		}
+		if !strings.EqualFold(accounts.NormalizeEmail(email), inv.Email) {
+			return apierror.New(http.StatusForbidden, "email_mismatch",
+				"This invitation is for another email address: sign in with the invited one.")
+		}
+		// Conditional on pending and unexpired: of two accepts of one token
+		// exactly one changes the row.
+		ok, err := s.store.AcceptInvitation(ctx, tx, inv.ID, p.UserID, now)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errInvitationNotFound()
+		}
+		m, err := s.store.Join(ctx, tx, inv.WorkspaceID, p.UserID, inv.Role, now)
+		if err != nil {
+			return err
+		}
+		ws, err := s.store.ByID(ctx, tx, inv.WorkspaceID)
+		if err != nil {
+			return err
+		}
+		out = &Mine{Workspace: *ws, Role: m.Role, IsDefault: m.IsDefault}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
