@@ -93,12 +93,6 @@ func invite(t *testing.T, app *testkit.App, owner accountstest.User, ws int64, e
 	return inv, token
 }
 
-func errorCode(t *testing.T, res *testkit.Response) string {
-	t.Helper()
-	code, _ := res.Map()["error"].(string)
-	return code
-}
-
 func expectError(t *testing.T, res *testkit.Response, status int, code string) {
 	t.Helper()
 	res.Expect(status)
