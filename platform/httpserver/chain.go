@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -104,7 +105,7 @@ func (ch *chain) inner(c *fiber.Ctx) (err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				ch.recover.Error("panic in handler", "request_id", requestID(c), "method", c.Method(),
-					"path", c.Path(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+					"path", LoggedPath(c), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 				err = fmt.Errorf("panic: %v", r)
 			}
 		}()
@@ -173,7 +174,7 @@ func (ch *chain) logAccess(c *fiber.Ctx, rid string, own *[requestIDLen]byte, st
 			return
 		}
 		a := logbuf.Access{
-			Time: now, Level: level, Method: c.Method(), Path: c.Path(),
+			Time: now, Level: level, Method: c.Method(), Path: LoggedPath(c),
 			Status: status, Duration: now.Sub(start), Bytes: responseSize(c),
 		}
 		if rid == "" && ch.requestID {
@@ -195,7 +196,7 @@ func (ch *chain) logAccess(c *fiber.Ctx, rid string, own *[requestIDLen]byte, st
 	ch.log.LogAttrs(ctx, level, "request",
 		slog.String("request_id", rid),
 		slog.String("method", c.Method()),
-		slog.String("path", c.Path()),
+		slog.String("path", LoggedPath(c)),
 		slog.Int("status", status),
 		slog.Duration("duration", now.Sub(start)),
 		slog.String("ip", ClientIP(c)),
@@ -216,4 +217,17 @@ func (ch *chain) logIP(c *fiber.Ctx, a *logbuf.Access) {
 	default:
 		a.Addr = peerAddr(c)
 	}
+}
+
+// LoggedPath is the request's path as logs show it: a secret in the path
+// (the :token of an invitation link) is replaced by "[token]", so a log
+// reader cannot accept someone's invitation.
+func LoggedPath(c *fiber.Ctx) string {
+	path := c.Path()
+	if r := c.Route(); r != nil && strings.Contains(r.Path, ":token") {
+		if tok := c.Params("token"); tok != "" {
+			return strings.Replace(path, tok, "[token]", 1)
+		}
+	}
+	return path
 }

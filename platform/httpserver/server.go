@@ -111,7 +111,7 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 		e := Classify(err)
 		if e.Status >= 500 && e.Status != http.StatusNotImplemented {
 			log.Error("request failed", "request_id", requestID(c), "method", c.Method(),
-				"path", c.Path(), "status", e.Status, "error", err.Error())
+				"path", LoggedPath(c), "status", e.Status, "error", err.Error())
 		}
 		if e.Wait > 0 {
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.Wait))
