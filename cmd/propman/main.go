@@ -151,7 +151,7 @@ func serve(cfg *config.Config, entries []module.Entry, stderr io.Writer) error {
 // printDocument writes the served doc.json (indented) without opening the
 // database or listening: for linters and client generators.
 func printDocument(cfg *config.Config, entries []module.Entry, out io.Writer) error {
-	doc, err := boot.Document(cfg, entries)
+	doc, err := boot.ServedDocument(context.Background(), cfg, entries)
 	if err != nil {
 		return err
 	}

@@ -75,6 +75,7 @@ func TestOpenAPICommand(t *testing.T) {
 	t.Setenv("PROPMAN_MODULES_RECEIPTS_ENABLED", "false")   // it needs payments
 	t.Setenv("PROPMAN_MODULES_PRINTFORMS_ENABLED", "false") // it needs contracts
 	t.Setenv("PROPMAN_MODULES_PENALTIES_ENABLED", "false")  // it needs expenses
+	t.Setenv("PROPMAN_MODULES_TENANCY_ENABLED", "false")    // it needs contracts
 	code, out, errOut := runCmd(t, "openapi")
 	if code != 0 {
 		t.Fatalf("openapi: %d %q", code, errOut)
@@ -90,13 +91,18 @@ func TestOpenAPICommand(t *testing.T) {
 	if doc.OpenAPI != "3.0.3" || doc.Paths["/api/v1/properties"] == nil || len(doc.Stubs) == 0 {
 		t.Errorf("openapi %q, %d paths, %d stubs", doc.OpenAPI, len(doc.Paths), len(doc.Stubs))
 	}
+	// What the routes declare is in it, as served.
+	if get, _ := doc.Paths["/api/v1/properties"]["get"].(map[string]any); get["x-propman-role"] != "viewer" {
+		t.Errorf("GET /api/v1/properties has x-propman-role %v, want viewer", get["x-propman-role"])
+	}
 	if doc.Paths["/api/v1/properties/{propertyId}/expenses"] != nil {
 		t.Error("a disabled module's paths are printed")
 	}
 	served := testkit.Start(t, testkit.WithConfig("modules.expenses.enabled", false),
 		testkit.WithConfig("modules.contracts.enabled", false), testkit.WithConfig("modules.counters.enabled", false),
 		testkit.WithConfig("modules.payments.enabled", false), testkit.WithConfig("modules.receipts.enabled", false),
-		testkit.WithConfig("modules.printforms.enabled", false), testkit.WithConfig("modules.penalties.enabled", false)).Doc.Operations()
+		testkit.WithConfig("modules.printforms.enabled", false), testkit.WithConfig("modules.penalties.enabled", false),
+		testkit.WithConfig("modules.tenancy.enabled", false)).Doc.Operations()
 	var printed []string
 	for p, item := range doc.Paths {
 		for m := range item {

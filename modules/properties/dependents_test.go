@@ -14,7 +14,8 @@ import (
 // charges refuse the deletion with 409 has_dependents (never a 500).
 func TestDeleteWithoutTheExpensesModuleRelyOnTheSchema(t *testing.T) {
 	app := testkit.Start(t, testkit.WithConfig("modules.expenses.enabled", false), testkit.WithConfig("modules.contracts.enabled", false), testkit.WithConfig("modules.counters.enabled", false), testkit.WithConfig("modules.payments.enabled", false), testkit.WithConfig("modules.receipts.enabled", false),
-		testkit.WithConfig("modules.printforms.enabled", false), testkit.WithConfig("modules.penalties.enabled", false))
+		testkit.WithConfig("modules.printforms.enabled", false), testkit.WithConfig("modules.penalties.enabled", false),
+		testkit.WithConfig("modules.tenancy.enabled", false))
 	u := accountstest.NewUser(t, app)
 	create := func() string {
 		var p property

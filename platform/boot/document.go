@@ -1,6 +1,15 @@
 package boot
 
 import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/uptrace/bun"
+	"go.uber.org/fx"
+
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/metrics"
 	"github.com/propman/propman/platform/module"
@@ -36,4 +45,33 @@ func buildDocument(entries []module.Entry, states []ModuleState, withMetrics boo
 		}
 	}
 	return openapi.Build(fragments)
+}
+
+// ServedDocument is the document a server of cfg serves, with what only
+// the mounted routes add (each operation's role, its workspace header and
+// answers): it builds the application on a scratch SQLite database, which
+// it removes, so it needs no database of its own and opens none of cfg's.
+func ServedDocument(ctx context.Context, cfg *config.Config, entries []module.Entry) (*openapi.Document, error) {
+	dir, err := os.MkdirTemp("", "propman-doc-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	scratch := *cfg
+	scratch.Database.URL = "sqlite:" + filepath.Join(dir, "doc.db")
+	scratch.Database.AutoMigrate = true
+	scratch.Auth.Secret = strings.Repeat("d", 32) // signs nothing: no server starts
+	scratch.Tracing = config.Tracing{}
+	var doc *openapi.Document
+	var db *bun.DB
+	app, err := New(ctx, Options{Config: &scratch, Entries: entries, Logger: slog.New(slog.DiscardHandler),
+		Extra: []fx.Option{fx.Populate(&doc, &db)}})
+	if err != nil {
+		return nil, err
+	}
+	_ = app // built, not started: its mounting amended doc
+	if db != nil {
+		_ = db.Close()
+	}
+	return doc, nil
 }
