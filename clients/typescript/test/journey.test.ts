@@ -229,3 +229,161 @@ describe("a landlord's first visit, through the generated client", () => {
     }
   });
 });
+
+/** The token of the last invitation link mailed to `email`, from the log. */
+function inviteTokenFromLog(email: string): string | undefined {
+  let token: string | undefined;
+  for (const line of logLines) {
+    let rec: { msg?: string; to?: unknown; text?: string };
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const to = Array.isArray(rec.to) ? rec.to.join(",") : String(rec.to ?? "");
+    if (rec.msg?.startsWith("mail") && to.includes(email) && rec.text) {
+      token = /token=([A-Za-z0-9_-]+)/.exec(rec.text)?.[1] ?? token;
+    }
+  }
+  return token;
+}
+
+async function waitFor<T>(get: () => T | undefined, what: string): Promise<T> {
+  for (let i = 0; i < 50; i++) {
+    const v = get();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} not found in the log`);
+}
+
+/** Registers, verifies and signs in a new account; returns its token. */
+async function signUp(name: string, email: string): Promise<string> {
+  const password = "Journey-Pass-2026";
+  const reg = await api.POST("/api/v1/auth/register", { body: { name, email, locale: "en" } });
+  assert.equal(reg.response.status, 200, JSON.stringify(reg.error));
+  const code = await waitFor(() => codeFromLog(email), `the code for ${email}`);
+  const ver = await api.POST("/api/v1/auth/register/verify", { body: { email, code, password, country_code: "DE" } });
+  assert.equal(ver.response.status, 201, JSON.stringify(ver.error));
+  const login = await api.POST("/api/v1/auth/login", { body: { email, password } });
+  assert.equal(login.response.status, 200, JSON.stringify(login.error));
+  assert.ok(login.data);
+  return login.data.token;
+}
+
+describe("a team and a tenant: the landlord invites a manager, who records a payment the tenant sees", () => {
+  const tag = randomBytes(4).toString("hex");
+  const emails = { landlord: `owner-${tag}@example.com`, manager: `manager-${tag}@example.com`, tenant: `tenant-${tag}@example.com` };
+  const tokens: Record<string, string> = {};
+  let workspaceId = 0;
+  let propertyId = "";
+  let contractId = "";
+  let tenantId = "";
+
+  it("signs up the landlord, the manager and the tenant", async () => {
+    tokens.landlord = await signUp("Team Landlord", emails.landlord);
+    tokens.manager = await signUp("Team Manager", emails.manager);
+    tokens.tenant = await signUp("Team Tenant", emails.tenant);
+  });
+
+  it("the landlord's own workspace is their default", async () => {
+    token = tokens.landlord;
+    const { data, error, response } = await api.GET("/api/v1/workspaces");
+    assert.equal(response.status, 200, JSON.stringify(error));
+    assert.equal(data?.workspaces.length, 1);
+    const [own] = data?.workspaces ?? [];
+    assert.ok(own);
+    assert.equal(own.role, "owner");
+    assert.equal(own.is_default, true);
+    workspaceId = own.id;
+    const profile = await api.GET("/api/v1/user/profile");
+    assert.equal(profile.data?.default_workspace_id, workspaceId);
+  });
+
+  it("the landlord lets a flat: property, tenant, active contract", async () => {
+    token = tokens.landlord;
+    const prop = await api.POST("/api/v1/properties", { body: { name: "Team flat", city: "Berlin", country_code: "DE" } });
+    assert.equal(prop.response.status, 201, JSON.stringify(prop.error));
+    propertyId = prop.data?.id ?? "";
+    const tenant = await api.POST("/api/v1/contragents", {
+      body: { kind: "person", roles: ["tenant"], name: "Team Tenant", email: emails.tenant },
+    });
+    assert.equal(tenant.response.status, 201, JSON.stringify(tenant.error));
+    tenantId = tenant.data?.id ?? "";
+    const start = new Date().toISOString().slice(0, 8) + "01";
+    const contract = await api.POST("/api/v1/contracts", {
+      body: {
+        property_id: propertyId, tenant_id: tenantId, number: `T-${tag}`,
+        terms: [
+          { code: "MONTHLY_RENT_AMOUNT", value: 800 },
+          { code: "CONTRACT_START_DATE", value: start },
+          { code: "PAYMENT_DAY_OF_MONTH", value: 3 },
+        ],
+      },
+    });
+    assert.equal(contract.response.status, 201, JSON.stringify(contract.error));
+    contractId = contract.data?.id ?? "";
+    const active = await api.POST("/api/v1/contracts/{contractId}/activate", { params: { path: { contractId } } });
+    assert.equal(active.response.status, 200, JSON.stringify(active.error));
+  });
+
+  it("the landlord invites the manager, who accepts", async () => {
+    token = tokens.landlord;
+    const inv = await api.POST("/api/v1/workspaces/{workspaceId}/invitations", {
+      params: { path: { workspaceId: String(workspaceId) } },
+      body: { email: emails.manager, role: "manager" },
+    });
+    assert.equal(inv.response.status, 201, JSON.stringify(inv.error));
+    const invite = await waitFor(() => inviteTokenFromLog(emails.manager), "the manager's invitation");
+    token = tokens.manager;
+    const acc = await api.POST("/api/v1/invitations/{token}/accept", { params: { path: { token: invite } } });
+    assert.equal(acc.response.status, 200, JSON.stringify(acc.error));
+    assert.equal(acc.data?.id, workspaceId);
+    assert.equal(acc.data?.role, "manager");
+  });
+
+  it("the manager records the tenant's payment in the landlord's workspace", async () => {
+    token = tokens.manager;
+    const header = { "X-Workspace-ID": workspaceId };
+    const refresh = await api.POST("/api/v1/properties/{propertyId}/expenses/refresh-all", {
+      params: { path: { propertyId }, header },
+    });
+    assert.equal(refresh.response.status, 200, JSON.stringify(refresh.error));
+    const pay = await api.POST("/api/v1/properties/{propertyId}/payments", {
+      params: { path: { propertyId }, header },
+      body: { amount: 800, method: "bank_transfer", contract_id: contractId, reference: `rent ${tag}` },
+    });
+    assert.equal(pay.response.status, 201, JSON.stringify(pay.error));
+    // Without the header the manager is in their own workspace: the
+    // landlord's property is another's.
+    const own = await api.GET("/api/v1/properties/{propertyId}", { params: { path: { propertyId } } });
+    assert.equal(own.response.status, 403);
+  });
+
+  it("the landlord invites the tenant to the portal; the tenant sees the receipt", async () => {
+    token = tokens.landlord;
+    const inv = await api.POST("/api/v1/contragents/{contragentId}/portal-invitation", {
+      params: { path: { contragentId: tenantId } },
+    });
+    assert.equal(inv.response.status, 201, JSON.stringify(inv.error));
+    const invite = await waitFor(() => inviteTokenFromLog(emails.tenant), "the tenant's invitation");
+    token = tokens.tenant;
+    const acc = await api.POST("/api/v1/tenancy/invitations/{token}/accept", { params: { path: { token: invite } } });
+    assert.equal(acc.response.status, 200, JSON.stringify(acc.error));
+    const mine = await api.GET("/api/v1/tenancy/contracts");
+    assert.equal(mine.response.status, 200, JSON.stringify(mine.error));
+    assert.deepEqual(mine.data?.contracts.map((c) => c.id), [contractId]);
+    const receipts = await api.GET("/api/v1/tenancy/contracts/{contractId}/receipts", { params: { path: { contractId } } });
+    assert.equal(receipts.response.status, 200, JSON.stringify(receipts.error));
+    assert.equal(receipts.data?.receipts.length, 1);
+    assert.equal(receipts.data?.receipts[0]?.amount, 800);
+    const balance = await api.GET("/api/v1/tenancy/contracts/{contractId}/balance", { params: { path: { contractId } } });
+    assert.equal(balance.response.status, 200, JSON.stringify(balance.error));
+    assert.equal(balance.data?.paid, 800);
+    // The landlord's routes are 404 to the tenant, not 403.
+    const prop = await api.GET("/api/v1/properties/{propertyId}", {
+      params: { path: { propertyId }, header: { "X-Workspace-ID": workspaceId } },
+    });
+    assert.equal(prop.response.status, 404);
+  });
+});
