@@ -506,6 +506,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contragents/{contragentId}/portal-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contragentId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a contragent a link to the tenant portal
+         * @description Sends a link with a single-use token, valid 7 days
+         *     (`modules.tenancy.invitettl`), to the contragent's email (set it
+         *     with PUT /contragents/{id} first; without a valid one, 400
+         *     `validation_failed`). Only the token's SHA-256 is stored; the
+         *     answer never holds it. An earlier pending invitation of the same
+         *     contragent stops working. When the mail cannot be sent, 503 and
+         *     nothing is saved. The request has no body.
+         */
+        post: operations["inviteContragentToPortal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/countries": {
         parameters: {
             query?: never;
@@ -609,6 +637,43 @@ export interface paths {
         get: operations["health"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the invitation's link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation (any signed-in user)
+         * @description Makes the caller a member of the invitation's workspace with the
+         *     invited role and uses the token up; the answer is the workspace
+         *     as `listMyWorkspaces` shows it. The caller's email must be the
+         *     invited one (any case), else 403 `email_mismatch` and the
+         *     invitation stays pending.
+         *
+         *     A token that is unknown, used, revoked, replaced or expired gets
+         *     one answer, 404 `invitation_not_found`, so the route tells nothing
+         *     about tokens that do not work. Of concurrent accepts of one token
+         *     exactly one succeeds; the others get that 404.
+         *
+         *     A caller who is a member of the workspace already (they joined
+         *     another way since) keeps the higher of their role and the invited
+         *     one. The workspace becomes the caller's default only when they
+         *     have none.
+         */
+        post: operations["acceptWorkspaceInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1671,6 +1736,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tenancy/contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's contracts as a tenant, newest first
+         * @description Every contract (not a draft) whose tenant is a contragent the
+         *     caller is linked to, in any workspace; at most 500.
+         */
+        get: operations["listMyTenancies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenancy/contracts/{contractId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One of the caller's contracts
+         * @description 404 unless the caller is the contract's linked tenant.
+         */
+        get: operations["getMyTenancy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenancy/contracts/{contractId}/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What the caller owes on one of their contracts, today
+         * @description Charged, paid, outstanding, overdue and credit of the contract, as
+         *     the landlord's balance of the property with `?contract_id=` shows it.
+         */
+        get: operations["getMyTenancyBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenancy/contracts/{contractId}/charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The charges of one of the caller's contracts
+         * @description The contract's charges as the landlord's charge list shows them,
+         *     in the same order and pages.
+         */
+        get: operations["listMyTenancyCharges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenancy/contracts/{contractId}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The receipts of the caller's payments on one contract, newest first
+         * @description Receipts (issued and void) of the payments made for the contract,
+         *     as the landlord's receipt list shows them.
+         */
+        get: operations["listMyTenancyReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenancy/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the invitation mail's link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a portal invitation as the signed-in user
+         * @description Links the caller to the invited contragent. The caller's email
+         *     must be the invited address (any case), else 403 `email_mismatch`.
+         *     A token that is unknown, already used, revoked (a newer invitation
+         *     was sent) or expired is 404 `invitation_not_found`, the same answer
+         *     for each. Of two accepts of one token, one succeeds.
+         */
+        post: operations["acceptPortalInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/translations": {
         parameters: {
             query?: never;
@@ -1794,6 +2002,215 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's workspaces, with their role in each
+         * @description Every workspace the caller is a member of, by id, each with the
+         *     caller's `role` and `is_default`. A user always has their own
+         *     workspace unless they left it.
+         */
+        get: operations["listMyWorkspaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One workspace the caller is a member of
+         * @description 403 `not_a_member` for a workspace the caller holds no role in
+         *     (or that does not exist); 404 for an id that is not a number.
+         */
+        get: operations["getWorkspace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename the workspace (owner)
+         * @description `name`, 1 to 100 characters after trimming; otherwise 400
+         *     `validation_failed` and nothing changes.
+         */
+        patch: operations["renameWorkspace"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The invitations of the workspace, newest first (owner)
+         * @description The newest 200 invitations, pending or not. `status` is `expired`
+         *     for a pending invitation past `expires_at`. A replaced invitation
+         *     is not listed.
+         */
+        get: operations["listWorkspaceInvitations"];
+        put?: never;
+        /**
+         * Invite someone by email (owner)
+         * @description Mails `email` a link to join the workspace with `role`: the
+         *     configured `modules.workspaces.inviteurl` followed by a single-use
+         *     token, valid for 7 days. The token is only in the mail, never in an
+         *     answer; propman stores its SHA-256 alone.
+         *
+         *     `email` is trimmed and lower-cased; a bad address or a `role` that
+         *     is not one of owner, manager, accountant, viewer is 400
+         *     `validation_failed`, and nothing is stored or sent. An address of a
+         *     member of the workspace is 409 `already_member`.
+         *
+         *     A pending invitation of the same address to this workspace is
+         *     replaced: it disappears from the list and its link stops working.
+         *     A workspace has at most 100 pending unexpired invitations; one
+         *     more is 409 `too_many_invitations` (revoke some first). When the
+         *     mail cannot be sent the answer is 503 `unavailable` and the new
+         *     invitation is not kept.
+         */
+        post: operations["inviteToWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+                /** @description The invitation's id */
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation (owner)
+         * @description Its link stops working. A pending invitation, expired or not, can
+         *     be revoked; an accepted or revoked one is 409
+         *     `invitation_not_pending`. 404 when no invitation of the workspace
+         *     has the id.
+         */
+        delete: operations["revokeWorkspaceInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave the workspace
+         * @description The caller stops being a member. The last owner cannot leave: 409
+         *     `last_owner`. Leaving one's own workspace (after making another
+         *     member owner) is allowed; it is not made again.
+         */
+        post: operations["leaveWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The members of the workspace, by user id
+         * @description Every member with name, email and role. Any member may read it:
+         *     a team sees who is on it.
+         */
+        get: operations["listWorkspaceMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+                /** @description The member's user id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One member
+         * @description 404 when no member of the workspace has the id.
+         */
+        get: operations["getWorkspaceMember"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member (owner)
+         * @description The member loses access at their next request. Removing the last
+         *     owner is 409 `last_owner`. Records they made stay the workspace's.
+         */
+        delete: operations["removeWorkspaceMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Give a member another role (owner)
+         * @description `role` is one of owner, manager, accountant, viewer (else 400
+         *     `validation_failed`). Demoting the workspace's last owner is 409
+         *     `last_owner`, and nothing changes. The member's next request, on
+         *     any instance, is checked against the new role.
+         */
+        patch: operations["changeWorkspaceMemberRole"];
         trace?: never;
     };
     "/metrics": {
@@ -2574,6 +2991,21 @@ export interface components {
             /** @description overdue outstanding charges that have their penalty already (or whose fee rounds to 0.00) */
             skipped: number;
         };
+        PortalInvitation: {
+            /** Format: uuid */
+            contragent_id: string;
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            /** Format: int64 */
+            workspace_id: number;
+        };
         /** @description A postal address in the shape of a property's address fields */
         PostalAddress: {
             /** @description street and house number (and any further part of the line) */
@@ -2594,6 +3026,11 @@ export interface components {
             postal_code?: string;
         };
         Profile: components["schemas"]["User"] & {
+            /**
+             * Format: int64
+             * @description The workspace requests without X-Workspace-ID act in (the user's own unless they chose another); null only for a user who left every workspace
+             */
+            default_workspace_id: number | null;
             /** @description The landlord's postal address as the contract print form shows it; null when none is on file */
             postal_address: components["schemas"]["PostalAddress"] | null;
             /** Format: date-time */
@@ -2786,6 +3223,70 @@ export interface components {
             phone: string | null;
             roles: string[];
         };
+        Workspace: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: int64 */
+            id: number;
+            /** @description Requests without X-Workspace-ID act in this workspace */
+            is_default: boolean;
+            /**
+             * Format: int64
+             * @description The user whose own workspace it is; leases and receipts name them as the landlord
+             */
+            landlord_id: number;
+            name: string;
+            /**
+             * @description The caller's role in the workspace
+             * @enum {string}
+             */
+            role: "owner" | "manager" | "accountant" | "viewer";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WorkspaceInvitation: {
+            /**
+             * Format: int64
+             * @description The user who accepted; null unless accepted
+             */
+            accepted_by: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The invited address, trimmed and lower-case */
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description The user who invited (null once that account is gone)
+             */
+            invited_by: number | null;
+            /** @enum {string} */
+            role: "owner" | "manager" | "accountant" | "viewer";
+            /**
+             * @description expired is a pending invitation past expires_at
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: int64 */
+            workspace_id: number;
+        };
+        WorkspaceMember: {
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "owner" | "manager" | "accountant" | "viewer";
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: int64 */
+            user_id: number;
+        };
     };
     responses: {
         /**
@@ -2816,7 +3317,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The record belongs to someone else (forbidden) */
+        /** @description The record belongs to another workspace (forbidden); the caller is not a member of the workspace asked for (not_a_member); or the caller's role in the workspace is below the operation's `x-propman-role` (forbidden) */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -2834,7 +3335,16 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No such record (not_found) */
+        /** @description The change would leave the workspace without an owner (last_owner) */
+        LastOwner: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such record (not_found). A user who is a linked tenant of the workspace (tenant portal) gets this answer wherever others would get 403, so a tenant does not learn what the landlord's workspace holds. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -2915,6 +3425,18 @@ export interface components {
         PerPage: number;
         /** @description The property's UUID; anything else is a 404 */
         PropertyId: string;
+        /** @description The id of one of the caller's contracts */
+        TenancyContractId: string;
+        /**
+         * @description The workspace the request acts in (an id from `GET
+         *     /api/v1/workspaces`); without it, the caller's default workspace
+         *     (`default_workspace_id` of the profile). A workspace the caller
+         *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+         *     positive integer: 400 `validation_failed`.
+         */
+        WorkspaceId: number;
+        /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+        WorkspaceIdPath: string;
     };
     requestBodies: never;
     headers: {
@@ -3411,7 +3933,16 @@ export interface operations {
                 /** @description Only contracts with this tenant */
                 tenant_id?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3428,6 +3959,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3435,7 +3968,16 @@ export interface operations {
     createContract: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3483,6 +4025,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             /** @description The owner has a contract with this number (number_exists), or the property is archived (property_archived) */
             409: {
                 headers: {
@@ -3500,7 +4043,16 @@ export interface operations {
     getContract: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The contract's UUID; anything else is a 404 */
                 contractId: components["parameters"]["ContractId"];
@@ -3529,7 +4081,16 @@ export interface operations {
     updateContract: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The contract's UUID; anything else is a 404 */
                 contractId: components["parameters"]["ContractId"];
@@ -3587,7 +4148,16 @@ export interface operations {
     deleteContract: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The contract's UUID; anything else is a 404 */
                 contractId: components["parameters"]["ContractId"];
@@ -3623,7 +4193,16 @@ export interface operations {
     activateContract: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The contract's UUID; anything else is a 404 */
                 contractId: components["parameters"]["ContractId"];
@@ -3661,7 +4240,16 @@ export interface operations {
     changeContractRent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The contract's UUID; anything else is a 404 */
                 contractId: components["parameters"]["ContractId"];
@@ -3710,7 +4298,16 @@ export interface operations {
     listContractRents: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The contract's UUID; anything else is a 404 */
                 contractId: components["parameters"]["ContractId"];
@@ -3739,7 +4336,16 @@ export interface operations {
     terminateContract: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The contract's UUID; anything else is a 404 */
                 contractId: components["parameters"]["ContractId"];
@@ -3809,7 +4415,16 @@ export interface operations {
                 /** @description Case-insensitive substring of the name or the email */
                 q?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3826,6 +4441,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3833,7 +4450,16 @@ export interface operations {
     createContragent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3866,6 +4492,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3874,7 +4502,16 @@ export interface operations {
     importContragents: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3900,6 +4537,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description The body is not sent as text/csv (unsupported_type) */
             415: {
@@ -3917,7 +4556,16 @@ export interface operations {
     getContragent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The contragent's UUID; anything else is a 404 */
                 contragentId: components["parameters"]["ContragentId"];
@@ -3946,7 +4594,16 @@ export interface operations {
     updateContragent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The contragent's UUID; anything else is a 404 */
                 contragentId: components["parameters"]["ContragentId"];
@@ -3989,7 +4646,16 @@ export interface operations {
     deleteContragent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The contragent's UUID; anything else is a 404 */
                 contragentId: components["parameters"]["ContragentId"];
@@ -4018,6 +4684,43 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    inviteContragentToPortal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                contragentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation (the token is only in the mail) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalInvitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4189,6 +4892,51 @@ export interface operations {
             };
         };
     };
+    acceptWorkspaceInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the invitation's link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace the caller joined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The invitation is for another email address (email_mismatch) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No pending, unexpired invitation has this token (invitation_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listLanguages: {
         parameters: {
             query?: never;
@@ -4278,6 +5026,14 @@ export interface operations {
             header?: {
                 /** @description An ETag the client has; 304 when it still matches */
                 "If-None-Match"?: string;
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
             };
             path: {
                 /** @description The contract's UUID; anything else is a 404 */
@@ -4335,6 +5091,14 @@ export interface operations {
             header?: {
                 /** @description An ETag the client has; 304 when it still matches */
                 "If-None-Match"?: string;
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
             };
             path: {
                 /** @description The receipt's UUID; anything else is a 404 */
@@ -4392,7 +5156,16 @@ export interface operations {
                 /** @description `true`: only archived properties; `false`: only those in use; absent: all */
                 archived?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4409,6 +5182,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4416,7 +5191,16 @@ export interface operations {
     createProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4446,6 +5230,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4454,7 +5240,16 @@ export interface operations {
     getProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -4483,7 +5278,16 @@ export interface operations {
     updateProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -4522,7 +5326,16 @@ export interface operations {
     deleteProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -4558,7 +5371,16 @@ export interface operations {
     archiveProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -4592,7 +5414,16 @@ export interface operations {
                 /** @description Only this contract's charges and payments */
                 contract_id?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -4644,7 +5475,16 @@ export interface operations {
                  */
                 after?: components["parameters"]["After"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -4673,7 +5513,16 @@ export interface operations {
     createCharge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -4731,7 +5580,16 @@ export interface operations {
                  */
                 after?: components["parameters"]["After"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -4760,7 +5618,16 @@ export interface operations {
     createCounter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -4802,7 +5669,16 @@ export interface operations {
     getCounter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -4833,7 +5709,16 @@ export interface operations {
     updateCounter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -4875,7 +5760,16 @@ export interface operations {
     deleteCounter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -4920,7 +5814,16 @@ export interface operations {
                 /** @description Grouping; only month so far */
                 by?: "month";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -4970,7 +5873,16 @@ export interface operations {
                  */
                 after?: components["parameters"]["After"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5001,7 +5913,16 @@ export interface operations {
     addReading: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5052,7 +5973,16 @@ export interface operations {
     importReadings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5112,7 +6042,16 @@ export interface operations {
     deleteReading: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5171,7 +6110,16 @@ export interface operations {
                 /** @description Only documents of this contract */
                 contract_id?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5200,7 +6148,16 @@ export interface operations {
     uploadDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5262,7 +6219,16 @@ export interface operations {
     getDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5293,7 +6259,16 @@ export interface operations {
     updateDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5335,7 +6310,16 @@ export interface operations {
     deleteDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5371,6 +6355,14 @@ export interface operations {
                 "If-Range"?: string;
                 /** @description An ETag the client has; 304 when it still matches */
                 "If-None-Match"?: string;
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
             };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
@@ -5453,7 +6445,16 @@ export interface operations {
                  */
                 after?: components["parameters"]["After"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5482,7 +6483,16 @@ export interface operations {
     createExpense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5528,7 +6538,16 @@ export interface operations {
                 /** @description Also bill every missed period from this month (YYYY-MM) on */
                 since?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5557,7 +6576,16 @@ export interface operations {
     getExpense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5588,7 +6616,16 @@ export interface operations {
     updateExpense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5639,7 +6676,16 @@ export interface operations {
     deleteExpense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5700,7 +6746,16 @@ export interface operations {
                 /** @description Only payments paid on or before this date */
                 to?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5729,7 +6784,16 @@ export interface operations {
     createPayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5781,7 +6845,16 @@ export interface operations {
     getPayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5812,7 +6885,16 @@ export interface operations {
     reversePayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5888,7 +6970,16 @@ export interface operations {
                  */
                 after?: components["parameters"]["After"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5917,7 +7008,16 @@ export interface operations {
     refreshPenalties: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -5978,7 +7078,16 @@ export interface operations {
                 /** @description Only issued or only void receipts */
                 status?: "issued" | "void";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -6007,7 +7116,16 @@ export interface operations {
     getReceipt: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -6038,7 +7156,16 @@ export interface operations {
     unarchiveProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The property's UUID; anything else is a 404 */
                 propertyId: components["parameters"]["PropertyId"];
@@ -6060,6 +7187,219 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMyTenancies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's contracts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        contracts: components["schemas"]["Contract"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMyTenancy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contract */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMyTenancyBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contract's balance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMyTenancyCharges: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of charges */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChargeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMyTenancyReceipts: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of receipts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acceptPortalInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the invitation mail's link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accepted invitation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalInvitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The invitation is for another email address (email_mismatch) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No pending invitation has this token (invitation_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -6263,6 +7603,11 @@ export interface operations {
                 "application/json": {
                     /** @description an active country */
                     country_code?: string;
+                    /**
+                     * Format: int64
+                     * @description the workspace requests without X-Workspace-ID act in; one the caller is a member of (GET /api/v1/workspaces), else 400 validation_failed and nothing changes
+                     */
+                    default_workspace_id?: number;
                     /** @description an active language code */
                     locale?: string;
                     name?: string;
@@ -6328,6 +7673,389 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMyWorkspaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's workspaces */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workspaces: components["schemas"]["Workspace"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    renameWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme Lettings"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The renamed workspace */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWorkspaceInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invitations: components["schemas"]["WorkspaceInvitation"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    inviteToWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "anna@example.com",
+                 *       "role": "manager"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    /** @enum {string} */
+                    role: "owner" | "manager" | "accountant" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description The invitation, pending; its link is in the mail */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceInvitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The address is a member's (already_member), or the workspace has too many pending invitations (too_many_invitations) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeWorkspaceInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+                /** @description The invitation's id */
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The invitation is accepted or revoked already (invitation_not_pending) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    leaveWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Left */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LastOwner"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWorkspaceMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        members: components["schemas"]["WorkspaceMember"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWorkspaceMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+                /** @description The member's user id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    removeWorkspaceMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+                /** @description The member's user id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LastOwner"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    changeWorkspaceMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+                /** @description The member's user id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "accountant"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    role: "owner" | "manager" | "accountant" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description The member with the new role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LastOwner"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
