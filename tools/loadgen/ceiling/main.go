@@ -76,9 +76,9 @@ const lookup = `SELECT id, name, email, phone, locale, country_code, roles, is_a
 
 // The list queries of the properties and expenses modules (page 1 of 50).
 const (
-	propertiesQuery = `SELECT * FROM properties WHERE owner_id = `
-	propertiesOrder = ` ORDER BY id LIMIT 50`
-	propertiesCount = `SELECT count(*) FROM properties WHERE owner_id = `
+	propertiesQuery = `SELECT * FROM properties WHERE workspace_id = (SELECT id FROM workspaces WHERE landlord_id = `
+	propertiesOrder = `) ORDER BY id LIMIT 50`
+	propertiesCount = `SELECT count(*) FROM properties WHERE workspace_id = (SELECT id FROM workspaces WHERE landlord_id = `
 	chargesQuery    = `SELECT * FROM charges WHERE property_id = `
 	chargesOrder    = ` ORDER BY due_date, id LIMIT 50`
 	chargesCount    = `SELECT count(*) FROM charges WHERE property_id = `
@@ -239,7 +239,7 @@ func main() {
 			return c.JSON(fiber.Map{"items": items, "total": total, "page": 1, "per_page": 50})
 		}
 		app.Get("/properties", func(c *fiber.Ctx) error {
-			return list(c, propertiesQuery+"$1"+propertiesOrder, propertiesCount+"$1", *userID)
+			return list(c, propertiesQuery+"$1"+propertiesOrder, propertiesCount+"$1)", *userID)
 		})
 		app.Get("/charges", func(c *fiber.Ctx) error {
 			return list(c, chargesQuery+"$1"+chargesOrder, chargesCount+"$1", *property)
@@ -283,7 +283,7 @@ func main() {
 			return c.JSON(fiber.Map{"items": items, "total": total, "page": 1, "per_page": 50})
 		}
 		app.Get("/properties", func(c *fiber.Ctx) error {
-			return list(c, propertiesQuery+"?"+propertiesOrder, propertiesCount+"?", *userID)
+			return list(c, propertiesQuery+"?"+propertiesOrder, propertiesCount+"?)", *userID)
 		})
 		app.Get("/charges", func(c *fiber.Ctx) error {
 			return list(c, chargesQuery+"?"+chargesOrder, chargesCount+"?", *property)
