@@ -39,13 +39,13 @@ func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Mic
 func (s *Service) Membership(ctx context.Context, userID, id int64) (auth.Membership, error) {
 	m, err := s.store.Membership(ctx, userID, id)
 	if errors.Is(err, ErrNotFound) && id == 0 {
-		made, cerr := s.store.CreateOwn(ctx, userID, s.now())
-		if cerr != nil {
+		// Read again whether this request made it or a concurrent first
+		// request of the same user did (its insert won; this one's did
+		// nothing once that one committed).
+		if _, cerr := s.store.CreateOwn(ctx, userID, s.now()); cerr != nil {
 			return auth.Membership{}, cerr
 		}
-		if made {
-			m, err = s.store.Membership(ctx, userID, 0)
-		}
+		m, err = s.store.Membership(ctx, userID, 0)
 	}
 	if errors.Is(err, ErrNotFound) {
 		return auth.Membership{}, s.notMember(ctx, userID, id)

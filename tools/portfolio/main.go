@@ -95,7 +95,7 @@ func run(units int, base string, rounds, per int, ownerID int64, sweepN int) err
 	c := &client{base: base, token: token, http: &http.Client{Timeout: 30 * time.Second}}
 
 	var props []string
-	rows, err := db.QueryContext(ctx, "SELECT id FROM properties WHERE owner_id = $1 ORDER BY id", ownerID)
+	rows, err := db.QueryContext(ctx, "SELECT id FROM properties WHERE workspace_id = (SELECT id FROM workspaces WHERE landlord_id = $1) ORDER BY id", ownerID)
 	if err != nil {
 		return err
 	}

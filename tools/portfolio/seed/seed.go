@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -54,18 +55,26 @@ func Seed(ctx context.Context, db *sql.DB, ownerID int64, tag string, size Size)
 		query string
 		per   int
 	}{
-		{"properties", `INSERT INTO properties (id, owner_id, name, address, city, postal_code, country_code, currency, created_at, updated_at)
-			SELECT md5($2 || ':p:' || i)::uuid, $1, 'Unit ' || i, 'Hauptstrasse ' || i, 'Berlin', lpad((i % 100000)::text, 5, '0'),
+		// The owner's own workspace, as their first request would make it.
+		{"workspace", `INSERT INTO workspaces (name, landlord_id, created_at, updated_at)
+			SELECT name, id, $4, $4 FROM users WHERE id = $1
+			ON CONFLICT (landlord_id) DO NOTHING`, 0},
+		{"workspace owner", `INSERT INTO workspace_members (workspace_id, user_id, role, is_default, created_at, updated_at)
+			SELECT w.id, $1, 'owner', NOT EXISTS (SELECT 1 FROM workspace_members WHERE user_id = $1 AND is_default), $4, $4
+			FROM workspaces AS w WHERE w.landlord_id = $1
+			ON CONFLICT (workspace_id, user_id) DO NOTHING`, 0},
+		{"properties", `INSERT INTO properties (id, owner_id, workspace_id, name, address, city, postal_code, country_code, currency, created_at, updated_at)
+			SELECT md5($2 || ':p:' || i)::uuid, $1, (SELECT w.id FROM workspaces AS w WHERE w.landlord_id = $1), 'Unit ' || i, 'Hauptstrasse ' || i, 'Berlin', lpad((i % 100000)::text, 5, '0'),
 				'DE', 'EUR', $4::timestamptz + i * interval '1 second', $4::timestamptz + i * interval '1 second'
 			FROM generate_series(1, $3::int) AS i`, 0},
-		{"contragents", `INSERT INTO contragents (id, owner_id, kind, roles, name, name_search, email, created_at, updated_at)
-			SELECT md5($2 || ':t:' || i)::uuid, $1, 'person', '["tenant"]', n, lower(n), 'tenant' || i || '@example.com', $4, $4
+		{"contragents", `INSERT INTO contragents (id, owner_id, workspace_id, kind, roles, name, name_search, email, created_at, updated_at)
+			SELECT md5($2 || ':t:' || i)::uuid, $1, (SELECT w.id FROM workspaces AS w WHERE w.landlord_id = $1), 'person', '["tenant"]', n, lower(n), 'tenant' || i || '@example.com', $4, $4
 			FROM generate_series(1, $3::int) AS i,
 				LATERAL (SELECT (ARRAY['Müller','Schmidt','Schneider','Fischer','Weber','Meyer','Wagner','Becker','Schulz','Hoffmann'])[1 + i % 10]
 					|| ' ' || (ARRAY['Anna','Ben','Clara','David','Eva','Felix','Greta','Hans','Ida','Jonas','Karla'])[1 + i % 11] || ' ' || i AS n) AS name`, 0},
-		{"contracts", `INSERT INTO contracts (id, owner_id, property_id, tenant_id, number, status, locale, terms, currency,
+		{"contracts", `INSERT INTO contracts (id, owner_id, workspace_id, property_id, tenant_id, number, status, locale, terms, currency,
 				start_date, rent_minor, deposit_minor, due_day, created_at, updated_at)
-			SELECT md5($2 || ':c:' || i)::uuid, $1, md5($2 || ':p:' || i)::uuid, md5($2 || ':t:' || i)::uuid,
+			SELECT md5($2 || ':c:' || i)::uuid, $1, (SELECT w.id FROM workspaces AS w WHERE w.landlord_id = $1), md5($2 || ':p:' || i)::uuid, md5($2 || ':t:' || i)::uuid,
 				'S' || $2 || '-' || i, 'active', 'en', '[]', 'EUR', date '2022-09-01', 95000, 190000, 1, $4, $4
 			FROM generate_series(1, $3::int) AS i`, 0},
 		{"expenses", `INSERT INTO expenses (id, property_id, name, type, amount_minor, currency, is_active, start_date, due_day, contract_id, created_at, updated_at)
@@ -100,9 +109,9 @@ func Seed(ctx context.Context, db *sql.DB, ownerID int64, tag string, size Size)
 		// Receipt numbers continue, per year, after whatever the landlord
 		// has (read once: a subquery per row would walk the index entries
 		// this statement adds, which its snapshot cannot see).
-		{"receipts", `INSERT INTO receipts (id, owner_id, property_id, payment_id, year, seq, number, issued_at, amount_minor,
+		{"receipts", `INSERT INTO receipts (id, owner_id, workspace_id, property_id, payment_id, year, seq, number, issued_at, amount_minor,
 				currency, payer, lines, status, updated_at)
-			SELECT id, $1, prop, pay, y, s, y || '-' || lpad(s::text, 6, '0'), issued, 95000, 'EUR', payer, '[]', 'issued', issued
+			SELECT id, $1, (SELECT w.id FROM workspaces AS w WHERE w.landlord_id = $1), prop, pay, y, s, y || '-' || lpad(s::text, 6, '0'), issued, 95000, 'EUR', payer, '[]', 'issued', issued
 			FROM (SELECT md5($2 || ':r:' || i || ':' || k)::uuid AS id, md5($2 || ':p:' || i)::uuid AS prop,
 					md5($2 || ':pay:' || i || ':' || k)::uuid AS pay, 'Tenant ' || i AS payer, t.issued, yr.y,
 					coalesce(b.last, 0) + row_number() OVER (PARTITION BY yr.y ORDER BY i, k) AS s
@@ -129,7 +138,7 @@ func Seed(ctx context.Context, db *sql.DB, ownerID int64, tag string, size Size)
 	}
 	start := time.Date(2022, 8, 1, 0, 0, 0, 0, time.UTC)
 	for _, st := range steps {
-		if size.OwnerOnly && st.what != "properties" && st.what != "contragents" && st.what != "contracts" {
+		if size.OwnerOnly && !strings.HasPrefix(st.what, "workspace") && st.what != "properties" && st.what != "contragents" && st.what != "contracts" {
 			continue
 		}
 		args := []any{ownerID, tag, size.Units, start}
