@@ -1,8 +1,10 @@
 package workspaces_test
 
 import (
+	"context"
 	"net/http"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/propman/propman/modules/accounts/accountstest"
@@ -165,5 +167,31 @@ func TestRoleChangesCountAtOnce(t *testing.T) {
 	}
 	if n := count(t, app, member.Token, wsPath+"/members", ws, "members"); n != 1 {
 		t.Fatalf("%d members left, want 1", n)
+	}
+}
+
+// A new user's first requests at once share the one workspace the first
+// of them makes.
+func TestFirstRequestsAtOnceMakeOneWorkspace(t *testing.T) {
+	app := testkit.Start(t)
+	u := accountstest.NewUser(t, app)
+	var wg sync.WaitGroup
+	statuses := make([]int, 12)
+	for i := range statuses {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i] = app.Get("/api/v1/properties", u.Token).Status
+		}()
+	}
+	wg.Wait()
+	for i, s := range statuses {
+		if s != http.StatusOK {
+			t.Errorf("request %d: %d", i, s)
+		}
+	}
+	n, err := app.DB.NewSelect().Table("workspace_members").Where("user_id = ?", u.ID).Count(context.Background())
+	if err != nil || n != 1 {
+		t.Fatalf("%d memberships (%v), want 1", n, err)
 	}
 }

@@ -118,7 +118,7 @@ func (s *Store) ByID(ctx context.Context, db bun.IDB, id int64) (*Workspace, err
 
 // Rename sets the workspace's name.
 func (s *Store) Rename(ctx context.Context, w *Workspace) error {
-	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(w).Column("name", "updated_at").WherePK())
+	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(w).Column("name", "updated_at").Where("id = ?", param(w.ID)))
 	if err != nil {
 		return fmt.Errorf("rename workspace: %w", err)
 	}
@@ -182,7 +182,8 @@ func (s *Store) Owners(ctx context.Context, tx bun.IDB, workspaceID int64) (int,
 
 // SetRole writes the member's role through tx.
 func (s *Store) SetRole(ctx context.Context, tx bun.IDB, m *Member) error {
-	_, err := database.Exec(ctx, tx, tx.NewUpdate().Model(m).Column("role", "updated_at").WherePK())
+	_, err := database.Exec(ctx, tx, tx.NewUpdate().Model(m).Column("role", "updated_at").
+		Where("workspace_id = ?", param(m.WorkspaceID)).Where("user_id = ?", param(m.UserID)))
 	if err != nil {
 		return fmt.Errorf("set role: %w", err)
 	}
