@@ -78,10 +78,19 @@ func (s *Store) Upsert(ctx context.Context, db bun.IDB, bs []Block, system bool)
 	if len(bs) == 0 {
 		return 0, nil
 	}
-	res, err := database.Exec(ctx, db, db.NewInsert().Model(&bs).
+	q := db.NewInsert().Model(&bs).
 		On("CONFLICT (code) DO UPDATE").
 		Set(upsertColumns).
-		Where("?TableAlias.is_system = ?", system).
+		Where("?TableAlias.is_system = ?", system)
+	if system {
+		// The seed runs at every start: a block it does not change keeps
+		// its updated_at, which the contract print form's ETag includes,
+		// so a restart does not make every client fetch every PDF again.
+		q = q.Where("(?TableAlias.data_type IS DISTINCT FROM EXCLUDED.data_type OR ?TableAlias.country_code IS DISTINCT FROM EXCLUDED.country_code" +
+			" OR ?TableAlias.name IS DISTINCT FROM EXCLUDED.name OR ?TableAlias.description IS DISTINCT FROM EXCLUDED.description" +
+			" OR ?TableAlias.image_url IS DISTINCT FROM EXCLUDED.image_url OR ?TableAlias.sort_order IS DISTINCT FROM EXCLUDED.sort_order)")
+	}
+	res, err := database.Exec(ctx, db, q.
 		// Ids are not needed here, and a skipped row would return none.
 		Returning("NULL"))
 	if err != nil {
