@@ -22,5 +22,6 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		r.Patch(ws+"/members/:userId", auth.Owner, h.changeRole)
 		r.Delete(ws+"/members/:userId", auth.Owner, h.remove)
 		r.Post(ws+"/leave", auth.Viewer, h.leave)
+		r.Get(ws+"/activity", auth.Manager, h.activity)
 	}}
 }
