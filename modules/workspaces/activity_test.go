@@ -334,3 +334,51 @@ func TestActivityCommitsWithTheWrite(t *testing.T) {
 		t.Fatalf("entry without a principal %+v", e)
 	}
 }
+
+// Role changes, removals and leaving are logged on the member; an import
+// logs each row it made; a refused import (one bad line) logs nothing.
+func TestActivityOfMembersAndImports(t *testing.T) {
+	app := testkit.Start(t)
+	owner, a, b := accountstest.NewUser(t, app), accountstest.NewUser(t, app), accountstest.NewUser(t, app)
+	ws := workspaceOf(t, app, owner.Token)
+	join(t, app, ws, a, auth.Viewer)
+	join(t, app, ws, b, auth.Manager)
+	members := fmt.Sprintf("/api/v1/workspaces/%d/members/", ws)
+	app.Do(testkit.Request{Method: http.MethodPatch, Path: members + fmt.Sprint(a.ID), Token: owner.Token, Body: map[string]any{"role": "accountant"}}).Expect(200)
+	app.Delete(members+fmt.Sprint(a.ID), owner.Token).Expect(http.StatusNoContent)
+	app.Post(fmt.Sprintf("/api/v1/workspaces/%d/leave", ws), b.Token, nil).Expect(http.StatusNoContent)
+	// The last owner cannot go: a 409, and no entry.
+	app.Post(fmt.Sprintf("/api/v1/workspaces/%d/leave", ws), owner.Token, nil).Expect(http.StatusConflict)
+
+	p := feed(t, app, ws, owner.Token, "?record_type=member")
+	var got []string
+	for _, e := range p.Activity {
+		got = append(got, fmt.Sprintf("%s %s %v", e.Action, e.RecordID, e.Changes["role"]))
+	}
+	want := []string{
+		fmt.Sprintf("left %d [manager <nil>]", b.ID),
+		fmt.Sprintf("removed %d [accountant <nil>]", a.ID),
+		fmt.Sprintf("role_changed %d [viewer accountant]", a.ID),
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("member entries %q\nwant %q", got, want)
+	}
+	if u := p.Activity[0].UserID; u == nil || *u != b.ID {
+		t.Errorf("leaving is logged as %v, want the member %d", u, b.ID)
+	}
+
+	rows := logRows(t, app)
+	csv := func(body string) *testkit.Response {
+		return app.Do(testkit.Request{Method: http.MethodPost, Path: "/api/v1/contragents/import", Token: owner.Token, Body: body,
+			Headers: map[string]string{"Content-Type": "text/csv; charset=utf-8"}})
+	}
+	csv("roles,name,kind\ntenant,Ann,person\nprovider,Bob,nope\n").Expect(http.StatusBadRequest)
+	if n := logRows(t, app); n != rows {
+		t.Fatalf("a refused import logged %d entries", n-rows)
+	}
+	csv("roles,name,kind\ntenant,Ann,person\nprovider,Bob,company\n").Expect(http.StatusCreated)
+	imported := feed(t, app, ws, owner.Token, "?record_type=contragent").Activity
+	if len(imported) != 2 || imported[0].Action != "imported" || imported[1].Changes["name"][1] != "Ann" {
+		t.Fatalf("import entries %+v", imported)
+	}
+}
