@@ -13,6 +13,7 @@ import (
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
@@ -105,7 +106,16 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		if err != nil {
 			return err
 		}
-		return insertRent(ctx, tx, c.ID, e.ID, from, amount, now)
+		if err := insertRent(ctx, tx, c.ID, e.ID, from, amount, now); err != nil {
+			return err
+		}
+		after := *c
+		n := int64(amount)
+		after.RentMinor, after.UpdatedAt = &n, now
+		return activity.Record(ctx, tx, activity.Entry{
+			Action: "rent_changed", RecordType: "contract", RecordID: c.ID.String(), WorkspaceID: c.WorkspaceID,
+			Changes: activity.Diff(s.view(c), s.view(&after)),
+		})
 	})
 	if errors.Is(err, ErrNotFound) {
 		return nil, errNotFound()

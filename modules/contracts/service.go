@@ -22,6 +22,7 @@ import (
 	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/reference"
+	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
@@ -173,8 +174,14 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, req *contractReq
 	if len(details) > 0 {
 		return nil, apierror.Validation(details...)
 	}
-	if err := s.store.Insert(ctx, s.db, c); err != nil {
-		return nil, numberTaken(err)
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.Insert(ctx, tx, c); err != nil {
+			return numberTaken(err)
+		}
+		return s.record(ctx, tx, activity.Created, c, nil)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -185,12 +192,19 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, req *contractReq
 // does from now on (allocation of later payments, later late fees) and
 // change no term the parties signed.
 func (s *Service) Update(ctx context.Context, p auth.Principal, c *Contract, req *contractRequest) (*Contract, error) {
+	before := s.view(c)
 	if c.Status != Draft && req.onlySettings() {
 		if details := applySettings(c, req); len(details) > 0 {
 			return nil, apierror.Validation(details...)
 		}
 		c.UpdatedAt = s.now()
-		if err := s.store.UpdateSettings(ctx, c); err != nil {
+		err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+			if err := s.store.UpdateSettings(ctx, tx, c); err != nil {
+				return err
+			}
+			return s.record(ctx, tx, activity.Updated, c, before)
+		})
+		if err != nil {
 			return nil, err
 		}
 		return c, nil
@@ -206,12 +220,18 @@ func (s *Service) Update(ctx context.Context, p auth.Principal, c *Contract, req
 		return nil, apierror.Validation(details...)
 	}
 	c.UpdatedAt = s.now()
-	ok, err := s.store.UpdateDraft(ctx, c)
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		ok, err := s.store.UpdateDraft(ctx, tx, c)
+		if err != nil {
+			return numberTaken(err)
+		}
+		if !ok {
+			return errNotDraft()
+		}
+		return s.record(ctx, tx, activity.Updated, c, before)
+	})
 	if err != nil {
-		return nil, numberTaken(err)
-	}
-	if !ok {
-		return nil, errNotDraft()
+		return nil, err
 	}
 	return c, nil
 }
@@ -221,14 +241,31 @@ func (s *Service) Delete(ctx context.Context, c *Contract) error {
 	if c.Status != Draft {
 		return errHasCharges()
 	}
-	ok, err := s.store.DeleteDraft(ctx, c.ID)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return errHasCharges()
-	}
-	return nil
+	return database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		ok, err := s.store.DeleteDraft(ctx, tx, c.ID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errHasCharges()
+		}
+		return activity.Record(ctx, tx, activity.Entry{
+			Action: activity.Deleted, RecordType: "contract", RecordID: c.ID.String(), WorkspaceID: c.WorkspaceID,
+			Changes: activity.Diff(s.view(c), nil),
+		})
+	})
+}
+
+// view is c as clients see it, the activity log's view of a contract.
+func (s *Service) view(c *Contract) contractJSON { return toJSON(s.today())(c) }
+
+// record logs, in tx, a write that left c as it is now (before is its
+// view before the write; nil for a new one).
+func (s *Service) record(ctx context.Context, tx bun.Tx, action string, c *Contract, before any) error {
+	return activity.Record(ctx, tx, activity.Entry{
+		Action: action, RecordType: "contract", RecordID: c.ID.String(), WorkspaceID: c.WorkspaceID,
+		Changes: activity.Diff(before, s.view(c)),
+	})
 }
 
 func errNotDraft() error {
@@ -457,8 +494,9 @@ func (s *Service) Activate(ctx context.Context, p auth.Principal, c *Contract) (
 		if err := s.createMoney(ctx, tx, prop, cur); err != nil {
 			return err
 		}
+		before := s.view(c)
 		c.Status, c.UpdatedAt = Active, now
-		return nil
+		return s.record(ctx, tx, activity.Activated, c, before)
 	})
 	switch {
 	case errors.Is(err, ErrNotFound):
@@ -550,8 +588,15 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, date calendar.Date
 		if n, _ := res.RowsAffected(); n != 1 {
 			return apierror.Conflict("not_active", "Only an active contract can be terminated.")
 		}
-		_, err = s.expenses.EndContractExpensesTx(ctx, tx, c.ID, date)
-		return err
+		if _, err = s.expenses.EndContractExpensesTx(ctx, tx, c.ID, date); err != nil {
+			return err
+		}
+		after := *c
+		after.Status, after.TerminatedOn, after.TerminationReason, after.UpdatedAt = Terminated, date, reason, now
+		return activity.Record(ctx, tx, activity.Entry{
+			Action: activity.Terminated, RecordType: "contract", RecordID: c.ID.String(), WorkspaceID: c.WorkspaceID,
+			Changes: activity.Diff(s.view(c), s.view(&after)),
+		})
 	})
 	if err != nil {
 		return nil, err

@@ -52,8 +52,8 @@ var editable = []string{"property_id", "tenant_id", "number", "locale", "terms",
 
 // UpdateDraft writes the editable columns of c while it is a draft; false
 // when it no longer is.
-func (s *Store) UpdateDraft(ctx context.Context, c *Contract) (bool, error) {
-	res, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(c).Column(editable...).WherePK().Where("status = ?", Draft))
+func (s *Store) UpdateDraft(ctx context.Context, db bun.IDB, c *Contract) (bool, error) {
+	res, err := database.Exec(ctx, db, db.NewUpdate().Model(c).Column(editable...).WherePK().Where("status = ?", Draft))
 	if err != nil {
 		return false, fmt.Errorf("update contract: %w", err)
 	}
@@ -62,8 +62,8 @@ func (s *Store) UpdateDraft(ctx context.Context, c *Contract) (bool, error) {
 }
 
 // UpdateSettings writes c's money settings, in any status.
-func (s *Store) UpdateSettings(ctx context.Context, c *Contract) error {
-	if _, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(c).Column("allocation_order", "late_fee_base", "updated_at").WherePK()); err != nil {
+func (s *Store) UpdateSettings(ctx context.Context, db bun.IDB, c *Contract) error {
+	if _, err := database.Exec(ctx, db, db.NewUpdate().Model(c).Column("allocation_order", "late_fee_base", "updated_at").WherePK()); err != nil {
 		return fmt.Errorf("update contract settings: %w", err)
 	}
 	return nil
@@ -71,8 +71,8 @@ func (s *Store) UpdateSettings(ctx context.Context, c *Contract) error {
 
 // DeleteDraft deletes the contract while it is a draft; false when it no
 // longer is (or is gone).
-func (s *Store) DeleteDraft(ctx context.Context, id uuid.UUID) (bool, error) {
-	res, err := database.Exec(ctx, s.db, s.db.NewDelete().Model((*Contract)(nil)).Where("id = ?", id).Where("status = ?", Draft))
+func (s *Store) DeleteDraft(ctx context.Context, db bun.IDB, id uuid.UUID) (bool, error) {
+	res, err := database.Exec(ctx, db, db.NewDelete().Model((*Contract)(nil)).Where("id = ?", id).Where("status = ?", Draft))
 	if err != nil {
 		return false, fmt.Errorf("delete contract: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
@@ -109,7 +110,13 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, in Input) (*Cont
 	if err != nil {
 		return nil, err
 	}
-	if err := s.store.Insert(ctx, s.db, []Contragent{*c}); err != nil {
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.Insert(ctx, tx, []Contragent{*c}); err != nil {
+			return err
+		}
+		return activity.Record(ctx, tx, entry(activity.Created, c, nil, toJSON(c)))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -128,7 +135,13 @@ func (s *Service) Update(ctx context.Context, c *Contragent, in Input) (*Contrag
 		return c, nil
 	}
 	c.UpdatedAt = s.now()
-	if err := s.store.Update(ctx, c); err != nil {
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.Update(ctx, tx, c); err != nil {
+			return err
+		}
+		return activity.Record(ctx, tx, entry(activity.Updated, c, toJSON(&before), toJSON(c)))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -150,7 +163,10 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 				return err
 			}
 		}
-		return s.store.delete(ctx, tx, c.ID)
+		if err := s.store.delete(ctx, tx, c.ID); err != nil {
+			return err
+		}
+		return activity.Record(ctx, tx, entry(activity.Deleted, c, toJSON(c), nil))
 	})
 	switch {
 	case errors.Is(err, ErrNotFound):
@@ -179,8 +195,17 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, body []byte) (in
 		}
 		list = append(list, *c)
 	}
+	// Each imported row is logged as its own record (action "imported"),
+	// so the log of a contragent starts with its import.
+	entries := make([]activity.Entry, len(list))
+	for i := range list {
+		entries[i] = entry(activity.Imported, &list[i], nil, toJSON(&list[i]))
+	}
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		return s.store.Insert(ctx, tx, list)
+		if err := s.store.Insert(ctx, tx, list); err != nil {
+			return err
+		}
+		return activity.RecordAll(ctx, tx, entries)
 	})
 	if err != nil {
 		return 0, err
@@ -197,6 +222,14 @@ func (s *Service) newContragent(p auth.Principal, in Input, now time.Time) (*Con
 	c := &Contragent{ID: id, WorkspaceID: p.WorkspaceID, OwnerID: p.Landlord, CreatedAt: now, UpdatedAt: now}
 	in.apply(c)
 	return c, nil
+}
+
+// entry is the activity log's line of a write of c.
+func entry(action string, c *Contragent, before, after any) activity.Entry {
+	return activity.Entry{
+		Action: action, RecordType: "contragent", RecordID: c.ID.String(), WorkspaceID: c.WorkspaceID,
+		Changes: activity.Diff(before, after),
+	}
 }
 
 func equal(a, b *Contragent) bool {

@@ -84,9 +84,9 @@ func (s *Store) ListByWorkspace(ctx context.Context, workspaceID int64, f ListFi
 // likeEscaper escapes LIKE's wildcards and its escape character '!'.
 var likeEscaper = strings.NewReplacer("!", "!!", "%", "!%", "_", "!_")
 
-// Update writes every editable column of c.
-func (s *Store) Update(ctx context.Context, c *Contragent) error {
-	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(c).
+// Update writes every editable column of c through db.
+func (s *Store) Update(ctx context.Context, db bun.IDB, c *Contragent) error {
+	_, err := database.Exec(ctx, db, db.NewUpdate().Model(c).
 		Column("kind", "roles", "name", "name_search", "email", "phone", "address", "tax_id", "notes", "updated_at").
 		WherePK())
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
@@ -108,7 +109,13 @@ func (s *Service) CreateCounter(ctx context.Context, prop *properties.Property, 
 	if err := s.checkContract(ctx, prop, in); err != nil {
 		return nil, err
 	}
-	if err := s.store.InsertCounter(ctx, c); err != nil {
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.InsertCounter(ctx, tx, c); err != nil {
+			return err
+		}
+		return record(ctx, tx, activity.Created, prop, "counter", c.ID, nil, counterOut(c))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -133,10 +140,24 @@ func (s *Service) UpdateCounter(ctx context.Context, prop *properties.Property, 
 		return c, nil
 	}
 	c.UpdatedAt = s.now()
-	if err := s.store.UpdateCounter(ctx, c); err != nil {
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.UpdateCounter(ctx, tx, c); err != nil {
+			return err
+		}
+		return record(ctx, tx, activity.Updated, prop, "counter", c.ID, counterOut(&before), counterOut(c))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// record logs a write of a counter or a reading of prop, in tx.
+func record(ctx context.Context, tx bun.Tx, action string, prop *properties.Property, kind string, id uuid.UUID, before, after any) error {
+	return activity.Record(ctx, tx, activity.Entry{
+		Action: action, RecordType: kind, RecordID: id.String(), WorkspaceID: prop.WorkspaceID,
+		Changes: activity.Diff(before, after),
+	})
 }
 
 func sameCounter(a, b *Counter) bool {
@@ -216,7 +237,10 @@ func (s *Service) DeleteCounter(ctx context.Context, prop *properties.Property, 
 		if has {
 			return errCounterHasCharges
 		}
-		return s.store.deleteCounter(ctx, tx, c.ID)
+		if err := s.store.deleteCounter(ctx, tx, c.ID); err != nil {
+			return err
+		}
+		return record(ctx, tx, activity.Deleted, prop, "counter", c.ID, counterOut(c), nil)
 	})
 	if errors.Is(err, ErrNotFound) {
 		return errNoCounter()
@@ -358,7 +382,7 @@ func (s *Service) AddReading(ctx context.Context, p auth.Principal, prop *proper
 			return err
 		}
 		out = &readings[0]
-		return nil
+		return record(ctx, tx, activity.Created, prop, "reading", out.ID, nil, readingOut(out))
 	})
 	switch {
 	case errors.Is(err, ErrNotFound):
@@ -413,7 +437,10 @@ func (s *Service) DeleteReading(ctx context.Context, p auth.Principal, prop *pro
 				return err
 			}
 		}
-		return s.store.deleteReading(ctx, tx, latest.ID)
+		if err := s.store.deleteReading(ctx, tx, latest.ID); err != nil {
+			return err
+		}
+		return record(ctx, tx, activity.Deleted, prop, "reading", latest.ID, readingOut(latest), nil)
 	})
 	if errors.Is(err, ErrNotFound) {
 		return errNoCounter()
@@ -474,7 +501,15 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, prop *properties
 			return err
 		}
 		res = ImportResult{Created: len(readings), Charged: len(charges)}
-		return nil
+		// Every imported reading is logged as its own record.
+		entries := make([]activity.Entry, len(readings))
+		for i := range readings {
+			entries[i] = activity.Entry{
+				Action: activity.Imported, RecordType: "reading", RecordID: readings[i].ID.String(), WorkspaceID: prop.WorkspaceID,
+				Changes: activity.Diff(nil, readingOut(&readings[i])),
+			}
+		}
+		return activity.RecordAll(ctx, tx, entries)
 	})
 	if errors.Is(err, ErrNotFound) {
 		return ImportResult{}, errNoCounter()

@@ -83,16 +83,16 @@ func (s *Store) Counters(ctx context.Context, propertyID uuid.UUID, q listing.Qu
 }
 
 // InsertCounter adds c.
-func (s *Store) InsertCounter(ctx context.Context, c *Counter) error {
-	if _, err := database.Exec(ctx, s.db, s.db.NewInsert().Model(c)); err != nil {
+func (s *Store) InsertCounter(ctx context.Context, db bun.IDB, c *Counter) error {
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(c)); err != nil {
 		return fmt.Errorf("insert counter: %w", err)
 	}
 	return nil
 }
 
 // UpdateCounter writes every editable column of c.
-func (s *Store) UpdateCounter(ctx context.Context, c *Counter) error {
-	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(c).
+func (s *Store) UpdateCounter(ctx context.Context, db bun.IDB, c *Counter) error {
+	_, err := database.Exec(ctx, db, db.NewUpdate().Model(c).
 		Column("contract_id", "kind", "unit", "serial", "name", "tariff_micro", "is_active", "updated_at").
 		WherePK())
 	if err != nil {

@@ -104,11 +104,19 @@ func (h *Handler) list(c *fiber.Ctx) error {
 
 // document authorizes the property and finds the document in it.
 func (h *Handler) document(c *fiber.Ctx) (*Document, error) {
+	_, d, err := h.propertyDocument(c)
+	return d, err
+}
+
+// propertyDocument is document with its property, whose workspace a
+// change of the document is logged in.
+func (h *Handler) propertyDocument(c *fiber.Ctx) (*properties.Property, *Document, error) {
 	prop, err := h.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return h.svc.Get(httpserver.Context(c), prop, c.Params("documentId"))
+	d, err := h.svc.Get(httpserver.Context(c), prop, c.Params("documentId"))
+	return prop, d, err
 }
 
 func (h *Handler) get(c *fiber.Ctx) error {
@@ -125,7 +133,7 @@ type updateRequest struct {
 }
 
 func (h *Handler) update(c *fiber.Ctx) error {
-	d, err := h.document(c)
+	prop, d, err := h.propertyDocument(c)
 	if err != nil {
 		return err
 	}
@@ -147,7 +155,7 @@ func (h *Handler) update(c *fiber.Ctx) error {
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
-	d, err = h.svc.Update(httpserver.Context(c), d, *req.Title, *req.Category)
+	d, err = h.svc.Update(httpserver.Context(c), prop, d, *req.Title, *req.Category)
 	if err != nil {
 		return err
 	}
@@ -155,11 +163,11 @@ func (h *Handler) update(c *fiber.Ctx) error {
 }
 
 func (h *Handler) delete(c *fiber.Ctx) error {
-	d, err := h.document(c)
+	prop, d, err := h.propertyDocument(c)
 	if err != nil {
 		return err
 	}
-	if err := h.svc.Delete(httpserver.Context(c), d); err != nil {
+	if err := h.svc.Delete(httpserver.Context(c), prop, d); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)

@@ -21,9 +21,11 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 )
@@ -219,7 +221,13 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, prop *properties
 		Filename: b.Filename, ContentType: b.ContentType, Size: b.Size, SHA256: b.SHA256,
 		UploadedBy: p.UserID, CreatedAt: now, UpdatedAt: now,
 	}
-	if err := s.store.Insert(ctx, d); err != nil {
+	err := database.RunInTx(ctx, s.store.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.Insert(ctx, tx, d); err != nil {
+			return err
+		}
+		return record(ctx, tx, activity.Created, prop.WorkspaceID, d, nil, toJSON(d))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -245,12 +253,19 @@ func (s *Service) Get(ctx context.Context, prop *properties.Property, rawID stri
 }
 
 // Update sets the title and category of d.
-func (s *Service) Update(ctx context.Context, d *Document, title, category string) (*Document, error) {
+func (s *Service) Update(ctx context.Context, prop *properties.Property, d *Document, title, category string) (*Document, error) {
 	if d.Title == title && d.Category == category {
 		return d, nil
 	}
+	before := toJSON(d)
 	d.Title, d.Category, d.UpdatedAt = title, category, s.now()
-	if err := s.store.Update(ctx, d); err != nil {
+	err := database.RunInTx(ctx, s.store.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.Update(ctx, tx, d); err != nil {
+			return err
+		}
+		return record(ctx, tx, activity.Updated, prop.WorkspaceID, d, before, toJSON(d))
+	})
+	if err != nil {
 		if errors.Is(err, errNotFound) {
 			return nil, apierror.NotFound("Document not found.")
 		}
@@ -262,8 +277,14 @@ func (s *Service) Update(ctx context.Context, d *Document, title, category strin
 // Delete removes the row, then the blob. Once the row is gone the document
 // is gone for every client; a blob that cannot be removed now is left to
 // the sweep.
-func (s *Service) Delete(ctx context.Context, d *Document) error {
-	if err := s.store.Delete(ctx, d); err != nil {
+func (s *Service) Delete(ctx context.Context, prop *properties.Property, d *Document) error {
+	err := database.RunInTx(ctx, s.store.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.Delete(ctx, tx, d); err != nil {
+			return err
+		}
+		return record(ctx, tx, activity.Deleted, prop.WorkspaceID, d, toJSON(d), nil)
+	})
+	if err != nil {
 		if errors.Is(err, errNotFound) {
 			return apierror.NotFound("Document not found.")
 		}
@@ -271,6 +292,15 @@ func (s *Service) Delete(ctx context.Context, d *Document) error {
 	}
 	s.removeBlob(d.Key())
 	return nil
+}
+
+// record logs a write of d, a document of the workspace ws, through tx:
+// its fields as clients see them, never its bytes.
+func record(ctx context.Context, tx bun.Tx, action string, ws int64, d *Document, before, after any) error {
+	return activity.Record(ctx, tx, activity.Entry{
+		Action: action, RecordType: "document", RecordID: d.ID.String(), WorkspaceID: ws,
+		Changes: activity.Diff(before, after),
+	})
 }
 
 // Open returns length bytes of d's content from offset (length -1: to the end).

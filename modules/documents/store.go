@@ -25,8 +25,8 @@ func NewStore(db *bun.DB) *Store { return &Store{db: db} }
 var errNotFound = errors.New("document not found")
 
 // Insert adds d.
-func (s *Store) Insert(ctx context.Context, d *Document) error {
-	if _, err := database.Exec(ctx, s.db, s.db.NewInsert().Model(d)); err != nil {
+func (s *Store) Insert(ctx context.Context, db bun.IDB, d *Document) error {
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(d)); err != nil {
 		return fmt.Errorf("insert document: %w", err)
 	}
 	return nil
@@ -68,8 +68,8 @@ func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query)
 }
 
 // Update writes title, category and updated_at of d.
-func (s *Store) Update(ctx context.Context, d *Document) error {
-	res, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(d).Column("title", "category", "updated_at").WherePK())
+func (s *Store) Update(ctx context.Context, db bun.IDB, d *Document) error {
+	res, err := database.Exec(ctx, db, db.NewUpdate().Model(d).Column("title", "category", "updated_at").WherePK())
 	if err != nil {
 		return fmt.Errorf("update document: %w", err)
 	}
@@ -80,8 +80,8 @@ func (s *Store) Update(ctx context.Context, d *Document) error {
 }
 
 // Delete removes the row of d; errNotFound when it was already gone.
-func (s *Store) Delete(ctx context.Context, d *Document) error {
-	res, err := database.Exec(ctx, s.db, s.db.NewDelete().Model((*Document)(nil)).Where("id = ?", d.ID))
+func (s *Store) Delete(ctx context.Context, db bun.IDB, d *Document) error {
+	res, err := database.Exec(ctx, db, db.NewDelete().Model((*Document)(nil)).Where("id = ?", d.ID))
 	if err != nil {
 		return fmt.Errorf("delete document: %w", err)
 	}

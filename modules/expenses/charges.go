@@ -11,6 +11,7 @@ import (
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
@@ -111,6 +112,13 @@ func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties
 		if err := reread(ctx, db, c); err != nil {
 			return nil, err
 		}
+	}
+	err = activity.Record(ctx, db, activity.Entry{
+		Action: activity.Created, RecordType: "charge", RecordID: c.ID.String(), WorkspaceID: prop.WorkspaceID,
+		Changes: activity.Diff(nil, chargeOut(c)),
+	})
+	if err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -215,7 +223,18 @@ func (s *Service) RefreshAll(ctx context.Context, prop *properties.Property, sin
 		if err != nil {
 			return err
 		}
-		return s.chargesCreated(ctx, tx, prop.ID, inserted)
+		if err := s.chargesCreated(ctx, tx, prop.ID, inserted); err != nil {
+			return err
+		}
+		if len(inserted) == 0 {
+			return nil
+		}
+		// One line for the run, on the property: a catch-up can make
+		// hundreds of charges, each of which is in the charge list anyway.
+		return activity.Record(ctx, tx, activity.Entry{
+			Action: "charges_generated", RecordType: "property", RecordID: prop.ID.String(), WorkspaceID: prop.WorkspaceID,
+			Changes: map[string]activity.Change{"charges_created": {nil, len(inserted)}},
+		})
 	})
 	if err != nil {
 		return RefreshResult{}, err

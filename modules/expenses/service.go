@@ -14,8 +14,10 @@ import (
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/metrics"
 )
@@ -88,7 +90,16 @@ func (s *Service) Expenses(ctx context.Context, prop *properties.Property, q lis
 // CreateExpense adds an expense to prop. The currency defaults to the
 // property's, due_day to 1, is_active to true.
 func (s *Service) CreateExpense(ctx context.Context, prop *properties.Property, in ExpenseInput) (*Expense, error) {
-	return s.createExpense(ctx, s.store.db, prop, in, nil)
+	var e *Expense
+	err := database.RunInTx(ctx, s.store.db, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		e, err = s.createExpense(ctx, tx, prop, in, nil)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // CreateExpenseTx adds an expense to prop inside db (normally the caller's
@@ -118,7 +129,18 @@ func (s *Service) createExpense(ctx context.Context, db bun.IDB, prop *propertie
 	if err := s.store.InsertExpense(ctx, db, e); err != nil {
 		return nil, err
 	}
+	if err := recordExpense(ctx, db, activity.Created, prop, e, nil, expenseOut(e)); err != nil {
+		return nil, err
+	}
 	return e, nil
+}
+
+// recordExpense logs a write of the expense e of prop, through db.
+func recordExpense(ctx context.Context, db bun.IDB, action string, prop *properties.Property, e *Expense, before, after any) error {
+	return activity.Record(ctx, db, activity.Entry{
+		Action: action, RecordType: "expense", RecordID: e.ID.String(), WorkspaceID: prop.WorkspaceID,
+		Changes: activity.Diff(before, after),
+	})
 }
 
 // EndContractExpensesTx ends, inside db, every expense of the contract on
@@ -148,7 +170,13 @@ func (s *Service) UpdateExpense(ctx context.Context, prop *properties.Property, 
 		return e, nil
 	}
 	e.UpdatedAt = s.now()
-	if err := s.store.UpdateExpense(ctx, e); err != nil {
+	err = database.RunInTx(ctx, s.store.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.UpdateExpense(ctx, tx, e); err != nil {
+			return err
+		}
+		return recordExpense(ctx, tx, activity.Updated, prop, e, expenseOut(&before), expenseOut(e))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -163,7 +191,12 @@ func (s *Service) DeleteExpense(ctx context.Context, prop *properties.Property, 
 	if e.ContractID != nil {
 		return errContractExpense()
 	}
-	return s.store.SoftDeleteExpense(ctx, e.ID, s.now())
+	return database.RunInTx(ctx, s.store.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.SoftDeleteExpense(ctx, tx, e.ID, s.now()); err != nil {
+			return err
+		}
+		return recordExpense(ctx, tx, activity.Deleted, prop, e, expenseOut(e), nil)
+	})
 }
 
 // errContractExpense refuses a direct change of an expense a contract

@@ -61,8 +61,8 @@ func (s *Store) Expenses(ctx context.Context, propertyID uuid.UUID, q listing.Qu
 }
 
 // UpdateExpense writes every editable column of e.
-func (s *Store) UpdateExpense(ctx context.Context, e *Expense) error {
-	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(e).
+func (s *Store) UpdateExpense(ctx context.Context, db bun.IDB, e *Expense) error {
+	_, err := database.Exec(ctx, db, db.NewUpdate().Model(e).
 		Column("name", "type", "amount_minor", "currency", "is_active", "start_date", "end_date", "due_day", "updated_at").
 		WherePK())
 	if err != nil {
@@ -72,8 +72,8 @@ func (s *Store) UpdateExpense(ctx context.Context, e *Expense) error {
 }
 
 // SoftDeleteExpense hides the expense; its charges keep referring to it.
-func (s *Store) SoftDeleteExpense(ctx context.Context, id uuid.UUID, at time.Time) error {
-	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model((*Expense)(nil)).
+func (s *Store) SoftDeleteExpense(ctx context.Context, db bun.IDB, id uuid.UUID, at time.Time) error {
+	_, err := database.Exec(ctx, db, db.NewUpdate().Model((*Expense)(nil)).
 		Set("deleted_at = ?", at).Set("updated_at = ?", at).
 		Where("id = ?", id).Where("deleted_at IS NULL"))
 	if err != nil {

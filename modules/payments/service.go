@@ -17,6 +17,7 @@ import (
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
@@ -265,6 +266,13 @@ func (s *Service) post(ctx context.Context, tx bun.Tx, prop *properties.Property
 			return nil, err
 		}
 	}
+	err = activity.Record(ctx, tx, activity.Entry{
+		Action: activity.Created, RecordType: "payment", RecordID: p.ID.String(), WorkspaceID: prop.WorkspaceID,
+		Changes: activity.Diff(nil, paymentOut(p)),
+	})
+	if err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -412,6 +420,7 @@ func (s *Service) Reverse(ctx context.Context, who auth.Principal, prop *propert
 		if err := expenses.AddPaid(ctx, tx, changes); err != nil {
 			return err
 		}
+		before := paymentOut(cur)
 		now := s.now()
 		by := who.UserID
 		cur.Status, cur.ReversedAt, cur.ReversedBy, cur.ReversalReason = Reversed, &now, &by, &reason
@@ -425,7 +434,10 @@ func (s *Service) Reverse(ctx context.Context, who auth.Principal, prop *propert
 			}
 		}
 		*p = *cur
-		return nil
+		return activity.Record(ctx, tx, activity.Entry{
+			Action: activity.Reversed, RecordType: "payment", RecordID: cur.ID.String(), WorkspaceID: prop.WorkspaceID,
+			Changes: activity.Diff(before, paymentOut(cur)),
+		})
 	})
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
@@ -123,7 +124,14 @@ func (s *Service) Refresh(ctx context.Context, prop *properties.Property) (Resul
 		}
 		res.Created = len(inserted)
 		res.Skipped += len(due) - len(inserted)
-		return nil
+		if len(inserted) == 0 {
+			return nil
+		}
+		// One line for the run, on the property, as refresh-all's.
+		return activity.Record(ctx, tx, activity.Entry{
+			Action: "penalties_generated", RecordType: "property", RecordID: prop.ID.String(), WorkspaceID: prop.WorkspaceID,
+			Changes: map[string]activity.Change{"penalties_created": {nil, len(inserted)}},
+		})
 	})
 	if err != nil {
 		return Result{}, err

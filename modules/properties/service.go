@@ -13,6 +13,7 @@ import (
 	"golang.org/x/text/currency"
 
 	"github.com/propman/propman/modules/reference"
+	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
@@ -119,7 +120,13 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, in Input) (*Prop
 	if err := s.apply(prop, in); err != nil {
 		return nil, err
 	}
-	if err := s.store.Insert(ctx, prop); err != nil {
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.Insert(ctx, tx, prop); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, activity.Created, prop, nil, toJSON(prop))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return prop, nil
@@ -136,7 +143,13 @@ func (s *Service) Update(ctx context.Context, prop *Property, in Input) (*Proper
 		return prop, nil
 	}
 	prop.UpdatedAt = s.now()
-	if err := s.store.Update(ctx, prop); err != nil {
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.Update(ctx, tx, prop); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, activity.Updated, prop, toJSON(&before), toJSON(prop))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return prop, nil
@@ -149,12 +162,21 @@ func (s *Service) SetArchived(ctx context.Context, prop *Property, archived bool
 	if prop.Archived() == archived {
 		return prop, nil
 	}
+	before := toJSON(prop)
 	now := s.now()
 	prop.ArchivedAt, prop.UpdatedAt = nil, now
+	action := activity.Unarchived
 	if archived {
 		prop.ArchivedAt = &now
+		action = activity.Archived
 	}
-	if err := s.store.setArchived(ctx, prop); err != nil {
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.setArchived(ctx, tx, prop); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, action, prop, before, toJSON(prop))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return prop, nil
@@ -182,7 +204,10 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 				return err
 			}
 		}
-		return s.store.delete(ctx, tx, prop.ID)
+		if err := s.store.delete(ctx, tx, prop.ID); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, activity.Deleted, prop, toJSON(prop), nil)
 	})
 	switch {
 	case errors.Is(err, ErrNotFound):
@@ -193,6 +218,14 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 		return apierror.Conflict("has_dependents", "Records under this property prevent its deletion.")
 	}
 	return err
+}
+
+// record logs a write of prop in its workspace's activity, in tx.
+func (s *Service) record(ctx context.Context, tx bun.Tx, action string, prop *Property, before, after any) error {
+	return activity.Record(ctx, tx, activity.Entry{
+		Action: action, RecordType: "property", RecordID: prop.ID.String(), WorkspaceID: prop.WorkspaceID,
+		Changes: activity.Diff(before, after),
+	})
 }
 
 // apply checks in against the reference data and copies it onto prop. A new

@@ -24,9 +24,9 @@ func NewStore(db *bun.DB) *Store { return &Store{db: db} }
 // ErrNotFound means no property matched.
 var ErrNotFound = errors.New("property not found")
 
-// Insert adds p.
-func (s *Store) Insert(ctx context.Context, p *Property) error {
-	if _, err := database.Exec(ctx, s.db, s.db.NewInsert().Model(p)); err != nil {
+// Insert adds p through db (the transaction that logs it).
+func (s *Store) Insert(ctx context.Context, db bun.IDB, p *Property) error {
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(p)); err != nil {
 		return fmt.Errorf("insert property: %w", err)
 	}
 	return nil
@@ -65,9 +65,9 @@ func (s *Store) ListByWorkspace(ctx context.Context, workspaceID int64, q listin
 	return list, total, nil
 }
 
-// Update writes every editable column of p.
-func (s *Store) Update(ctx context.Context, p *Property) error {
-	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(p).
+// Update writes every editable column of p through db.
+func (s *Store) Update(ctx context.Context, db bun.IDB, p *Property) error {
+	_, err := database.Exec(ctx, db, db.NewUpdate().Model(p).
 		Column("name", "address", "city", "postal_code", "country_code", "currency", "updated_at").
 		WherePK())
 	if err != nil {
@@ -77,8 +77,8 @@ func (s *Store) Update(ctx context.Context, p *Property) error {
 }
 
 // setArchived sets or clears archived_at of p, already changed in memory.
-func (s *Store) setArchived(ctx context.Context, p *Property) error {
-	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(p).Column("archived_at", "updated_at").WherePK())
+func (s *Store) setArchived(ctx context.Context, db bun.IDB, p *Property) error {
+	_, err := database.Exec(ctx, db, db.NewUpdate().Model(p).Column("archived_at", "updated_at").WherePK())
 	if err != nil {
 		return fmt.Errorf("archive property: %w", err)
 	}

@@ -27,5 +27,6 @@ func NewRoutes(h *Handler, inv *InvitationHandler, guard *auth.Guard) module.Rou
 		r.Delete(ws+"/invitations/:invitationId", auth.Owner, inv.revoke)
 		// Any signed-in user: the invited address is checked, not a role.
 		r.Post("/invitations/:token/accept", auth.SignedIn, inv.accept)
+		r.Get(ws+"/activity", auth.Manager, h.activity)
 	}}
 }

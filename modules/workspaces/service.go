@@ -3,11 +3,13 @@ package workspaces
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
@@ -165,8 +167,16 @@ func (s *Service) ChangeRole(ctx context.Context, p auth.Principal, userID int64
 			}
 		}
 		if m.Role != role {
+			before := m.Role
 			m.Role, m.UpdatedAt = role, s.now()
 			if err := s.store.SetRole(ctx, tx, &m.Member); err != nil {
+				return err
+			}
+			err := activity.Record(ctx, tx, activity.Entry{
+				Action: "role_changed", RecordType: "member", RecordID: strconv.FormatInt(userID, 10), WorkspaceID: p.WorkspaceID,
+				Changes: map[string]activity.Change{"role": {before, role}},
+			})
+			if err != nil {
 				return err
 			}
 		}
@@ -207,6 +217,16 @@ func (s *Service) Remove(ctx context.Context, p auth.Principal, userID int64) er
 				return err
 			}
 		}
-		return s.store.Remove(ctx, tx, p.WorkspaceID, userID)
+		if err := s.store.Remove(ctx, tx, p.WorkspaceID, userID); err != nil {
+			return err
+		}
+		action := activity.Removed
+		if userID == p.UserID {
+			action = activity.Left
+		}
+		return activity.Record(ctx, tx, activity.Entry{
+			Action: action, RecordType: "member", RecordID: strconv.FormatInt(userID, 10), WorkspaceID: p.WorkspaceID,
+			Changes: map[string]activity.Change{"role": {m.Role, nil}},
+		})
 	})
 }

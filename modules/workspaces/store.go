@@ -182,6 +182,7 @@ func (s *Store) Owners(ctx context.Context, tx bun.IDB, workspaceID int64) (int,
 
 // SetRole writes the member's role through tx.
 func (s *Store) SetRole(ctx context.Context, tx bun.IDB, m *Member) error {
+	// Not WherePK: Bun writes the integer keys into the text.
 	_, err := database.Exec(ctx, tx, tx.NewUpdate().Model(m).Column("role", "updated_at").
 		Where("workspace_id = ?", param(m.WorkspaceID)).Where("user_id = ?", param(m.UserID)))
 	if err != nil {

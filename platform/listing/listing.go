@@ -107,6 +107,16 @@ type Query struct {
 	values  map[string]string
 	// after is the decoded ?after= cursor, nil for an offset page.
 	after *cursor
+	// uncounted: see Uncounted.
+	uncounted bool
+}
+
+// Uncounted returns q for a list walked with ?after= alone, one that grows
+// without bound (a log): Scan never counts its rows, so its first page
+// costs what any other does, and the body has no total and no page.
+func (q Query) Uncounted() Query {
+	q.uncounted = true
+	return q
 }
 
 // cursor is what ?after= and "next" carry: the list it belongs to (table and
@@ -282,13 +292,13 @@ func Scan(ctx context.Context, sel *bun.SelectQuery, q Query, order Order) (Resu
 	var res Result
 	var countSQL string
 	var countArgs []any
-	if q.after == nil {
+	if q.after == nil && !q.uncounted {
 		text, args, err := database.Render(db, sel)
 		if err != nil {
 			return Result{}, err
 		}
 		countSQL, countArgs = "SELECT count(*) FROM ("+text+") AS list", args
-	} else {
+	} else if q.after != nil {
 		keys, err := decodeKeys(table, order, tag, q.after)
 		if err != nil {
 			return Result{}, err
@@ -315,7 +325,7 @@ func Scan(ctx context.Context, sel *bun.SelectQuery, q Query, order Order) (Resu
 			return Result{}, err
 		}
 	}
-	if q.after != nil {
+	if q.after != nil || q.uncounted {
 		return res, nil
 	}
 	res.Counted = true
@@ -383,6 +393,12 @@ func decodeKeys(table *schema.Table, order Order, tag string, c *cursor) ([]any,
 			return nil, apierror.Validation(errCursor)
 		}
 		keys[i] = v.Elem().Interface()
+		switch v.Elem().Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			// Bun writes integers into the text itself; an integer id (a
+			// log's) goes as a bind parameter like every other key.
+			keys[i] = database.Param{V: v.Elem().Int()}
+		}
 	}
 	return keys, nil
 }
