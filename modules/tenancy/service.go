@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"html"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/workspaces"
+	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
@@ -87,6 +89,11 @@ func (s *Service) Invite(ctx context.Context, p auth.Principal, rawContragent st
 		}
 		if err := database.Query(ctx, tx, tx.NewInsert().Model(inv).Returning("id"), &inv.ID); err != nil {
 			return fmt.Errorf("save invitation: %w", err)
+		}
+		if err := activity.Record(ctx, tx, activity.Entry{Action: activity.Created, RecordType: "portal_invitation",
+			RecordID: strconv.FormatInt(inv.ID, 10), WorkspaceID: p.WorkspaceID,
+			Changes: map[string]activity.Change{"contragent_id": {nil, c.ID.String()}, "email": {nil, email}}}); err != nil {
+			return err
 		}
 		// Sent last, inside the transaction: an invitation whose mail could
 		// not be sent is not kept.
@@ -157,7 +164,13 @@ func (s *Service) Accept(ctx context.Context, userID int64, token string) (*Invi
 			return errNoInvitation()
 		}
 		inv.Status, inv.AcceptedBy, inv.UpdatedAt = Accepted, &userID, now
-		return s.workspaces.LinkTenant(ctx, tx, userID, inv.ContragentID, inv.WorkspaceID)
+		if err := s.workspaces.LinkTenant(ctx, tx, userID, inv.ContragentID, inv.WorkspaceID); err != nil {
+			return err
+		}
+		// In the landlord's workspace log: the tenant has no role there.
+		return activity.Record(ctx, tx, activity.Entry{Action: "linked", RecordType: "tenant",
+			RecordID: inv.ContragentID.String(), WorkspaceID: inv.WorkspaceID,
+			Changes: map[string]activity.Change{"user_id": {nil, userID}}})
 	})
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package tenancy_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -99,6 +100,13 @@ func TestTenantReadsTheirTenancy(t *testing.T) {
 	inv := accept(app, token, tenant.Token).Expect(200).Map()
 	if inv["status"] != "accepted" || inv["contragent_id"] != l.tenant {
 		t.Fatalf("accepted: %v", inv)
+	}
+	// The landlord's log says who invited and who became the tenant.
+	for _, kind := range []string{"portal_invitation", "tenant"} {
+		feed := app.Get(fmt.Sprintf("/api/v1/workspaces/%d/activity?record_type=%s", l.ws, kind), l.landlord.Token).Expect(200).Map()
+		if entries, _ := feed["activity"].([]any); len(entries) != 1 {
+			t.Errorf("%d %s entries in the landlord's activity, want 1: %v", len(entries), kind, feed)
+		}
 	}
 
 	var list struct {

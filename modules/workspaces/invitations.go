@@ -11,6 +11,7 @@ import (
 	"html"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -19,6 +20,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
@@ -217,6 +219,11 @@ func (s *Invitations) Invite(ctx context.Context, p auth.Principal, email, role 
 		if err := s.store.InsertInvitation(ctx, tx, inv); err != nil {
 			return err
 		}
+		if err := activity.Record(ctx, tx, activity.Entry{Action: activity.Created, RecordType: "invitation",
+			RecordID: strconv.FormatInt(inv.ID, 10), WorkspaceID: p.WorkspaceID,
+			Changes: map[string]activity.Change{"email": {nil, inv.Email}, "role": {nil, inv.Role}}}); err != nil {
+			return err
+		}
 		ws, err = s.store.ByID(ctx, tx, p.WorkspaceID)
 		return err
 	})
@@ -272,7 +279,8 @@ func (s *Invitations) Revoke(ctx context.Context, p auth.Principal, id int64) er
 		if !ok {
 			return apierror.Conflict("invitation_not_pending", "The invitation was already "+inv.Status+".")
 		}
-		return nil
+		return activity.Record(ctx, tx, activity.Entry{Action: "revoked", RecordType: "invitation",
+			RecordID: strconv.FormatInt(inv.ID, 10), WorkspaceID: p.WorkspaceID})
 	})
 }
 
@@ -327,7 +335,10 @@ func (s *Invitations) Accept(ctx context.Context, p auth.Principal, token string
 			return err
 		}
 		out = &Mine{Workspace: *ws, Role: m.Role, IsDefault: m.IsDefault}
-		return nil
+		// In the joined workspace's log, not the accepting user's own.
+		return activity.Record(ctx, tx, activity.Entry{Action: "joined", RecordType: "member",
+			RecordID: strconv.FormatInt(p.UserID, 10), WorkspaceID: inv.WorkspaceID,
+			Changes: map[string]activity.Change{"role": {nil, m.Role}}})
 	})
 	if err != nil {
 		return nil, err

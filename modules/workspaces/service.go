@@ -121,8 +121,17 @@ func (s *Service) Rename(ctx context.Context, p auth.Principal, name string) (*W
 	if err != nil {
 		return nil, err
 	}
+	before := w.Name
 	w.Name, w.UpdatedAt = name, s.now()
-	if err := s.store.Rename(ctx, w); err != nil {
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.store.Rename(ctx, tx, w); err != nil {
+			return err
+		}
+		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "workspace",
+			RecordID: strconv.FormatInt(w.ID, 10), WorkspaceID: w.ID,
+			Changes: map[string]activity.Change{"name": {before, name}}})
+	})
+	if err != nil {
 		return nil, err
 	}
 	return w, nil

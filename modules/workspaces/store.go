@@ -117,8 +117,8 @@ func (s *Store) ByID(ctx context.Context, db bun.IDB, id int64) (*Workspace, err
 }
 
 // Rename sets the workspace's name.
-func (s *Store) Rename(ctx context.Context, w *Workspace) error {
-	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(w).Column("name", "updated_at").Where("id = ?", param(w.ID)))
+func (s *Store) Rename(ctx context.Context, db bun.IDB, w *Workspace) error {
+	_, err := database.Exec(ctx, db, db.NewUpdate().Model(w).Column("name", "updated_at").Where("id = ?", param(w.ID)))
 	if err != nil {
 		return fmt.Errorf("rename workspace: %w", err)
 	}
