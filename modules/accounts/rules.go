@@ -73,15 +73,15 @@ func (r *rules) email(field, email string) {
 		r.fail(field + ": is required")
 	case len(email) > emailMax:
 		r.fail(field + ": must be at most 254 characters")
-	case !validEmail(email):
+	case !ValidEmail(email):
 		r.fail(field + ": must be a valid email address")
 	}
 }
 
-// validEmail accepts local@domain with a dotted domain and no spaces or
+// ValidEmail accepts local@domain with a dotted domain and no spaces or
 // control characters: strict enough to route mail, loose enough for real
-// addresses.
-func validEmail(s string) bool {
+// addresses. Every module that takes an address checks it with this.
+func ValidEmail(s string) bool {
 	at := strings.LastIndexByte(s, '@')
 	if at < 1 || at > 64 || at == len(s)-1 {
 		return false

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/propman/propman/modules/accounts"
 )
 
 // Bounds of the fields, in characters (email in bytes, as everywhere).
@@ -81,7 +83,7 @@ func (in *Input) normalize(creating bool) []string {
 		switch e := *in.Email; {
 		case len(e) > EmailMax:
 			fail("email", fmt.Sprintf("must be at most %d characters", EmailMax))
-		case !validEmail(e):
+		case !accounts.ValidEmail(e):
 			fail("email", "must be a valid email address")
 		}
 	}
@@ -139,31 +141,6 @@ func hasControl(s string, multiline bool) bool {
 	}) >= 0
 }
 
-// validEmail accepts local@domain with a dotted domain and no spaces or
-// control characters (the accounts module's rule).
-func validEmail(s string) bool {
-	at := strings.LastIndexByte(s, '@')
-	if at < 1 || at > 64 || at == len(s)-1 {
-		return false
-	}
-	local, domain := s[:at], s[at+1:]
-	if strings.ContainsAny(s, " \t\r\n<>()[],;:\\\"") || strings.Contains(local, "@") {
-		return false
-	}
-	if !utf8.ValidString(s) || strings.IndexFunc(s, unicode.IsControl) >= 0 {
-		return false
-	}
-	labels := strings.Split(domain, ".")
-	if len(labels) < 2 {
-		return false
-	}
-	for _, l := range labels {
-		if l == "" || len(l) > 63 || strings.HasPrefix(l, "-") || strings.HasSuffix(l, "-") {
-			return false
-		}
-	}
-	return !strings.HasPrefix(local, ".") && !strings.HasSuffix(local, ".") && !strings.Contains(local, "..")
-}
 
 // apply copies the normalized in onto c.
 func (in *Input) apply(c *Contragent) {

@@ -68,7 +68,7 @@ func (s *Service) Invite(ctx context.Context, p auth.Principal, rawContragent st
 		return nil, err
 	}
 	email := accounts.NormalizeEmail(c.Email)
-	if !validEmail(email) {
+	if len(email) > 254 || !accounts.ValidEmail(email) {
 		return nil, apierror.Validation("email: must be a valid email address (the contragent has none on file)")
 	}
 	raw := make([]byte, 32)
@@ -241,11 +241,3 @@ func (s *Service) Contract(ctx context.Context, userID int64, rawID string) (*Te
 
 func errNoContract() error { return apierror.NotFound("Contract not found.") }
 
-// validEmail accepts local@domain with a dotted domain, as registration does.
-func validEmail(s string) bool {
-	at := strings.LastIndexByte(s, '@')
-	if at < 1 || at == len(s)-1 || len(s) > 254 || strings.ContainsAny(s, " \t\r\n<>\"") {
-		return false
-	}
-	return strings.Contains(s[at+1:], ".")
-}

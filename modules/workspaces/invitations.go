@@ -14,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 
@@ -137,31 +135,6 @@ func newToken() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// validEmail accepts local@domain with a dotted domain and no spaces or
-// control characters, as registration does.
-func validEmail(s string) bool {
-	at := strings.LastIndexByte(s, '@')
-	if at < 1 || at > 64 || at == len(s)-1 || len(s) > emailMax {
-		return false
-	}
-	local, domain := s[:at], s[at+1:]
-	if strings.ContainsAny(s, " \t\r\n<>()[],;:\\\"") || strings.Contains(local, "@") {
-		return false
-	}
-	if !utf8.ValidString(s) || strings.IndexFunc(s, unicode.IsControl) >= 0 {
-		return false
-	}
-	labels := strings.Split(domain, ".")
-	if len(labels) < 2 {
-		return false
-	}
-	for _, l := range labels {
-		if l == "" || len(l) > 63 || strings.HasPrefix(l, "-") || strings.HasSuffix(l, "-") {
-			return false
-		}
-	}
-	return !strings.HasPrefix(local, ".") && !strings.HasSuffix(local, ".") && !strings.Contains(local, "..")
-}
 
 // Invite invites email to p's workspace with role and mails the link. A
 // pending invitation of the same address is replaced: its token stops
@@ -172,7 +145,7 @@ func (s *Invitations) Invite(ctx context.Context, p auth.Principal, email, role 
 	switch {
 	case email == "":
 		details = append(details, "email: is required")
-	case !validEmail(email):
+	case len(email) > 254 || !accounts.ValidEmail(email):
 		details = append(details, "email: must be a valid email address of at most 254 characters")
 	}
 	if _, ok := auth.ParseRole(role); !ok {

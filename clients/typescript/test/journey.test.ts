@@ -53,9 +53,9 @@ async function waitHealthy(api: PropmanClient, deadline: number): Promise<void> 
   }
 }
 
-/** The 6-digit code of the last verification email to `email` in the log. */
-function codeFromLog(email: string): string | undefined {
-  let code: string | undefined;
+/** The first group of `pattern` in the last email to `email` in the log that has it. */
+function fromLastMail(email: string, pattern: RegExp): string | undefined {
+  let found: string | undefined;
   for (const line of logLines) {
     let rec: { msg?: string; to?: unknown; text?: string };
     try {
@@ -65,10 +65,15 @@ function codeFromLog(email: string): string | undefined {
     }
     const to = Array.isArray(rec.to) ? rec.to.join(",") : String(rec.to ?? "");
     if (rec.msg?.startsWith("mail") && to.includes(email) && rec.text) {
-      code = /\b(\d{6})\b/.exec(rec.text)?.[1] ?? code;
+      found = pattern.exec(rec.text)?.[1] ?? found;
     }
   }
-  return code;
+  return found;
+}
+
+/** The 6-digit code of the last verification email to `email` in the log. */
+function codeFromLog(email: string): string | undefined {
+  return fromLastMail(email, /\b(\d{6})\b/);
 }
 
 let api: PropmanClient;
@@ -232,20 +237,7 @@ describe("a landlord's first visit, through the generated client", () => {
 
 /** The token of the last invitation link mailed to `email`, from the log. */
 function inviteTokenFromLog(email: string): string | undefined {
-  let token: string | undefined;
-  for (const line of logLines) {
-    let rec: { msg?: string; to?: unknown; text?: string };
-    try {
-      rec = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const to = Array.isArray(rec.to) ? rec.to.join(",") : String(rec.to ?? "");
-    if (rec.msg?.startsWith("mail") && to.includes(email) && rec.text) {
-      token = /token=([A-Za-z0-9_-]+)/.exec(rec.text)?.[1] ?? token;
-    }
-  }
-  return token;
+  return fromLastMail(email, /token=([A-Za-z0-9_-]+)/);
 }
 
 async function waitFor<T>(get: () => T | undefined, what: string): Promise<T> {
