@@ -141,7 +141,6 @@ func hasControl(s string, multiline bool) bool {
 	}) >= 0
 }
 
-
 // apply copies the normalized in onto c.
 func (in *Input) apply(c *Contragent) {
 	set := func(dst *string, v *string) {

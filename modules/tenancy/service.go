@@ -240,4 +240,3 @@ func (s *Service) Contract(ctx context.Context, userID int64, rawID string) (*Te
 }
 
 func errNoContract() error { return apierror.NotFound("Contract not found.") }
-

@@ -135,7 +135,6 @@ func newToken() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-
 // Invite invites email to p's workspace with role and mails the link. A
 // pending invitation of the same address is replaced: its token stops
 // working. Nothing stays stored when the mail cannot be sent.
