@@ -125,6 +125,9 @@ type readingRequest struct {
 type ReadingInput struct {
 	ReadOn calendar.Date
 	Value  Quantity
+	// EnteredBy is ByTenant for a reading sent through the tenant portal;
+	// empty is ByLandlord.
+	EnteredBy string
 }
 
 func (r *readingRequest) input() (ReadingInput, []string) {
@@ -178,13 +181,14 @@ type readingJSON struct {
 	Value       Quantity      `json:"value"`
 	Consumption *Quantity     `json:"consumption"`
 	ChargeID    *string       `json:"charge_id"`
+	By          string        `json:"by"`
 	CreatedAt   string        `json:"created_at"`
 }
 
 func readingOut(r *Reading) readingJSON {
 	return readingJSON{
 		ID: r.ID.String(), CounterID: r.CounterID.String(), ReadOn: r.ReadOn, Value: r.Value,
-		Consumption: r.Consumption, ChargeID: idString(r.ChargeID), CreatedAt: properties.Timestamp(r.CreatedAt),
+		Consumption: r.Consumption, ChargeID: idString(r.ChargeID), By: r.EnteredBy, CreatedAt: properties.Timestamp(r.CreatedAt),
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"mime"
 
 	"github.com/gofiber/fiber/v2"
+	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
@@ -18,13 +19,25 @@ import (
 // property; only then is the body read, so a stranger learns nothing from
 // validation messages.
 type Handler struct {
-	svc   *Service
-	props *properties.Service
+	svc     *Service
+	props   *properties.Service
+	tenants Tenancies
+}
+
+// HandlerParams are the handler's dependencies as fx provides them.
+type HandlerParams struct {
+	fx.In
+
+	Service    *Service
+	Properties *properties.Service
+	// Tenancies is nil when the tenancy module is off: the tenant routes
+	// then answer 404.
+	Tenancies Tenancies `optional:"true"`
 }
 
 // NewHandler returns the handler.
-func NewHandler(svc *Service, props *properties.Service) *Handler {
-	return &Handler{svc: svc, props: props}
+func NewHandler(p HandlerParams) *Handler {
+	return &Handler{svc: p.Service, props: p.Properties, tenants: p.Tenancies}
 }
 
 func (h *Handler) property(c *fiber.Ctx) (*properties.Property, error) {
@@ -122,11 +135,23 @@ func (h *Handler) listReadings(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	q, err := listing.Parse(c, listing.Date("from"), listing.Date("to"))
+	q, from, to, err := readingsQuery(c)
 	if err != nil {
 		return err
 	}
-	var from, to calendar.Date
+	list, total, err := h.svc.Readings(httpserver.Context(c), prop, c.Params("counterId"), from, to, q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(listing.NewPage("readings", list, readingOut, total, q))
+}
+
+// readingsQuery reads a readings list's query: its page and from..to.
+func readingsQuery(c *fiber.Ctx) (q listing.Query, from, to calendar.Date, err error) {
+	q, err = listing.Parse(c, listing.Date("from"), listing.Date("to"))
+	if err != nil {
+		return q, from, to, err
+	}
 	var details []string
 	if v := q.Get("from"); v != "" {
 		if from, err = calendar.ParseDate(v); err != nil {
@@ -139,13 +164,9 @@ func (h *Handler) listReadings(c *fiber.Ctx) error {
 		}
 	}
 	if len(details) > 0 {
-		return apierror.Validation(details...)
+		return q, from, to, apierror.Validation(details...)
 	}
-	list, total, err := h.svc.Readings(httpserver.Context(c), prop, c.Params("counterId"), from, to, q)
-	if err != nil {
-		return err
-	}
-	return c.JSON(listing.NewPage("readings", list, readingOut, total, q))
+	return q, from, to, nil
 }
 
 func (h *Handler) addReading(c *fiber.Ctx) error {
@@ -156,19 +177,27 @@ func (h *Handler) addReading(c *fiber.Ctx) error {
 	if _, err := h.svc.Counter(httpserver.Context(c), prop, c.Params("counterId")); err != nil {
 		return err
 	}
-	var req readingRequest
-	if err := httpserver.DecodeJSON(c, &req); err != nil {
+	in, err := decodeReading(c)
+	if err != nil {
 		return err
-	}
-	in, details := req.input()
-	if len(details) > 0 {
-		return apierror.Validation(details...)
 	}
 	r, err := h.svc.AddReading(httpserver.Context(c), auth.Current(c), prop, c.Params("counterId"), in)
 	if err != nil {
 		return err
 	}
 	return c.Status(fiber.StatusCreated).JSON(readingOut(r))
+}
+
+func decodeReading(c *fiber.Ctx) (ReadingInput, error) {
+	var req readingRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return ReadingInput{}, err
+	}
+	in, details := req.input()
+	if len(details) > 0 {
+		return ReadingInput{}, apierror.Validation(details...)
+	}
+	return in, nil
 }
 
 func (h *Handler) deleteReading(c *fiber.Ctx) error {

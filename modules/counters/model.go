@@ -40,7 +40,16 @@ type Reading struct {
 	ChargeID    *uuid.UUID `bun:"charge_id"`
 	CreatedBy   int64      `bun:"created_by,notnull"`
 	CreatedAt   time.Time  `bun:"created_at,notnull"`
+	// EnteredBy is ByLandlord or ByTenant.
+	EnteredBy string `bun:"entered_by,notnull"`
 }
+
+// Who entered a reading: the landlord (their routes and imports) or the
+// contract's tenant through the tenant portal.
+const (
+	ByLandlord = "landlord"
+	ByTenant   = "tenant"
+)
 
 // The kinds of counter.
 const (

@@ -25,5 +25,11 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		r.Post(counter+"/readings/import", auth.Manager, h.importReadings)
 		r.Delete(counter+"/readings/:readingId", auth.Manager, h.deleteReading)
 		r.Get(counter+"/consumption", auth.Viewer, h.consumption)
+		// The tenant portal: any signed-in user, each answered only for
+		// their own contract (Tenancies), else 404.
+		const mine = "/tenancy/contracts/:contractId/counters"
+		r.Get(mine, auth.SignedIn, h.tenantCounters)
+		r.Get(mine+"/:counterId/readings", auth.SignedIn, h.tenantReadings)
+		r.Post(mine+"/:counterId/readings", auth.SignedIn, h.tenantAddReading)
 	}}
 }

@@ -296,7 +296,10 @@ func (s *Service) plan(prop *properties.Property, c *Counter, latest *Reading, b
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("reading id: %w", err)
 		}
-		r := Reading{ID: id, CounterID: c.ID, ReadOn: in.ReadOn, Value: in.Value, CreatedBy: by, CreatedAt: now}
+		r := Reading{ID: id, CounterID: c.ID, ReadOn: in.ReadOn, Value: in.Value, CreatedBy: by, EnteredBy: ByLandlord, CreatedAt: now}
+		if in.EnteredBy == ByTenant {
+			r.EnteredBy = ByTenant
+		}
 		if prev != nil {
 			used := in.Value - prev.Value
 			r.Consumption = &used

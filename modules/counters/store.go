@@ -68,12 +68,20 @@ func (s *Store) LockCounter(ctx context.Context, tx bun.Tx, propertyID, id uuid.
 	return c, nil
 }
 
-// Counters returns a page of the property's counters in creation order.
+// Counters returns a page of the property's counters in creation order,
+// filtered by kind and contract_id.
 func (s *Store) Counters(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Counter, listing.Result, error) {
 	var list []Counter
 	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", propertyID)
 	if v := q.Get("kind"); v != "" {
 		sel = sel.Where("kind = ?", v)
+	}
+	if v := q.Get("contract_id"); v != "" {
+		id, err := uuid.Parse(v)
+		if err != nil {
+			return nil, listing.Result{}, fmt.Errorf("contract_id filter: %w", err)
+		}
+		sel = sel.Where("contract_id = ?", id)
 	}
 	total, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
+	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
@@ -31,13 +32,27 @@ import (
 type Handler struct {
 	svc       *Service
 	props     *properties.Service
+	tenants   Tenancies
 	cfg       Config
 	dbTimeout time.Duration
 }
 
+// HandlerParams are the handler's dependencies as fx provides them.
+type HandlerParams struct {
+	fx.In
+
+	Service    *Service
+	Properties *properties.Service
+	Config     Config
+	AppConfig  *config.Config
+	// Tenancies is nil when the tenancy module is off: the tenant routes
+	// then answer 404.
+	Tenancies Tenancies `optional:"true"`
+}
+
 // NewHandler returns the handler.
-func NewHandler(svc *Service, props *properties.Service, cfg Config, appCfg *config.Config) *Handler {
-	return &Handler{svc: svc, props: props, cfg: cfg, dbTimeout: appCfg.Database.Timeout}
+func NewHandler(p HandlerParams) *Handler {
+	return &Handler{svc: p.Service, props: p.Properties, tenants: p.Tenancies, cfg: p.Config, dbTimeout: p.AppConfig.Database.Timeout}
 }
 
 // formOverhead is what a multipart body may hold besides the file: the
@@ -64,6 +79,7 @@ type documentOut struct {
 	Size        int64   `json:"size"`
 	SHA256      string  `json:"sha256"`
 	UploadedBy  int64   `json:"uploaded_by"`
+	Shared      bool    `json:"shared_with_tenant"`
 	CreatedAt   string  `json:"created_at"`
 	UpdatedAt   string  `json:"updated_at"`
 }
@@ -72,6 +88,7 @@ func toJSON(d *Document) documentOut {
 	out := documentOut{
 		ID: d.ID.String(), PropertyID: d.PropertyID.String(), Title: d.Title, Category: d.Category,
 		Filename: d.ServedFilename(), ContentType: d.ContentType, Size: d.Size, SHA256: d.SHA256, UploadedBy: d.UploadedBy,
+		Shared:    d.SharedWithTenant,
 		CreatedAt: d.CreatedAt.UTC().Format(time.RFC3339), UpdatedAt: d.UpdatedAt.UTC().Format(time.RFC3339),
 	}
 	if d.ContractID != nil {
@@ -130,6 +147,8 @@ func (h *Handler) get(c *fiber.Ctx) error {
 type updateRequest struct {
 	Title    *string `json:"title" validate:"required,min=1,max=200"`
 	Category *string `json:"category" validate:"required"`
+	// Shared is optional: left out, the document stays as shared as it is.
+	Shared *bool `json:"shared_with_tenant"`
 }
 
 func (h *Handler) update(c *fiber.Ctx) error {
@@ -155,7 +174,11 @@ func (h *Handler) update(c *fiber.Ctx) error {
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
-	d, err = h.svc.Update(httpserver.Context(c), prop, d, *req.Title, *req.Category)
+	shared := d.SharedWithTenant
+	if req.Shared != nil {
+		shared = *req.Shared
+	}
+	d, err = h.svc.Update(httpserver.Context(c), prop, d, *req.Title, *req.Category, shared)
 	if err != nil {
 		return err
 	}
@@ -174,11 +197,11 @@ func (h *Handler) delete(c *fiber.Ctx) error {
 }
 
 // upload reads the multipart form as it arrives: the fields title,
-// category and contract_id (before or after the file; sending them first
-// lets a mistake be refused before the file is sent) and one file, which
-// goes to the storage as it streams in. The row is inserted once the whole
-// body has arrived and every field is valid; on any failure the blob is
-// removed.
+// category, contract_id and shared_with_tenant (before or after the file;
+// sending them first lets a mistake be refused before the file is sent)
+// and one file, which goes to the storage as it streams in. The row is
+// inserted once the whole body has arrived and every field is valid; on
+// any failure the blob is removed.
 func (h *Handler) upload(c *fiber.Ctx) (err error) {
 	prop, err := h.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
 	if err != nil {
@@ -234,7 +257,7 @@ func (h *Handler) upload(c *fiber.Ctx) (err error) {
 			if err != nil {
 				return h.refuse(c, err)
 			}
-		case "title", "category", "contract_id":
+		case "title", "category", "contract_id", "shared_with_tenant":
 			if _, dup := fields[name]; dup {
 				return h.refuse(c, apierror.Validation(name+": given twice"))
 			}
@@ -294,6 +317,15 @@ func checkFields(f map[string]string, all bool) (Input, []string) {
 			details = append(details, "category: must be one of "+strings.Join(categories, ", "))
 		}
 	}
+	if raw, ok := f["shared_with_tenant"]; ok {
+		switch strings.TrimSpace(raw) {
+		case "true":
+			in.SharedWithTenant = true
+		case "false", "":
+		default:
+			details = append(details, "shared_with_tenant: must be true or false")
+		}
+	}
 	if raw, ok := f["contract_id"]; ok && strings.TrimSpace(raw) != "" {
 		raw = strings.TrimSpace(raw)
 		id, err := uuid.Parse(raw)
@@ -344,6 +376,12 @@ func (h *Handler) content(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	return h.send(c, d)
+}
+
+// send answers with d's bytes (or the one range asked for, or 304), as an
+// attachment that no browser renders in the API's origin.
+func (h *Handler) send(c *fiber.Ctx, d *Document) error {
 	etag := `"` + d.SHA256 + `"`
 	c.Set(fiber.HeaderETag, etag)
 	c.Set(fiber.HeaderAcceptRanges, "bytes")

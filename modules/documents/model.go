@@ -28,6 +28,9 @@ type Document struct {
 	UploadedBy  int64     `bun:"uploaded_by,notnull"`
 	CreatedAt   time.Time `bun:"created_at,notnull"`
 	UpdatedAt   time.Time `bun:"updated_at,notnull"`
+	// SharedWithTenant shows the document in the tenant portal (to whom:
+	// visibleTo).
+	SharedWithTenant bool `bun:"shared_with_tenant,notnull"`
 }
 
 // Key is the document's blob key in the storage.

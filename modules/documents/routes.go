@@ -26,5 +26,9 @@ func NewRoutes(h *Handler, guard *auth.Guard, bodies *httpserver.BodyLimits) mod
 		r.Put("/properties/:propertyId/documents/:documentId", auth.Manager, h.update)
 		r.Delete("/properties/:propertyId/documents/:documentId", auth.Manager, h.delete)
 		r.Get("/properties/:propertyId/documents/:documentId/content", auth.Viewer, h.content)
+		// The tenant portal: any signed-in user, each answered only for
+		// their own contract (Tenancies), else 404.
+		r.Get("/tenancy/contracts/:contractId/documents", auth.SignedIn, h.tenantList)
+		r.Get("/tenancy/contracts/:contractId/documents/:documentId/content", auth.SignedIn, h.tenantContent)
 	}}
 }

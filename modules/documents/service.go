@@ -67,6 +67,8 @@ type Input struct {
 	Title      string
 	Category   string
 	ContractID *uuid.UUID
+	// SharedWithTenant shows the document in the tenant portal.
+	SharedWithTenant bool
 }
 
 // Blob is a file written to the storage whose row does not exist yet.
@@ -219,7 +221,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, prop *properties
 	d := &Document{
 		ID: b.ID, PropertyID: prop.ID, ContractID: in.ContractID, Title: in.Title, Category: in.Category,
 		Filename: b.Filename, ContentType: b.ContentType, Size: b.Size, SHA256: b.SHA256,
-		UploadedBy: p.UserID, CreatedAt: now, UpdatedAt: now,
+		UploadedBy: p.UserID, SharedWithTenant: in.SharedWithTenant, CreatedAt: now, UpdatedAt: now,
 	}
 	err := database.RunInTx(ctx, s.store.db, func(ctx context.Context, tx bun.Tx) error {
 		if err := s.store.Insert(ctx, tx, d); err != nil {
@@ -252,13 +254,13 @@ func (s *Service) Get(ctx context.Context, prop *properties.Property, rawID stri
 	return d, err
 }
 
-// Update sets the title and category of d.
-func (s *Service) Update(ctx context.Context, prop *properties.Property, d *Document, title, category string) (*Document, error) {
-	if d.Title == title && d.Category == category {
+// Update sets the title, category and sharing of d.
+func (s *Service) Update(ctx context.Context, prop *properties.Property, d *Document, title, category string, shared bool) (*Document, error) {
+	if d.Title == title && d.Category == category && d.SharedWithTenant == shared {
 		return d, nil
 	}
 	before := toJSON(d)
-	d.Title, d.Category, d.UpdatedAt = title, category, s.now()
+	d.Title, d.Category, d.SharedWithTenant, d.UpdatedAt = title, category, shared, s.now()
 	err := database.RunInTx(ctx, s.store.db, func(ctx context.Context, tx bun.Tx) error {
 		if err := s.store.Update(ctx, tx, d); err != nil {
 			return err

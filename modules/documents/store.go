@@ -67,9 +67,32 @@ func (s *Store) List(ctx context.Context, propertyID uuid.UUID, q listing.Query)
 	return list, total, nil
 }
 
-// Update writes title, category and updated_at of d.
+// Shared returns one page of the property's documents shared with the
+// tenant of contractID, optionally of one category: those of the contract
+// and, when withProperty, those of no contract.
+func (s *Store) Shared(ctx context.Context, propertyID, contractID uuid.UUID, withProperty bool, q listing.Query) ([]Document, listing.Result, error) {
+	var list []Document
+	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", propertyID).Where("shared_with_tenant")
+	if c := q.Get("category"); c != "" {
+		sel = sel.Where("category = ?", c)
+	}
+	if withProperty {
+		sel = sel.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("contract_id = ?", contractID).WhereOr("contract_id IS NULL")
+		})
+	} else {
+		sel = sel.Where("contract_id = ?", contractID)
+	}
+	total, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
+	if err != nil {
+		return nil, listing.Result{}, fmt.Errorf("list shared documents: %w", err)
+	}
+	return list, total, nil
+}
+
+// Update writes title, category, shared_with_tenant and updated_at of d.
 func (s *Store) Update(ctx context.Context, db bun.IDB, d *Document) error {
-	res, err := database.Exec(ctx, db, db.NewUpdate().Model(d).Column("title", "category", "updated_at").WherePK())
+	res, err := database.Exec(ctx, db, db.NewUpdate().Model(d).Column("title", "category", "shared_with_tenant", "updated_at").WherePK())
 	if err != nil {
 		return fmt.Errorf("update document: %w", err)
 	}

@@ -23,6 +23,9 @@ type Handler struct {
 	// receipts is the receipts module's adapter; nil when that module is
 	// off (the route then answers 404).
 	receipts ReceiptSource
+	// tenants is the tenant portal's check; nil when that module is off
+	// (the tenant's route then answers 404).
+	tenants TenantReceipts
 	// drawing bounds the renders running at once: drawing is CPU work of
 	// about 15 MB each, so more renders than cores only raise the memory
 	// peak (20 at once took 290 MB) without finishing sooner.
@@ -35,12 +38,13 @@ type HandlerParams struct {
 
 	Service  *Service
 	Cache    *Cache
-	Receipts ReceiptSource `optional:"true"`
+	Receipts ReceiptSource  `optional:"true"`
+	Tenants  TenantReceipts `optional:"true"`
 }
 
 // NewHandler returns the handler.
 func NewHandler(p HandlerParams) *Handler {
-	return &Handler{svc: p.Service, cache: p.Cache, receipts: p.Receipts, drawing: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	return &Handler{svc: p.Service, cache: p.Cache, receipts: p.Receipts, tenants: p.Tenants, drawing: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 
 func (h *Handler) contract(c *fiber.Ctx) error {
@@ -54,6 +58,19 @@ func (h *Handler) contract(c *fiber.Ctx) error {
 // receipt serves GET /print-forms/receipts/{receiptId} once a
 // ReceiptSource exists (see ReceiptSource).
 func (h *Handler) receipt(c *fiber.Ctx) error { return h.serveReceipt(c, auth.Current(c)) }
+
+// tenantReceipt serves a receipt of the caller's own contract, as the
+// workspace's owner would get it, once the portal has checked whose it is.
+func (h *Handler) tenantReceipt(c *fiber.Ctx) error {
+	if h.tenants == nil {
+		return apierror.NotFound("Receipt not found.")
+	}
+	p, err := h.tenants.TenantReceipt(httpserver.Context(c), auth.Current(c).UserID, c.Params("contractId"), c.Params("receiptId"))
+	if err != nil {
+		return err
+	}
+	return h.serveReceipt(c, p)
+}
 
 func (h *Handler) serveReceipt(c *fiber.Ctx, p auth.Principal) error {
 	if h.receipts == nil {

@@ -96,6 +96,16 @@ type ReceiptSource interface {
 	PrintableReceipt(ctx context.Context, p auth.Principal, rawID string) (PrintableReceipt, error)
 }
 
+// TenantReceipts is the tenant portal's (modules/tenancy) check for GET
+// /tenancy/contracts/{contractId}/receipts/{receiptId}/pdf: it returns the
+// principal of the contract's workspace to read the receipt with when the
+// user is the contract's linked tenant and the receipt is of a payment of
+// that contract; an apierror 404 otherwise. Defined here, where it is used:
+// the portal imports this package, not the other way round.
+type TenantReceipts interface {
+	TenantReceipt(ctx context.Context, userID int64, rawContractID, rawReceiptID string) (auth.Principal, error)
+}
+
 // Receipt renders rc in locale as a PDF.
 func (r *Renderer) Receipt(locale string, rc Receipt) (out []byte, err error) {
 	defer recoverRender(&err)

@@ -17,5 +17,8 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		// The receipts module provides the ReceiptSource; without it the
 		// handler answers 404.
 		r.Get("/print-forms/receipts/:receiptId", auth.Viewer, h.receipt)
+		// A tenant's own receipt: any signed-in user, answered only for a
+		// receipt of their own contract (TenantReceipts), else 404.
+		r.Get("/tenancy/contracts/:contractId/receipts/:receiptId/pdf", auth.SignedIn, h.tenantReceipt)
 	}}
 }

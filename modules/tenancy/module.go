@@ -1,7 +1,10 @@
 // Package tenancy is the tenant portal: a landlord invites a contragent
 // (POST /contragents/{id}/portal-invitation); the user who accepts is
 // linked to it and reads their own tenancy under /api/v1/tenancy: their
-// contracts, each one's charges, balance and receipts. Nothing else of the
+// contracts, each one's charges, balance and receipts. The documents,
+// counters and printforms modules serve the rest of the portal (shared
+// documents, the contract's meters and readings, receipt PDFs) and ask
+// this module whose contract it is (portal). Nothing else of the
 // landlord's workspace is theirs: its routes answer them 404.
 package tenancy
 
@@ -11,6 +14,9 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/counters"
+	"github.com/propman/propman/modules/documents"
+	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/tenancy/migrations"
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/module"
@@ -32,6 +38,10 @@ func Entry() module.Entry {
 		Options: fx.Module(Name,
 			fx.Provide(NewService),
 			fx.Provide(fx.Private, NewConfig, NewHandler),
+			// The modules that serve a tenant their documents, meters and
+			// receipt PDFs ask these.
+			fx.Provide(fx.Annotate(newPortal,
+				fx.As(new(documents.Tenancies)), fx.As(new(counters.Tenancies)), fx.As(new(printforms.TenantReceipts)))),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}

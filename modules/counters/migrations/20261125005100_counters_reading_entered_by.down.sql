@@ -1,0 +1,1 @@
+ALTER TABLE counter_readings DROP COLUMN entered_by;

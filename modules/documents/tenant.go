@@ -1,0 +1,96 @@
+package documents
+
+import (
+	"context"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Tenancies is what the tenant portal (modules/tenancy) answers for a
+// signed-in user and a contract id: the contract when the user is its
+// linked tenant, its property, and the principal of the contract's
+// workspace to read them with; an apierror 404 otherwise. Defined here,
+// where it is used, so that this module does not import the portal.
+type Tenancies interface {
+	TenantContract(ctx context.Context, userID int64, rawContractID string) (*contracts.Contract, *properties.Property, auth.Principal, error)
+}
+
+// A tenant sees a shared document of their contract for as long as they
+// see the contract (their own lease stays theirs after it ends), and a
+// shared document of the property (one of no contract) while their
+// contract is active: those are for whoever lives there now.
+func visibleTo(d *Document, c *contracts.Contract, today calendar.Date) bool {
+	switch {
+	case !d.SharedWithTenant:
+		return false
+	case d.ContractID != nil:
+		return *d.ContractID == c.ID
+	default:
+		return c.StatusOn(today) == contracts.Active
+	}
+}
+
+// ForTenant returns one page of the documents prop's contract c's tenant
+// sees (visibleTo).
+func (s *Service) ForTenant(ctx context.Context, prop *properties.Property, c *contracts.Contract, q listing.Query) ([]Document, listing.Result, error) {
+	withProperty := c.StatusOn(calendar.DateOf(s.clock.Now())) == contracts.Active
+	return s.store.Shared(ctx, prop.ID, c.ID, withProperty, q)
+}
+
+// TenantDocument returns the document with the raw id when the tenant of
+// c sees it, else 404, the same answer as for an unknown id.
+func (s *Service) TenantDocument(ctx context.Context, prop *properties.Property, c *contracts.Contract, rawID string) (*Document, error) {
+	d, err := s.Get(ctx, prop, rawID)
+	if err != nil {
+		return nil, err
+	}
+	if !visibleTo(d, c, calendar.DateOf(s.clock.Now())) {
+		return nil, apierror.NotFound("Document not found.")
+	}
+	return d, nil
+}
+
+// tenancy finds the caller's own contract of the path.
+func (h *Handler) tenancy(c *fiber.Ctx) (*contracts.Contract, *properties.Property, error) {
+	if h.tenants == nil {
+		return nil, nil, apierror.NotFound("Contract not found.")
+	}
+	ct, prop, _, err := h.tenants.TenantContract(httpserver.Context(c), auth.Current(c).UserID, c.Params("contractId"))
+	return ct, prop, err
+}
+
+func (h *Handler) tenantList(c *fiber.Ctx) error {
+	ct, prop, err := h.tenancy(c)
+	if err != nil {
+		return err
+	}
+	q, err := listing.Parse(c, listing.OneOf("category", categories...))
+	if err != nil {
+		return err
+	}
+	list, total, err := h.svc.ForTenant(httpserver.Context(c), prop, ct, q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(listing.NewPage("documents", list, toJSON, total, q))
+}
+
+func (h *Handler) tenantContent(c *fiber.Ctx) error {
+	ct, prop, err := h.tenancy(c)
+	if err != nil {
+		return err
+	}
+	d, err := h.svc.TenantDocument(httpserver.Context(c), prop, ct, c.Params("documentId"))
+	if err != nil {
+		return err
+	}
+	return h.send(c, d)
+}
