@@ -1242,7 +1242,8 @@ export interface paths {
         /**
          * Upload a document to the property
          * @description A `multipart/form-data` form with one `file` part and the fields
-         *     `title`, `category` and optionally `contract_id`. The fields may come
+         *     `title`, `category` and optionally `contract_id` and
+         *     `shared_with_tenant` (`true` or `false`, the default). The fields may come
          *     before or after the file; sent before it, a mistake in them is
          *     refused before the file is sent. Unknown parts are ignored.
          *
@@ -1290,8 +1291,10 @@ export interface paths {
          */
         get: operations["getDocument"];
         /**
-         * Change a document's title and category
-         * @description Both fields are required; the file itself cannot be replaced (upload a new document).
+         * Change a document's title, category and sharing
+         * @description `title` and `category` are required; `shared_with_tenant` is
+         *     optional (left out, it stays as it is). The file itself cannot be
+         *     replaced (upload a new document).
          */
         put: operations["updateDocument"];
         post?: never;
@@ -1828,6 +1831,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tenancy/contracts/{contractId}/counters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The meters of one of the caller's contracts, oldest first
+         * @description The counters of the contract's property whose `contract_id` is this
+         *     contract (the meters whose readings bill its tenant), optionally
+         *     only of one `kind`; the property's other counters are not shown.
+         *     404 unless the caller is the contract's linked tenant.
+         */
+        get: operations["listMyTenancyCounters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenancy/contracts/{contractId}/counters/{counterId}/readings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The readings of one of the contract's meters, newest first
+         * @description As the landlord's readings list (`from`, `to`, pages), each with
+         *     `by` (landlord or tenant). 404 unless the caller is the contract's
+         *     linked tenant and the counter is the contract's.
+         */
+        get: operations["listMyTenancyReadings"];
+        put?: never;
+        /**
+         * Send a reading of one of the contract's meters
+         * @description The tenant's reading, stored with `by: tenant` (and the tenant as
+         *     its author). It is checked and billed exactly as the landlord's
+         *     `POST .../readings`, with the same answers: a `read_on` not after
+         *     the latest reading is 409 `out_of_order`; a `value` below the
+         *     previous reading, a `read_on` in the future or a malformed body is
+         *     400; an inactive counter is 409 `inactive`; the charge billed for
+         *     the consumption goes to this contract. Only while the contract is
+         *     active: on a terminated or ended contract, 409
+         *     `contract_not_active` (checked before the body is read). 404 unless
+         *     the caller is the contract's linked tenant and the counter is the
+         *     contract's.
+         */
+        post: operations["addMyTenancyReading"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenancy/contracts/{contractId}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The documents the landlord shares with the caller, oldest first
+         * @description The documents of the contract's property that the landlord marked
+         *     `shared_with_tenant`: those linked to this contract (for as long as
+         *     the caller sees the contract, also after it ended) and those linked
+         *     to no contract, which are for whoever lives there now (only while
+         *     this contract is active). A document of another contract is never
+         *     shown. Optionally only one `category`. 404 unless the caller is the
+         *     contract's linked tenant.
+         */
+        get: operations["listMyTenancyDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenancy/contracts/{contractId}/documents/{documentId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+                /** @description The document's UUID; anything else is a 404 */
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a document the landlord shares with the caller
+         * @description As the landlord's `GET .../documents/{documentId}/content` (the same
+         *     headers, `ETag`/304 and one byte range), for a document the list
+         *     above shows the caller; any other document, shared or not, is 404.
+         */
+        get: operations["downloadMyTenancyDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tenancy/contracts/{contractId}/receipts": {
         parameters: {
             query?: never;
@@ -1844,6 +1970,35 @@ export interface paths {
          *     as the landlord's receipt list shows them.
          */
         get: operations["listMyTenancyReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenancy/contracts/{contractId}/receipts/{receiptId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+                /** @description The id of a receipt of the contract's payments; anything else is a 404 */
+                receiptId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A receipt of one of the caller's contracts as a PDF
+         * @description The tenant portal's copy of a receipt: the same PDF, `ETag`, 304
+         *     and `?locale=` as `GET /print-forms/receipts/{receiptId}` gives the
+         *     landlord. 404 unless the caller is the contract's linked tenant and
+         *     the receipt is of a payment made for that contract (a receipt of
+         *     another contract, even of the same property, is 404).
+         */
+        get: operations["printMyTenancyReceipt"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2053,6 +2208,40 @@ export interface paths {
          *     `validation_failed` and nothing changes.
          */
         patch: operations["renameWorkspace"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The workspace's activity log, newest first (manager)
+         * @description Every write to the workspace's records, newest first: who
+         *     (`user_id`, null for work no user did), what (`action`: created,
+         *     updated, deleted, archived, activated, terminated, reversed,
+         *     imported, role_changed, ...), which record (`record_type`:
+         *     property, contragent, contract, expense, charge, payment, counter,
+         *     reading, document, member; `record_id`) and `changes`, the fields
+         *     the write changed as `{field: [before, after]}` (a new record's
+         *     values, a deleted one's last values; at most 30 fields, strings
+         *     cut at 200 characters, never secrets or a document's bytes). An
+         *     entry is written in the transaction of its write: a write that
+         *     failed left none. Paged with `after` only (the `next` of the
+         *     previous answer); `page` is a 400. `record_id` needs `record_type`.
+         */
+        get: operations["listWorkspaceActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/workspaces/{workspaceId}/invitations": {
@@ -2709,6 +2898,8 @@ export interface components {
             property_id: string;
             /** @description hex SHA-256 of the content */
             sha256: string;
+            /** @description whether the tenant portal shows it: to the tenant of its contract, or, without a contract, to the tenants of the property's active contracts */
+            shared_with_tenant: boolean;
             /**
              * Format: int64
              * @description bytes
@@ -2736,6 +2927,8 @@ export interface components {
         };
         DocumentUpdate: {
             category: components["schemas"]["DocumentCategory"];
+            /** @description show the document in the tenant portal; left out, unchanged */
+            shared_with_tenant?: boolean;
             title: string;
         };
         DocumentUpload: {
@@ -2750,6 +2943,11 @@ export interface components {
              * @description the file: PDF, PNG, JPEG, WebP, plain text, DOCX, XLSX or ODT, at most modules.documents.maxsize bytes
              */
             file: string;
+            /**
+             * @description optional, false by default: show the document in the tenant portal
+             * @enum {string}
+             */
+            shared_with_tenant?: "true" | "false";
             title: string;
         };
         Error: {
@@ -3101,6 +3299,11 @@ export interface components {
         };
         Reading: {
             /**
+             * @description who entered it: the landlord (their routes and imports) or the contract's tenant through the tenant portal
+             * @enum {string}
+             */
+            by: "landlord" | "tenant";
+            /**
              * Format: uuid
              * @description the charge billed for the consumption; null when none was
              */
@@ -3243,6 +3446,41 @@ export interface components {
             role: "owner" | "manager" | "accountant" | "viewer";
             /** Format: date-time */
             updated_at: string;
+        };
+        WorkspaceActivity: {
+            /** @example updated */
+            action: string;
+            /**
+             * @description {field: [before, after]}; null on the side where the record did not exist
+             * @example {
+             *       "name": [
+             *         "Flat",
+             *         "Flat 2"
+             *       ]
+             *     }
+             */
+            changes: {
+                [key: string]: ((string | null) | (number | null) | (boolean | null) | (Record<string, never> | null) | (unknown[] | null))[];
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: int64 */
+            id: number;
+            record_id: string;
+            /** @example property */
+            record_type: string;
+            /**
+             * Format: int64
+             * @description null for work no user did
+             */
+            user_id: number | null;
+            /** @description null when there is no user or the user is gone */
+            user_name: string | null;
+        };
+        WorkspaceActivityList: {
+            activity: components["schemas"]["WorkspaceActivity"][];
+            next: components["schemas"]["NextCursor"];
+            per_page: number;
         };
         WorkspaceInvitation: {
             /**
@@ -6171,6 +6409,7 @@ export interface operations {
                  *       "category": "contract",
                  *       "contract_id": "019a4f3e-7c1d-7a2b-9c3d-2e4f5a6b7c8d",
                  *       "file": "(the file's bytes)",
+                 *       "shared_with_tenant": "true",
                  *       "title": "Signed lease 2026/001"
                  *     }
                  */
@@ -6282,6 +6521,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "category": "contract",
+                 *       "shared_with_tenant": true,
                  *       "title": "Signed lease, scanned"
                  *     }
                  */
@@ -7316,6 +7556,272 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listMyTenancyCounters: {
+        parameters: {
+            query?: {
+                /** @description Only counters of this kind */
+                kind?: components["schemas"]["CounterKind"];
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the contract's counters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CounterList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMyTenancyReadings: {
+        parameters: {
+            query?: {
+                /** @description Only readings of this day or later (YYYY-MM-DD) */
+                from?: string;
+                /** @description Only readings of this day or earlier (YYYY-MM-DD) */
+                to?: string;
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of readings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadingList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    addMyTenancyReading: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+                /** @description The counter's UUID; anything else is a 404 */
+                counterId: components["parameters"]["CounterId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "read_on": "2026-11-20",
+                 *       "value": 12345.678
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReadingCreate"];
+            };
+        };
+        responses: {
+            /** @description The new reading, with its consumption and charge */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reading"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description The date is not after the latest reading's (out_of_order), the
+             *     counter is not active (inactive), or the contract is terminated
+             *     or ended (contract_not_active)
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMyTenancyDocuments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description Only documents of this category */
+                category?: components["schemas"]["DocumentCategory"];
+            };
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of shared documents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadMyTenancyDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One byte range, e.g. `bytes=0-1023` */
+                Range?: string;
+                /** @description The ETag the range is for */
+                "If-Range"?: string;
+                /** @description An ETag the client has; 304 when it still matches */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+                /** @description The document's UUID; anything else is a 404 */
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole content */
+            200: {
+                headers: {
+                    "Accept-Ranges": components["headers"]["DocumentAcceptRanges"];
+                    "Content-Disposition": components["headers"]["DocumentDisposition"];
+                    ETag: components["headers"]["DocumentETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The range asked for */
+            206: {
+                headers: {
+                    "Accept-Ranges": components["headers"]["DocumentAcceptRanges"];
+                    "Content-Disposition": components["headers"]["DocumentDisposition"];
+                    /** @description `bytes start-end/size` */
+                    "Content-Range"?: string;
+                    ETag: components["headers"]["DocumentETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The client's copy (If-None-Match) is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The range starts past the end (range_not_satisfiable) */
+            416: {
+                headers: {
+                    /** @description `bytes *\/size` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listMyTenancyReceipts: {
         parameters: {
             query?: {
@@ -7351,6 +7857,53 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ReceiptList"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    printMyTenancyReceipt: {
+        parameters: {
+            query?: {
+                /** @description The language of the form, an active language code; by default the landlord's */
+                locale?: string;
+            };
+            header?: {
+                /** @description An ETag the client has; 304 when it still matches */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+                /** @description The id of a receipt of the contract's payments; anything else is a 404 */
+                receiptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt's print form */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["PrintFormCacheControl"];
+                    "Content-Disposition": components["headers"]["PrintFormDisposition"];
+                    ETag: components["headers"]["PrintFormETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The client's copy (If-None-Match) is current; no body */
+            304: {
+                headers: {
+                    ETag: components["headers"]["PrintFormETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -7769,6 +8322,52 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWorkspaceActivity: {
+        parameters: {
+            query?: {
+                /** @description Entries per page */
+                per_page?: number;
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description Only entries of this kind of record */
+                record_type?: string;
+                /** @description Only entries of this record (with record_type) */
+                record_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceActivityList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
