@@ -33,20 +33,26 @@ type membership struct {
 	Tenant      bool   `bun:"tenant"`
 }
 
+// The guard's lookup, written once: with X-Workspace-ID by the primary
+// key, without it the default membership first (workspace_members_user_idx).
+// Plain SQL rather than a query builder: it runs on every request that
+// acts in a workspace.
+const (
+	membershipColumns = `SELECT m.workspace_id, m.role, w.landlord_id,
+	EXISTS (SELECT 1 FROM tenant_links AS t WHERE t.user_id = m.user_id) AS tenant
+FROM workspace_members AS m JOIN workspaces AS w ON w.id = m.workspace_id
+WHERE m.user_id = ?`
+	membershipOf      = membershipColumns + ` AND m.workspace_id = ?`
+	membershipDefault = membershipColumns + ` ORDER BY m.is_default DESC, m.workspace_id LIMIT 1`
+)
+
 // Membership reads the user's membership of the workspace with id, or of
-// their default one (then their first) when id is 0: one indexed read,
-// the primary key or workspace_members_user_idx.
+// their default one (then their first) when id is 0: one indexed read.
 func (s *Store) Membership(ctx context.Context, userID, id int64) (membership, error) {
 	var m membership
-	q := s.db.NewSelect().TableExpr("workspace_members AS m").
-		Join("JOIN workspaces AS w ON w.id = m.workspace_id").
-		ColumnExpr("m.workspace_id, m.role, w.landlord_id").
-		ColumnExpr("EXISTS (SELECT 1 FROM tenant_links AS t WHERE t.user_id = m.user_id) AS tenant").
-		Where("m.user_id = ?", param(userID))
+	q := s.db.NewRaw(membershipDefault, param(userID))
 	if id > 0 {
-		q = q.Where("m.workspace_id = ?", param(id))
-	} else {
-		q = q.OrderExpr("m.is_default DESC, m.workspace_id").Limit(1)
+		q = s.db.NewRaw(membershipOf, param(userID), param(id))
 	}
 	err := database.Query(ctx, s.db, q, &m.WorkspaceID, &m.Role, &m.LandlordID, &m.Tenant)
 	if errors.Is(err, sql.ErrNoRows) {
