@@ -298,6 +298,12 @@ func (s *Invitations) Accept(ctx context.Context, p auth.Principal, token string
 		if !ok {
 			return errInvitationNotFound()
 		}
+		// Serialised with every other change of the workspace's members
+		// (PostgreSQL): two invitations of one user accepted at once would
+		// otherwise both find no membership and both insert one.
+		if err := s.store.lockOwners(ctx, tx, inv.WorkspaceID); err != nil {
+			return err
+		}
 		m, err := s.store.Join(ctx, tx, inv.WorkspaceID, p.UserID, inv.Role, now)
 		if err != nil {
 			return err
