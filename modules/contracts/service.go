@@ -119,6 +119,17 @@ func TenantOf(ctx context.Context, db bun.IDB, id uuid.UUID) (uuid.UUID, bool, e
 	return tenant, true, nil
 }
 
+// Tenancies is what the tenant portal (modules/tenancy) answers for a
+// signed-in user and a contract id: the contract when the user is its
+// linked tenant, its property, and the principal of the contract's
+// workspace to reach them with; an apierror 404 otherwise. Defined here,
+// beside the contract it returns, so that the modules serving a tenant's
+// part of a tenancy (documents, counters) share it without importing the
+// portal.
+type Tenancies interface {
+	TenantContract(ctx context.Context, userID int64, rawContractID string) (*Contract, *properties.Property, auth.Principal, error)
+}
+
 // OfTenants returns the contracts whose tenant is one of the contragents,
 // newest first: a tenant's own contracts, across workspaces. Drafts are
 // left out (a tenant sees a contract once it is signed).

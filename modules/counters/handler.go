@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
@@ -21,7 +22,7 @@ import (
 type Handler struct {
 	svc     *Service
 	props   *properties.Service
-	tenants Tenancies
+	tenants contracts.Tenancies
 }
 
 // HandlerParams are the handler's dependencies as fx provides them.
@@ -32,7 +33,7 @@ type HandlerParams struct {
 	Properties *properties.Service
 	// Tenancies is nil when the tenancy module is off: the tenant routes
 	// then answer 404.
-	Tenancies Tenancies `optional:"true"`
+	Tenancies contracts.Tenancies `optional:"true"`
 }
 
 // NewHandler returns the handler.

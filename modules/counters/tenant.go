@@ -1,8 +1,6 @@
 package counters
 
 import (
-	"context"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/modules/contracts"
@@ -13,15 +11,6 @@ import (
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 )
-
-// Tenancies is what the tenant portal (modules/tenancy) answers for a
-// signed-in user and a contract id: the contract when the user is its
-// linked tenant, its property, and the principal of the contract's
-// workspace to reach them with; an apierror 404 otherwise. Defined here,
-// where it is used, so that this module does not import the portal.
-type Tenancies interface {
-	TenantContract(ctx context.Context, userID int64, rawContractID string) (*contracts.Contract, *properties.Property, auth.Principal, error)
-}
 
 // tenancy is the caller's own contract of the path, as its tenant.
 type tenancy struct {

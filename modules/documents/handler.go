@@ -19,6 +19,7 @@ import (
 	"github.com/google/uuid"
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
@@ -32,7 +33,7 @@ import (
 type Handler struct {
 	svc       *Service
 	props     *properties.Service
-	tenants   Tenancies
+	tenants   contracts.Tenancies
 	cfg       Config
 	dbTimeout time.Duration
 }
@@ -47,7 +48,7 @@ type HandlerParams struct {
 	AppConfig  *config.Config
 	// Tenancies is nil when the tenancy module is off: the tenant routes
 	// then answer 404.
-	Tenancies Tenancies `optional:"true"`
+	Tenancies contracts.Tenancies `optional:"true"`
 }
 
 // NewHandler returns the handler.

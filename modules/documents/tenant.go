@@ -14,15 +14,6 @@ import (
 	"github.com/propman/propman/platform/listing"
 )
 
-// Tenancies is what the tenant portal (modules/tenancy) answers for a
-// signed-in user and a contract id: the contract when the user is its
-// linked tenant, its property, and the principal of the contract's
-// workspace to read them with; an apierror 404 otherwise. Defined here,
-// where it is used, so that this module does not import the portal.
-type Tenancies interface {
-	TenantContract(ctx context.Context, userID int64, rawContractID string) (*contracts.Contract, *properties.Property, auth.Principal, error)
-}
-
 // A tenant sees a shared document of their contract for as long as they
 // see the contract (their own lease stays theirs after it ends), and a
 // shared document of the property (one of no contract) while their

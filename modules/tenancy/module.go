@@ -14,8 +14,7 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/propman/propman/modules/counters"
-	"github.com/propman/propman/modules/documents"
+	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/tenancy/migrations"
 	"github.com/propman/propman/platform/config"
@@ -41,7 +40,7 @@ func Entry() module.Entry {
 			// The modules that serve a tenant their documents, meters and
 			// receipt PDFs ask these.
 			fx.Provide(fx.Annotate(newPortal,
-				fx.As(new(documents.Tenancies)), fx.As(new(counters.Tenancies)), fx.As(new(printforms.TenantReceipts)))),
+				fx.As(new(contracts.Tenancies)), fx.As(new(printforms.TenantReceipts)))),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}

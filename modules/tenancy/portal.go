@@ -25,8 +25,8 @@ func newPortal(svc *Service, rec *receipts.Service, pay *payments.Service) *port
 	return &portal{svc: svc, receipts: rec, payments: pay}
 }
 
-// TenantContract is Service.Contract in parts (documents.Tenancies,
-// counters.Tenancies).
+// TenantContract is Service.Contract in parts (contracts.Tenancies, which
+// documents and counters ask).
 func (p *portal) TenantContract(ctx context.Context, userID int64, rawContractID string) (*contracts.Contract, *properties.Property, auth.Principal, error) {
 	t, err := p.svc.Contract(ctx, userID, rawContractID)
 	if err != nil {
