@@ -72,6 +72,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runCommand(cfg, entries, c, args, stdout)
 	}
 	if err != nil {
+		// A module's bad setting surfaces from deep in fx's graph: name the
+		// key and the rule, not the constructors it passed through.
+		var bad *config.Error
+		if errors.As(err, &bad) {
+			err = bad
+		}
 		fmt.Fprintln(stderr, "propman:", err)
 		return 1
 	}

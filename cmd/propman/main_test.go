@@ -116,3 +116,13 @@ func TestOpenAPICommand(t *testing.T) {
 		t.Errorf("printed operations differ from served ones:\n%v\n%v", printed, served)
 	}
 }
+
+// A module's bad setting is named by its key and rule alone, not by the
+// constructors fx went through to find it.
+func TestBadModuleSettingIsNamed(t *testing.T) {
+	t.Setenv("PROPMAN_MODULES_TENANCY_INVITETTL", "1m")
+	code, _, errOut := runCmd(t, "openapi")
+	if code != 1 || strings.TrimSpace(errOut) != "propman: config: modules.tenancy.invitettl: must be from 1h to 720h" {
+		t.Fatalf("%d %q", code, errOut)
+	}
+}
