@@ -106,19 +106,6 @@ func dictionary(t testing.TB, app *testkit.App, token, locale string) map[string
 	return d.Translations
 }
 
-// blockName is the agreement block's name in locale as the API serves it.
-func blockName(t testing.TB, app *testkit.App, code, locale string) string {
-	t.Helper()
-	var b struct {
-		Name map[string]string `json:"name"`
-	}
-	app.Get("/api/v1/agreement-blocks/"+code, "").Expect(http.StatusOK).JSON(&b)
-	if b.Name[locale] == "" {
-		t.Fatalf("block %s has no %s name", code, locale)
-	}
-	return b.Name[locale]
-}
-
 // blockDescription is the agreement block's description (our guidance to
 // the landlord) in locale as the API serves it.
 func blockDescription(t testing.TB, app *testkit.App, code, locale string) string {

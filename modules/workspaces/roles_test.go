@@ -118,8 +118,8 @@ func newWorld(t *testing.T, app *testkit.App, token string, workspaceID int64) w
 }
 
 // path fills the route's parameters from w, or with ids that name nothing
-// when real is false (the workspace stays the real one).
-func (w world) path(t *testing.T, route string, real bool) string {
+// when withRecords is false (the workspace stays the real one).
+func (w world) path(t *testing.T, route string, withRecords bool) string {
 	parts := strings.Split(route, "/")
 	for i, s := range parts {
 		name, ok := strings.CutPrefix(s, ":")
@@ -129,13 +129,13 @@ func (w world) path(t *testing.T, route string, real bool) string {
 		switch {
 		case name == "workspaceId":
 			parts[i] = w[name]
-		case name == "userId" && real:
+		case name == "userId" && withRecords:
 			parts[i] = w["ownerId"]
 		case name == "userId":
 			parts[i] = "987654321"
-		case real && w[name] != "":
+		case withRecords && w[name] != "":
 			parts[i] = w[name]
-		case !real:
+		case !withRecords:
 			parts[i] = uuid.NewString()
 		default:
 			t.Fatalf("no record for :%s of %s", name, route)
@@ -186,21 +186,21 @@ func TestEveryRoleOnEveryRoute(t *testing.T) {
 		if d.Method != http.MethodGet && d.Method != http.MethodDelete {
 			body = map[string]any{}
 		}
-		real := "/api/v1" + w.path(t, d.Path, true)
-		if res := app.Do(testkit.Request{Method: d.Method, Path: real, Body: body}); res.Status != http.StatusUnauthorized {
+		records := "/api/v1" + w.path(t, d.Path, true)
+		if res := app.Do(testkit.Request{Method: d.Method, Path: records, Body: body}); res.Status != http.StatusUnauthorized {
 			t.Errorf("%s without a token: %d, want 401", key, res.Status)
 		}
 		if d.Need == auth.SignedIn {
 			continue
 		}
 		checked++
-		if res := in(app, ws, d.Method, real, stranger.Token, body); res.Status != http.StatusForbidden || errorCode(t, res) != "not_a_member" {
+		if res := in(app, ws, d.Method, records, stranger.Token, body); res.Status != http.StatusForbidden || errorCode(t, res) != "not_a_member" {
 			t.Errorf("%s by a non-member: %d %s, want 403 not_a_member", key, res.Status, res.Body)
 		}
 		for _, role := range auth.WorkspaceRoles {
 			u := members[role]
 			if role < d.Need {
-				res := in(app, ws, d.Method, real, u.Token, body)
+				res := in(app, ws, d.Method, records, u.Token, body)
 				if res.Status != http.StatusForbidden || !strings.Contains(res.String(), "needs the role "+d.Need.String()) {
 					t.Errorf("%s by a %s (needs %s): %d %s, want 403", key, role, d.Need, res.Status, res.Body)
 				}

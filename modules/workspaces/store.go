@@ -25,8 +25,8 @@ var ErrNotFound = errors.New("workspace not found")
 
 func param(v int64) database.Param { return database.Param{V: v} }
 
-// membership is what the guard's lookup reads.
-type membership struct {
+// MembershipRow is what the guard's lookup reads.
+type MembershipRow struct {
 	WorkspaceID int64  `bun:"workspace_id"`
 	Role        string `bun:"role"`
 	LandlordID  int64  `bun:"landlord_id"`
@@ -48,18 +48,18 @@ WHERE m.user_id = ?`
 
 // Membership reads the user's membership of the workspace with id, or of
 // their default one (then their first) when id is 0: one indexed read.
-func (s *Store) Membership(ctx context.Context, userID, id int64) (membership, error) {
-	var m membership
+func (s *Store) Membership(ctx context.Context, userID, id int64) (MembershipRow, error) {
+	var m MembershipRow
 	q := s.db.NewRaw(membershipDefault, param(userID))
 	if id > 0 {
 		q = s.db.NewRaw(membershipOf, param(userID), param(id))
 	}
 	err := database.Query(ctx, s.db, q, &m.WorkspaceID, &m.Role, &m.LandlordID, &m.Tenant)
 	if errors.Is(err, sql.ErrNoRows) {
-		return membership{}, ErrNotFound
+		return MembershipRow{}, ErrNotFound
 	}
 	if err != nil {
-		return membership{}, fmt.Errorf("membership: %w", err)
+		return MembershipRow{}, fmt.Errorf("membership: %w", err)
 	}
 	return m, nil
 }

@@ -130,13 +130,13 @@ func unescapedWriters(t *testing.T, root string) []string {
 		csvName, usesCSVCell := "", false
 		for _, imp := range f.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
-			switch {
-			case path == "encoding/csv":
+			switch path {
+			case "encoding/csv":
 				csvName = "csv"
 				if imp.Name != nil {
 					csvName = imp.Name.Name
 				}
-			case path == csvcellPath:
+			case csvcellPath:
 				usesCSVCell = true
 			}
 			for _, m := range spreadsheetModules {

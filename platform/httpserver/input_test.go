@@ -54,6 +54,7 @@ func TestCheckInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer res.Body.Close()
 		body, _ := io.ReadAll(res.Body)
 		if res.StatusCode != c.status {
 			t.Errorf("%s %s: %d %s, want %d", c.method, c.target, res.StatusCode, body, c.status)
@@ -80,7 +81,7 @@ func BenchmarkCheckInput(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			app := fiber.New()
-			var api fiber.Router = app.Group("/api")
+			api := app.Group("/api")
 			if checked {
 				api = CheckInput(api)
 			}

@@ -29,6 +29,7 @@ func TestLoggedPathHidesTokens(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, _ := io.ReadAll(res.Body)
+		_ = res.Body.Close()
 		if string(got) != want {
 			t.Errorf("%s is logged as %q, want %q", path, got, want)
 		}
