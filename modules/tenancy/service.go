@@ -90,16 +90,27 @@ func (s *Service) Invite(ctx context.Context, p auth.Principal, rawContragent st
 		if err := database.Query(ctx, tx, tx.NewInsert().Model(inv).Returning("id"), &inv.ID); err != nil {
 			return fmt.Errorf("save invitation: %w", err)
 		}
-		if err := activity.Record(ctx, tx, activity.Entry{Action: activity.Created, RecordType: "portal_invitation",
+		return activity.Record(ctx, tx, activity.Entry{Action: activity.Created, RecordType: "portal_invitation",
 			RecordID: strconv.FormatInt(inv.ID, 10), WorkspaceID: p.WorkspaceID,
-			Changes: map[string]activity.Change{"contragent_id": {nil, c.ID.String()}, "email": {nil, email}}}); err != nil {
-			return err
-		}
-		// Sent last, inside the transaction: an invitation whose mail could
-		// not be sent is not kept.
-		return s.send(ctx, c.Name, inv, token)
+			Changes: map[string]activity.Change{"contragent_id": {nil, c.ID.String()}, "email": {nil, email}}})
 	})
 	if err != nil {
+		return nil, err
+	}
+	// Sent after the commit, so that no transaction (on SQLite, every
+	// writer) waits on the mail server; an invitation whose mail could not
+	// be sent is taken back, with its log entry.
+	if err := s.send(ctx, c.Name, inv, token); err != nil {
+		undo := func(ctx context.Context, tx bun.Tx) error {
+			if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Invitation)(nil)).
+				Where("id = ?", database.Param{V: inv.ID})); err != nil {
+				return fmt.Errorf("take back invitation: %w", err)
+			}
+			return activity.Withdraw(ctx, tx, inv.WorkspaceID, "portal_invitation", strconv.FormatInt(inv.ID, 10))
+		}
+		if uerr := database.RunInTx(context.WithoutCancel(ctx), s.db, undo); uerr != nil {
+			return nil, uerr
+		}
 		return nil, err
 	}
 	return inv, nil

@@ -219,8 +219,19 @@ func TestPortalInvitationIsSingleUse(t *testing.T) {
 	noMail := created(t, app.Post("/api/v1/contragents", landlord, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "No Mail"}))
 	app.Post("/api/v1/contragents/"+noMail+"/portal-invitation", landlord, nil).Expect(http.StatusBadRequest)
 	app.Post("/api/v1/contragents/"+l.tenant+"/portal-invitation", strangerToken, nil).Expect(http.StatusForbidden)
+	count := func(table, where string) int {
+		n, err := app.DB.NewSelect().Table(table).Where(where).Count(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return int(n)
+	}
+	invitations, entries := count("portal_invitations", "1 = 1"), count("activity", "record_type = 'portal_invitation'")
 	app.Mail.Fail(errors.New("smtp down"))
 	app.Post("/api/v1/contragents/"+l.tenant+"/portal-invitation", landlord, nil).Expect(http.StatusServiceUnavailable)
+	if count("portal_invitations", "1 = 1") != invitations || count("activity", "record_type = 'portal_invitation'") != entries {
+		t.Fatal("an invitation whose mail failed was kept, or its log entry")
+	}
 }
 
 // A tenant's token on every landlord route of their landlord's workspace

@@ -205,7 +205,13 @@ func (s *Invitations) Invite(ctx context.Context, p auth.Principal, email, role 
 	// Sent after the commit, so no transaction waits on the mail server.
 	if err := s.mailer.Send(ctx, s.message(ws, inv, token)); err != nil {
 		s.log.WarnContext(ctx, "invitation mail not sent", "error", err)
-		if derr := s.store.DeleteInvitation(ctx, s.db, inv.ID); derr != nil {
+		undo := func(ctx context.Context, tx bun.Tx) error {
+			if err := s.store.DeleteInvitation(ctx, tx, inv.ID); err != nil {
+				return err
+			}
+			return activity.Withdraw(ctx, tx, inv.WorkspaceID, "invitation", strconv.FormatInt(inv.ID, 10))
+		}
+		if derr := database.RunInTx(ctx, s.db, undo); derr != nil {
 			return nil, derr
 		}
 		return nil, apierror.Unavailable("The invitation email could not be sent; nothing was stored. Try again later.")

@@ -292,6 +292,11 @@ func TestInviteRefusals(t *testing.T) {
 	if n := countInvitations(t, app); n != 0 || len(app.Mail.Messages()) != 0 {
 		t.Fatalf("refused invitations left %d rows, %d mails", n, len(app.Mail.Messages()))
 	}
+	// Nor an entry in the log: the one of the invitation whose mail failed
+	// was taken back with it.
+	if n, err := app.DB.NewSelect().Table("activity").Where("record_type = 'invitation'").Count(context.Background()); err != nil || n != 0 {
+		t.Fatalf("%d invitation entries in the log (%v)", n, err)
+	}
 }
 
 func TestPendingInvitationsAreBounded(t *testing.T) {

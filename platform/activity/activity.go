@@ -134,6 +134,20 @@ func RecordAll(ctx context.Context, db bun.IDB, entries []Entry) error {
 	return nil
 }
 
+// Withdraw deletes, through db (the transaction that undoes the change),
+// the entries of a record whose making was undone before anyone could use
+// it: an invitation whose mail could not be sent, so that the log does not
+// tell of one that never existed.
+func Withdraw(ctx context.Context, db bun.IDB, workspaceID int64, recordType, recordID string) error {
+	_, err := database.Exec(ctx, db, db.NewDelete().Model((*Row)(nil)).
+		Where("workspace_id = ?", database.Param{V: workspaceID}).
+		Where("record_type = ?", recordType).Where("record_id = ?", recordID))
+	if err != nil {
+		return fmt.Errorf("withdraw activity: %w", err)
+	}
+	return nil
+}
+
 // denied are the words of a field name whose value never goes into the
 // log: secrets, and a document's bytes.
 var denied = []string{"password", "token", "hash", "secret", "content", "bytes"}
