@@ -130,20 +130,40 @@ type Tenancies interface {
 	TenantContract(ctx context.Context, userID int64, rawContractID string) (*Contract, *properties.Property, auth.Principal, error)
 }
 
-// OfTenants returns the contracts whose tenant is one of the contragents,
-// newest first: a tenant's own contracts, across workspaces. Drafts are
-// left out (a tenant sees a contract once it is signed).
-func (s *Service) OfTenants(ctx context.Context, tenants []uuid.UUID) ([]Contract, error) {
+// OfTenants returns one page of the contracts whose tenant is one of the
+// contragents, newest first: a tenant's own contracts, across workspaces
+// (a contragent is the tenant of its own workspace's contracts only: a
+// contract's tenant is checked to be one of its property's workspace).
+// Drafts are left out: a tenant sees a contract once it is signed.
+func (s *Service) OfTenants(ctx context.Context, tenants []uuid.UUID, q listing.Query) ([]Contract, listing.Result, error) {
 	if len(tenants) == 0 {
-		return nil, nil
+		return nil, listing.Result{Counted: q.Page > 0 && !q.After()}, nil
 	}
 	var list []Contract
-	q := s.db.NewSelect().Model(&list).Where("tenant_id ?", database.In(tenants)).Where("status <> ?", Draft).
-		OrderExpr("created_at DESC, id DESC").Limit(500)
-	if err := database.Select(ctx, s.db, q); err != nil {
-		return nil, fmt.Errorf("contracts of tenants: %w", err)
+	sel := s.db.NewSelect().Model(&list).Where("tenant_id ?", database.In(tenants)).Where("status <> ?", Draft)
+	res, err := listing.Scan(ctx, sel, q, listing.Desc("created_at", "id"))
+	if err != nil {
+		return nil, listing.Result{}, fmt.Errorf("contracts of tenants: %w", err)
 	}
-	return list, nil
+	return list, res, nil
+}
+
+// OfTenant returns the contract with id when its tenant is one of the
+// contragents and it is no draft; ErrNotFound otherwise.
+func (s *Service) OfTenant(ctx context.Context, tenants []uuid.UUID, id uuid.UUID) (*Contract, error) {
+	if len(tenants) == 0 {
+		return nil, ErrNotFound
+	}
+	c := new(Contract)
+	err := database.Select(ctx, s.db, s.db.NewSelect().Model(c).Where("id = ?", id).
+		Where("tenant_id ?", database.In(tenants)).Where("status <> ?", Draft))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("contract of tenant: %w", err)
+	}
+	return c, nil
 }
 
 // View is the contract as the API shows it (the Contract schema).

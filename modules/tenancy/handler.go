@@ -66,20 +66,16 @@ func (h *Handler) accept(c *fiber.Ctx) error {
 	return c.JSON(h.invitationOf(inv))
 }
 
-type contractList struct {
-	Contracts []any `json:"contracts"`
-}
-
 func (h *Handler) contracts(c *fiber.Ctx) error {
-	list, err := h.svc.Contracts(httpserver.Context(c), auth.Current(c).UserID)
+	q, err := listing.Parse(c)
 	if err != nil {
 		return err
 	}
-	out := contractList{Contracts: make([]any, 0, len(list))}
-	for i := range list {
-		out.Contracts = append(out.Contracts, h.svc.contracts.View(&list[i]))
+	list, res, err := h.svc.Contracts(httpserver.Context(c), auth.Current(c).UserID, q)
+	if err != nil {
+		return err
 	}
-	return c.JSON(out)
+	return c.JSON(listing.NewPage("contracts", list, h.svc.contracts.View, res, q))
 }
 
 func (h *Handler) tenancy(c *fiber.Ctx) (*Tenancy, error) {

@@ -28,6 +28,7 @@ import (
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/mail"
 )
 
@@ -189,8 +190,8 @@ func (s *Service) Accept(ctx context.Context, userID int64, token string) (*Invi
 	return &inv, nil
 }
 
-// Contracts returns the user's contracts as a tenant, newest first.
-func (s *Service) Contracts(ctx context.Context, userID int64) ([]contracts.Contract, error) {
+// tenantOf returns the contragents the user is the tenant of.
+func (s *Service) tenantOf(ctx context.Context, userID int64) ([]uuid.UUID, error) {
 	links, err := s.workspaces.TenantOf(ctx, userID)
 	if err != nil {
 		return nil, err
@@ -199,21 +200,17 @@ func (s *Service) Contracts(ctx context.Context, userID int64) ([]contracts.Cont
 	for _, l := range links {
 		ids = append(ids, l.ContragentID)
 	}
-	list, err := s.contracts.OfTenants(ctx, ids)
+	return ids, nil
+}
+
+// Contracts returns one page of the user's contracts as a tenant, newest
+// first.
+func (s *Service) Contracts(ctx context.Context, userID int64, q listing.Query) ([]contracts.Contract, listing.Result, error) {
+	ids, err := s.tenantOf(ctx, userID)
 	if err != nil {
-		return nil, err
+		return nil, listing.Result{}, err
 	}
-	// A contragent is the tenant of its own workspace's contracts only.
-	out := list[:0]
-	for _, c := range list {
-		for _, l := range links {
-			if l.ContragentID == c.TenantID && l.WorkspaceID == c.WorkspaceID {
-				out = append(out, c)
-				break
-			}
-		}
-	}
-	return out, nil
+	return s.contracts.OfTenants(ctx, ids, q)
 }
 
 // Tenancy is one of a tenant's contracts with its property, reached as the
@@ -231,23 +228,23 @@ func (s *Service) Contract(ctx context.Context, userID int64, rawID string) (*Te
 	if err != nil || len(rawID) != 36 {
 		return nil, errNoContract()
 	}
-	mine, err := s.Contracts(ctx, userID)
+	ids, err := s.tenantOf(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
-	for i := range mine {
-		if mine[i].ID != id {
-			continue
-		}
-		c := &mine[i]
-		as := auth.InWorkspace(c.WorkspaceID, c.OwnerID)
-		prop, err := s.props.Authorize(ctx, as, c.PropertyID.String())
-		if err != nil {
-			return nil, err
-		}
-		return &Tenancy{Contract: c, Property: prop, As: as}, nil
+	c, err := s.contracts.OfTenant(ctx, ids, id)
+	if errors.Is(err, contracts.ErrNotFound) {
+		return nil, errNoContract()
 	}
-	return nil, errNoContract()
+	if err != nil {
+		return nil, err
+	}
+	as := auth.InWorkspace(c.WorkspaceID, c.OwnerID)
+	prop, err := s.props.Authorize(ctx, as, c.PropertyID.String())
+	if err != nil {
+		return nil, err
+	}
+	return &Tenancy{Contract: c, Property: prop, As: as}, nil
 }
 
 func errNoContract() error { return apierror.NotFound("Contract not found.") }

@@ -56,10 +56,6 @@ func memberOf(m *MemberView) memberJSON {
 	}
 }
 
-type memberList struct {
-	Members []memberJSON `json:"members"`
-}
-
 type roleRequest struct {
 	Role string `json:"role" validate:"max=16"`
 }

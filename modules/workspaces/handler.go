@@ -6,6 +6,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/validate"
 )
 
@@ -68,15 +69,15 @@ func (h *Handler) rename(c *fiber.Ctx) error {
 }
 
 func (h *Handler) members(c *fiber.Ctx) error {
-	list, err := h.svc.Members(httpserver.Context(c), auth.Current(c))
+	q, err := listing.Parse(c)
 	if err != nil {
 		return err
 	}
-	out := memberList{Members: make([]memberJSON, 0, len(list))}
-	for i := range list {
-		out.Members = append(out.Members, memberOf(&list[i]))
+	list, res, err := h.svc.Members(httpserver.Context(c), auth.Current(c), q)
+	if err != nil {
+		return err
 	}
-	return c.JSON(out)
+	return c.JSON(listing.NewPage("members", list, memberOf, res, q))
 }
 
 func (h *Handler) member(c *fiber.Ctx) error {

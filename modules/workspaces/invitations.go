@@ -24,6 +24,7 @@ import (
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/mail"
 )
 
@@ -35,11 +36,8 @@ const (
 	// workspace: the only limit on how much mail an owner can make propman
 	// send.
 	MaxPendingInvitations = 100
-	// invitationListMax bounds the list: pending ones are bounded above,
-	// the rest is history, newest first.
-	invitationListMax = 200
-	tokenBytes        = 32
-	emailMax          = 254
+	tokenBytes            = 32
+	emailMax              = 254
 )
 
 // Invitation statuses as stored; expired is read, never stored.
@@ -234,9 +232,9 @@ func (s *Invitations) message(ws *Workspace, inv *Invitation, token string) mail
 	return mail.Message{To: inv.Email, Subject: "Invitation to " + ws.Name + " on propman", Text: text, HTML: page}
 }
 
-// List returns the invitations of p's workspace, newest first.
-func (s *Invitations) List(ctx context.Context, p auth.Principal) ([]Invitation, error) {
-	return s.store.Invitations(ctx, p.WorkspaceID, invitationListMax)
+// List returns one page of the invitations of p's workspace, newest first.
+func (s *Invitations) List(ctx context.Context, p auth.Principal, q listing.Query) ([]Invitation, listing.Result, error) {
+	return s.store.Invitations(ctx, p.WorkspaceID, q)
 }
 
 // Revoke revokes a pending invitation of p's workspace (an expired one

@@ -8,6 +8,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/listing"
 )
 
 // invitationJSON is an invitation as the workspace's owners see it; the
@@ -31,10 +32,6 @@ func (h *InvitationHandler) invitationOf(inv *Invitation) invitationJSON {
 		Status: inv.statusAt(h.svc.now()), InvitedBy: inv.InvitedBy, AcceptedBy: inv.AcceptedBy,
 		ExpiresAt: timestamp(inv.ExpiresAt), CreatedAt: timestamp(inv.CreatedAt), UpdatedAt: timestamp(inv.UpdatedAt),
 	}
-}
-
-type invitationList struct {
-	Invitations []invitationJSON `json:"invitations"`
 }
 
 type inviteRequest struct {
@@ -63,15 +60,15 @@ func (h *InvitationHandler) invite(c *fiber.Ctx) error {
 }
 
 func (h *InvitationHandler) list(c *fiber.Ctx) error {
-	list, err := h.svc.List(httpserver.Context(c), auth.Current(c))
+	q, err := listing.Parse(c)
 	if err != nil {
 		return err
 	}
-	out := invitationList{Invitations: make([]invitationJSON, 0, len(list))}
-	for i := range list {
-		out.Invitations = append(out.Invitations, h.invitationOf(&list[i]))
+	list, res, err := h.svc.List(httpserver.Context(c), auth.Current(c), q)
+	if err != nil {
+		return err
 	}
-	return c.JSON(out)
+	return c.JSON(listing.NewPage("invitations", list, h.invitationOf, res, q))
 }
 
 func (h *InvitationHandler) revoke(c *fiber.Ctx) error {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
 )
 
 // MemberByEmail reports, through db, whether the user with email (lower
@@ -66,16 +67,16 @@ func (s *Store) DeleteInvitation(ctx context.Context, db bun.IDB, id int64) erro
 	return nil
 }
 
-// Invitations lists at most limit invitations of the workspace, newest
+// Invitations returns one page of the workspace's invitations, newest
 // first (workspace_invitations_workspace_idx).
-func (s *Store) Invitations(ctx context.Context, workspaceID int64, limit int) ([]Invitation, error) {
+func (s *Store) Invitations(ctx context.Context, workspaceID int64, q listing.Query) ([]Invitation, listing.Result, error) {
 	var list []Invitation
-	q := s.db.NewSelect().Model(&list).Where("workspace_id = ?", param(workspaceID)).
-		OrderExpr("created_at DESC, id DESC").Limit(int64(limit))
-	if err := database.Select(ctx, s.db, q); err != nil {
-		return nil, fmt.Errorf("invitations: %w", err)
+	sel := s.db.NewSelect().Model(&list).Where("workspace_id = ?", param(workspaceID))
+	res, err := listing.Scan(ctx, sel, q, listing.Desc("created_at", "id"))
+	if err != nil {
+		return nil, listing.Result{}, fmt.Errorf("invitations: %w", err)
 	}
-	return list, nil
+	return list, res, nil
 }
 
 // Invitation reads the workspace's invitation with id through db.

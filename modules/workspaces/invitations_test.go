@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -106,7 +107,7 @@ func listInvitations(t *testing.T, app *testkit.App, owner accountstest.User, ws
 	var out struct {
 		Invitations []invitation `json:"invitations"`
 	}
-	app.Get(invitationsPath(ws), owner.Token).Expect(http.StatusOK).JSON(&out)
+	app.Get(invitationsPath(ws)+"?per_page=200", owner.Token).Expect(http.StatusOK).JSON(&out)
 	return out.Invitations
 }
 
@@ -315,6 +316,36 @@ func TestPendingInvitationsAreBounded(t *testing.T) {
 	if len(list) != 100 || list[0].Email != "p7@example.com" {
 		t.Fatalf("%d listed, newest %+v", len(list), list[0])
 	}
+	// Walked by cursor, 30 a page, the list is the same, in the same order.
+	var walked []int64
+	after := ""
+	for pages := 0; pages < 10; pages++ {
+		var page struct {
+			Invitations []invitation `json:"invitations"`
+			Next        *string      `json:"next"`
+		}
+		u := invitationsPath(wsA) + "?per_page=30"
+		if after != "" {
+			u += "&after=" + url.QueryEscape(after)
+		}
+		app.Get(u, a.Token).Expect(http.StatusOK).JSON(&page)
+		for _, inv := range page.Invitations {
+			walked = append(walked, inv.ID)
+		}
+		if page.Next == nil {
+			break
+		}
+		after = *page.Next
+	}
+	if len(walked) != len(list) {
+		t.Fatalf("the walk saw %d invitations, the list %d", len(walked), len(list))
+	}
+	for i := range walked {
+		if walked[i] != list[i].ID {
+			t.Fatalf("invitation %d: walked %d, listed %d", i, walked[i], list[i].ID)
+		}
+	}
+	expectError(t, app.Get(invitationsPath(wsA)+"?after=nonsense", a.Token), http.StatusBadRequest, "validation_failed")
 	// Expired ones do not count.
 	app.Clock.Advance(7*24*time.Hour + time.Second)
 	resign(t, app, &a)

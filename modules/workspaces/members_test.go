@@ -3,6 +3,7 @@ package workspaces_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 	"testing"
@@ -193,5 +194,38 @@ func TestFirstRequestsAtOnceMakeOneWorkspace(t *testing.T) {
 	n, err := app.DB.NewSelect().Table("workspace_members").Where("user_id = ?", u.ID).Count(context.Background())
 	if err != nil || n != 1 {
 		t.Fatalf("%d memberships (%v), want 1", n, err)
+	}
+}
+
+// The members list pages by user id: two pages of two and one, the same
+// members as one page of all.
+func TestMembersArePaged(t *testing.T) {
+	app := testkit.Start(t)
+	owner := accountstest.NewUser(t, app)
+	ws := workspaceOf(t, app, owner.Token)
+	for _, role := range []auth.Role{auth.Viewer, auth.Manager} {
+		join(t, app, ws, accountstest.NewUser(t, app), role)
+	}
+	path := "/api/v1/workspaces/" + strconv.FormatInt(ws, 10) + "/members"
+	type page struct {
+		Members []struct {
+			UserID int64 `json:"user_id"`
+		} `json:"members"`
+		Total *int    `json:"total"`
+		Next  *string `json:"next"`
+	}
+	var all, first, second page
+	app.Get(path, owner.Token).Expect(200).JSON(&all)
+	if len(all.Members) != 3 || all.Total == nil || *all.Total != 3 || all.Next != nil {
+		t.Fatalf("one page of all: %+v", all)
+	}
+	app.Get(path+"?per_page=2", owner.Token).Expect(200).JSON(&first)
+	if len(first.Members) != 2 || first.Next == nil {
+		t.Fatalf("first page: %+v", first)
+	}
+	app.Get(path+"?per_page=2&after="+url.QueryEscape(*first.Next), owner.Token).Expect(200).JSON(&second)
+	if len(second.Members) != 1 || second.Next != nil || second.Members[0].UserID != all.Members[2].UserID ||
+		first.Members[1].UserID != all.Members[1].UserID {
+		t.Fatalf("pages %+v and %+v of %+v", first, second, all)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
 )
 
 // Service holds the rules of workspaces and members. It is the guard's
@@ -137,9 +138,9 @@ func (s *Service) Rename(ctx context.Context, p auth.Principal, name string) (*W
 	return w, nil
 }
 
-// Members lists the members of p's workspace.
-func (s *Service) Members(ctx context.Context, p auth.Principal) ([]MemberView, error) {
-	return s.store.Members(ctx, p.WorkspaceID)
+// Members returns one page of the members of p's workspace.
+func (s *Service) Members(ctx context.Context, p auth.Principal, q listing.Query) ([]MemberView, listing.Result, error) {
+	return s.store.Members(ctx, p.WorkspaceID, q)
 }
 
 // Member returns one member of p's workspace.

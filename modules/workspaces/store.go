@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
 )
 
 // Store reads and writes workspaces and their members.
@@ -131,17 +132,19 @@ func (s *Store) Rename(ctx context.Context, db bun.IDB, w *Workspace) error {
 	return nil
 }
 
-// Members lists the workspace's members with their names, by user id.
-func (s *Store) Members(ctx context.Context, workspaceID int64) ([]MemberView, error) {
+// Members returns one page of the workspace's members with their names,
+// by user id (the primary key's order).
+func (s *Store) Members(ctx context.Context, workspaceID int64, q listing.Query) ([]MemberView, listing.Result, error) {
 	var list []MemberView
-	q := s.db.NewSelect().Model(&list).ModelTableExpr("workspace_members AS m").
+	sel := s.db.NewSelect().Model(&list).ModelTableExpr("workspace_members AS m").
 		ColumnExpr("m.*, u.name, u.email").
 		Join("JOIN users AS u ON u.id = m.user_id").
-		Where("m.workspace_id = ?", param(workspaceID)).OrderExpr("m.user_id")
-	if err := database.Select(ctx, s.db, q); err != nil {
-		return nil, fmt.Errorf("members: %w", err)
+		Where("m.workspace_id = ?", param(workspaceID))
+	res, err := listing.Scan(ctx, sel, q, listing.Asc("user_id"))
+	if err != nil {
+		return nil, listing.Result{}, fmt.Errorf("members: %w", err)
 	}
-	return list, nil
+	return list, res, nil
 }
 
 // Member reads one member, through db, locking it on PostgreSQL when lock.

@@ -266,7 +266,7 @@ paths:
     get:
       operationId: listThings
       parameters:
-        - {$ref: "#/components/parameters/Page"}
+        - {$ref: "#/components/parameters/ThingPage"}
       responses:
         "200": {description: ok}
   /api/v1/plain:
@@ -281,7 +281,7 @@ paths:
         "200": {description: ok}
 components:
   parameters:
-    Page: {name: page, in: query, schema: {type: integer}}
+    ThingPage: {name: page, in: query, schema: {type: integer}}
 `)}})
 	if err != nil {
 		t.Fatalf("Build: %v", err)
