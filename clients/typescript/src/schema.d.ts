@@ -525,7 +525,8 @@ export interface paths {
          *     `validation_failed`). Only the token's SHA-256 is stored; the
          *     answer never holds it. An earlier pending invitation of the same
          *     contragent stops working. When the mail cannot be sent, 503 and
-         *     nothing is saved. The request has no body.
+         *     nothing is kept (a pending invitation it replaced stays revoked).
+         *     The request has no body.
          */
         post: operations["inviteContragentToPortal"];
         delete?: never;
@@ -1749,7 +1750,8 @@ export interface paths {
         /**
          * The caller's contracts as a tenant, newest first
          * @description Every contract (not a draft) whose tenant is a contragent the
-         *     caller is linked to, in any workspace; at most 500.
+         *     caller is linked to, in any workspace, newest first, in pages
+         *     (`?after=` with the answer's `next`).
          */
         get: operations["listMyTenancies"];
         put?: never;
@@ -2256,9 +2258,9 @@ export interface paths {
         };
         /**
          * The invitations of the workspace, newest first (owner)
-         * @description The newest 200 invitations, pending or not. `status` is `expired`
-         *     for a pending invitation past `expires_at`. A replaced invitation
-         *     is not listed.
+         * @description The invitations, pending or not, newest first, in pages (`?after=`
+         *     with the answer's `next`). `status` is `expired` for a pending
+         *     invitation past `expires_at`. A replaced invitation is not listed.
          */
         get: operations["listWorkspaceInvitations"];
         put?: never;
@@ -2353,8 +2355,9 @@ export interface paths {
         };
         /**
          * The members of the workspace, by user id
-         * @description Every member with name, email and role. Any member may read it:
-         *     a team sees who is on it.
+         * @description Every member with name, email and role, by user id, in pages
+         *     (`?after=` with the answer's `next`). Any member may read it: a team
+         *     sees who is on it.
          */
         get: operations["listWorkspaceMembers"];
         put?: never;
@@ -7433,7 +7436,22 @@ export interface operations {
     };
     listMyTenancies: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7448,6 +7466,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         contracts: components["schemas"]["Contract"][];
+                        next: components["schemas"]["NextCursor"];
+                        /** @description the page number; only on ?page= answers */
+                        page?: number;
+                        per_page: number;
+                        /** @description how many there are; only on ?page= answers */
+                        total?: number;
                     };
                 };
             };
@@ -8374,7 +8398,22 @@ export interface operations {
     };
     listWorkspaceInvitations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+            };
             header?: never;
             path: {
                 /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
@@ -8392,6 +8431,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         invitations: components["schemas"]["WorkspaceInvitation"][];
+                        next: components["schemas"]["NextCursor"];
+                        /** @description the page number; only on ?page= answers */
+                        page?: number;
+                        per_page: number;
+                        /** @description how many there are; only on ?page= answers */
+                        total?: number;
                     };
                 };
             };
@@ -8524,7 +8569,22 @@ export interface operations {
     };
     listWorkspaceMembers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+            };
             header?: never;
             path: {
                 /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
@@ -8542,6 +8602,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         members: components["schemas"]["WorkspaceMember"][];
+                        next: components["schemas"]["NextCursor"];
+                        /** @description the page number; only on ?page= answers */
+                        page?: number;
+                        per_page: number;
+                        /** @description how many there are; only on ?page= answers */
+                        total?: number;
                     };
                 };
             };
