@@ -290,14 +290,13 @@ func Scan(ctx context.Context, sel *bun.SelectQuery, q Query, order Order) (Resu
 	}
 	tag := table.Name + ":" + strings.Join(order.orderBy(), ",")
 	var res Result
-	var countSQL string
-	var countArgs []any
-	if q.after == nil && !q.uncounted {
-		text, args, err := database.Render(db, sel)
-		if err != nil {
+	var filtered string
+	var filteredArgs []any
+	counted := q.after == nil && !q.uncounted
+	if counted {
+		if filtered, filteredArgs, err = database.Render(db, sel); err != nil {
 			return Result{}, err
 		}
-		countSQL, countArgs = "SELECT count(*) FROM ("+text+") AS list", args
 	} else if q.after != nil {
 		keys, err := decodeKeys(table, order, tag, q.after)
 		if err != nil {
@@ -313,29 +312,45 @@ func Scan(ctx context.Context, sel *bun.SelectQuery, q Query, order Order) (Resu
 	if err != nil {
 		return Result{}, err
 	}
-	if err := database.Scan(ctx, db, text, args, dest); err != nil {
+	var rows *countedRows
+	if counted {
+		if both := fuse(filtered, text); both != "" {
+			text, rows = both, newCountedRows(table, dest)
+		}
+	}
+	scanInto := dest
+	if rows != nil {
+		scanInto = rows
+	}
+	if err := database.Scan(ctx, db, text, args, scanInto); err != nil {
 		return Result{}, err
 	}
-	rows := reflect.ValueOf(dest).Elem()
-	n := rows.Len()
+	n := reflect.ValueOf(dest).Elem().Len()
 	if n > q.PerPage {
 		n = q.PerPage
-		rows.SetLen(n)
-		if res.Next, err = encodeCursor(table, order, tag, rows.Index(n-1)); err != nil {
+		page := reflect.ValueOf(dest).Elem()
+		page.SetLen(n)
+		if res.Next, err = encodeCursor(table, order, tag, page.Index(n-1)); err != nil {
 			return Result{}, err
 		}
 	}
-	if q.after != nil || q.uncounted {
+	if !counted {
 		return res, nil
 	}
 	res.Counted = true
-	if res.Next == "" && (n > 0 || q.Offset() == 0) {
+	switch {
+	case rows != nil && n > 0:
+		res.Total = rows.total
+	case res.Next == "" && (n > 0 || q.Offset() == 0):
 		// The last page says how many there are without a count.
 		res.Total = q.Offset() + n
-		return res, nil
-	}
-	if err := database.Scan(ctx, db, countSQL, countArgs, &res.Total); err != nil {
-		return Result{}, err
+	default:
+		// An empty page past the end: its statement had no row to carry
+		// the count.
+		countSQL := "SELECT count(*) FROM (" + filtered + ") AS list"
+		if err := database.Scan(ctx, db, countSQL, filteredArgs, &res.Total); err != nil {
+			return Result{}, err
+		}
 	}
 	return res, nil
 }

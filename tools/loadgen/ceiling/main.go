@@ -80,15 +80,24 @@ const lookup = `SELECT id, name, email, phone, locale, country_code, roles, is_a
 const membership = `SELECT m.workspace_id, m.role FROM workspace_members AS m JOIN workspaces AS w ON w.id = m.workspace_id WHERE m.user_id = `
 const membershipOrder = ` ORDER BY m.is_default DESC, m.workspace_id LIMIT 1`
 
-// The list queries of the properties and expenses modules (page 1 of 50).
-const (
-	propertiesQuery = `SELECT * FROM properties WHERE workspace_id = `
-	propertiesOrder = ` ORDER BY id LIMIT 50`
-	propertiesCount = `SELECT count(*) FROM properties WHERE workspace_id = `
-	chargesQuery    = `SELECT * FROM charges WHERE property_id = `
-	chargesOrder    = ` ORDER BY due_date, id LIMIT 50`
-	chargesCount    = `SELECT count(*) FROM charges WHERE property_id = `
-)
+// The list queries of the properties and expenses modules (page 1 of 50),
+// each with its total in the same statement as propman's listing reads them.
+func listQuery(table, filter, placeholder, order string) string {
+	where := " FROM " + table + " WHERE " + filter + " = " + placeholder
+	return "SELECT (SELECT count(*)" + where + ") AS _total, *" + where + " ORDER BY " + order + " LIMIT 50"
+}
+
+// total takes the list's total out of its rows (0 when there are none).
+func total(items []map[string]any) int {
+	n := 0
+	for _, row := range items {
+		if v, ok := row["_total"].(int64); ok {
+			n = int(v)
+		}
+		delete(row, "_total")
+	}
+	return n
+}
 
 // jsonRows reads every row into a column-name -> value map.
 func jsonRows(names []string, next func() bool, scan func([]any) error, rowsErr func() error) ([]map[string]any, error) {
@@ -224,7 +233,7 @@ func main() {
 			log.Fatalf("ceiling: %v", err)
 		}
 		defer pool.Close()
-		list := func(c *fiber.Ctx, query, count string, arg any) error {
+		list := func(c *fiber.Ctx, query string, arg any) error {
 			rows, err := pool.Query(c.Context(), query, arg)
 			if err != nil {
 				return err
@@ -238,11 +247,7 @@ func main() {
 			if err != nil {
 				return err
 			}
-			var total int
-			if err := pool.QueryRow(c.Context(), count, arg).Scan(&total); err != nil {
-				return err
-			}
-			return c.JSON(fiber.Map{"items": items, "total": total, "page": 1, "per_page": 50})
+			return c.JSON(fiber.Map{"items": items, "total": total(items), "page": 1, "per_page": 50})
 		}
 		member := func(c *fiber.Ctx) (int64, error) {
 			var ws int64
@@ -255,13 +260,13 @@ func main() {
 			if err != nil {
 				return err
 			}
-			return list(c, propertiesQuery+"$1"+propertiesOrder, propertiesCount+"$1", ws)
+			return list(c, listQuery("properties", "workspace_id", "$1", "id"), ws)
 		})
 		app.Get("/charges", func(c *fiber.Ctx) error {
 			if _, err := member(c); err != nil {
 				return err
 			}
-			return list(c, chargesQuery+"$1"+chargesOrder, chargesCount+"$1", *property)
+			return list(c, listQuery("charges", "property_id", "$1", "due_date, id"), *property)
 		})
 		app.Get("/me", func(c *fiber.Ctx) error {
 			var u user
@@ -280,7 +285,7 @@ func main() {
 		db.SetMaxOpenConns(4 * runtime.GOMAXPROCS(0))
 		db.SetMaxIdleConns(4 * runtime.GOMAXPROCS(0))
 		defer db.Close()
-		list := func(c *fiber.Ctx, query, count string, arg any) error {
+		list := func(c *fiber.Ctx, query string, arg any) error {
 			rows, err := db.QueryContext(c.Context(), query, arg)
 			if err != nil {
 				return err
@@ -295,11 +300,7 @@ func main() {
 			if err != nil {
 				return err
 			}
-			var total int
-			if err := db.QueryRowContext(c.Context(), count, arg).Scan(&total); err != nil {
-				return err
-			}
-			return c.JSON(fiber.Map{"items": items, "total": total, "page": 1, "per_page": 50})
+			return c.JSON(fiber.Map{"items": items, "total": total(items), "page": 1, "per_page": 50})
 		}
 		member := func(c *fiber.Ctx) (int64, error) {
 			var ws int64
@@ -312,13 +313,13 @@ func main() {
 			if err != nil {
 				return err
 			}
-			return list(c, propertiesQuery+"?"+propertiesOrder, propertiesCount+"?", ws)
+			return list(c, listQuery("properties", "workspace_id", "?1", "id"), ws)
 		})
 		app.Get("/charges", func(c *fiber.Ctx) error {
 			if _, err := member(c); err != nil {
 				return err
 			}
-			return list(c, chargesQuery+"?"+chargesOrder, chargesCount+"?", *property)
+			return list(c, listQuery("charges", "property_id", "?1", "due_date, id"), *property)
 		})
 		app.Get("/me", func(c *fiber.Ctx) error {
 			var u user
