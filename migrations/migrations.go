@@ -2,9 +2,17 @@
 // modules. Module migrations live in each module's own folder.
 package migrations
 
-import "embed"
+import (
+	"embed"
+
+	"github.com/uptrace/bun/migrate"
+)
 
 // FS holds the platform's SQL migrations.
 //
 //go:embed *.sql
 var FS embed.FS
+
+// Go registers the platform's migrations written in Go, each from a file
+// named as a migration is.
+var Go []func(*migrate.Migrations) error

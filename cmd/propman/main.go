@@ -19,6 +19,9 @@ import (
 	"os"
 	"strings"
 	"time"
+	// Workspaces name IANA time zones; a host without zoneinfo still
+	// knows them.
+	_ "time/tzdata"
 
 	"github.com/propman/propman/modules"
 	"github.com/propman/propman/platform/boot"

@@ -26,6 +26,7 @@ import (
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/logbuf"
 	"github.com/propman/propman/platform/mail"
 	"github.com/propman/propman/platform/metrics"
@@ -134,7 +135,7 @@ func names(entries []module.Entry) []string {
 
 // MigrationSets are the platform's and every compiled-in module's migrations.
 func MigrationSets(entries []module.Entry) []database.MigrationSet {
-	sets := []database.MigrationSet{{Owner: "platform", FS: migrations.FS}}
+	sets := []database.MigrationSet{{Owner: "platform", FS: migrations.FS, Go: migrations.Go}}
 	for _, e := range entries {
 		if e.Migrations != nil {
 			sets = append(sets, database.MigrationSet{Owner: e.Name, FS: e.Migrations})
@@ -270,8 +271,16 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 		fx.Supply(fx.Annotate(clk, fx.As(new(clock.Clock)))),
 		fx.Supply(fx.Annotate(mailer, fx.As(new(mail.Mailer)))),
 		fx.Provide(auth.NewGuard),
-		fx.Invoke(func(lc fx.Lifecycle) {
+		fx.Provide(jobs.New),
+		fx.Invoke(func(lc fx.Lifecycle, q *jobs.Queue) {
 			lc.Append(fx.StopHook(func() error { return db.Close() }))
+			// Stop hooks run in reverse: the queue stops before the
+			// database closes (River hands back its leadership on an open
+			// pool). It starts with the app, after every module has added
+			// its workers (all invokes run before any start hook), whether
+			// or not one queues a job: jobs queued by an earlier run or
+			// another instance are worked.
+			lc.Append(fx.Hook{OnStart: q.Start, OnStop: q.Stop})
 			if tr != nil {
 				// Stop hooks run in reverse: this one runs after the server
 				// has finished its requests, and flushes their spans.

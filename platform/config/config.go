@@ -40,6 +40,7 @@ type Config struct {
 	RateLimit RateLimit `koanf:"ratelimit"`
 	Metrics   Metrics   `koanf:"metrics"`
 	Tracing   Tracing   `koanf:"tracing"`
+	Jobs      Jobs      `koanf:"jobs"`
 
 	k *koanf.Koanf
 }
@@ -121,6 +122,26 @@ type Tracing struct {
 	Ratio float64 `koanf:"ratio"`
 }
 
+// Jobs configures the background work (platform/jobs).
+type Jobs struct {
+	// Work: this instance works jobs; false makes an API-only instance,
+	// which still queues them for the others.
+	Work bool `koanf:"work"`
+	// Workers is how many jobs this instance works at once.
+	Workers int `koanf:"workers"`
+	// Poll is how often an idle instance looks for new jobs.
+	Poll time.Duration `koanf:"poll"`
+	// Timeout bounds one attempt of a job.
+	Timeout time.Duration `koanf:"timeout"`
+	// Rescue is when a job whose instance died is tried again.
+	Rescue time.Duration `koanf:"rescue"`
+	// Attempts is how often a failing job is tried before it is discarded.
+	Attempts int `koanf:"attempts"`
+	// Tick is how often the periodic runs (billing, late fees, notices)
+	// look for workspaces whose local time has come.
+	Tick time.Duration `koanf:"tick"`
+}
+
 // Enabled reports whether spans are recorded and exported.
 func (t Tracing) Enabled() bool { return t.Endpoint != "" }
 
@@ -173,7 +194,7 @@ func Load(opts Options) (*Config, error) {
 	}{
 		{"http", &cfg.HTTP}, {"log", &cfg.Log}, {"database", &cfg.Database},
 		{"auth", &cfg.Auth}, {"mail", &cfg.Mail}, {"ratelimit", &cfg.RateLimit},
-		{"metrics", &cfg.Metrics}, {"tracing", &cfg.Tracing},
+		{"metrics", &cfg.Metrics}, {"tracing", &cfg.Tracing}, {"jobs", &cfg.Jobs},
 	}
 	var errs []error
 	known := map[string]bool{"modules": true}
@@ -309,6 +330,15 @@ func (c *Config) validate() error {
 	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
 		bad("http.addr", fmt.Sprintf("%q is not host:port", c.HTTP.Addr))
 	}
+	if c.Jobs.Workers < 1 || c.Jobs.Workers > 1000 {
+		bad("jobs.workers", "must be between 1 and 1000")
+	}
+	if c.Jobs.Attempts < 1 || c.Jobs.Attempts > 100 {
+		bad("jobs.attempts", "must be between 1 and 100")
+	}
+	if c.Jobs.Rescue <= c.Jobs.Timeout {
+		bad("jobs.rescue", "must be longer than jobs.timeout, or a job still running would be started again")
+	}
 	if c.HTTP.BodyLimit < 1024 {
 		bad("http.bodylimit", "must be at least 1024 bytes")
 	}
@@ -330,6 +360,7 @@ func (c *Config) validate() error {
 		"http.idletimeout": c.HTTP.IdleTimeout, "http.shutdowntimeout": c.HTTP.ShutdownTimeout,
 		"database.lifetime": c.Database.Lifetime, "database.timeout": c.Database.Timeout,
 		"auth.ttl": c.Auth.TTL, "auth.maxage": c.Auth.MaxAge,
+		"jobs.poll": c.Jobs.Poll, "jobs.timeout": c.Jobs.Timeout, "jobs.rescue": c.Jobs.Rescue, "jobs.tick": c.Jobs.Tick,
 	} {
 		if d <= 0 {
 			bad(key, "must be a positive duration such as 30s or 1h")

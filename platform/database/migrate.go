@@ -16,6 +16,9 @@ import (
 type MigrationSet struct {
 	Owner string
 	FS    fs.FS
+	// Go registers migrations written in Go (bun's Register, from a file
+	// named <yyyymmddhhmmss>_<what>.go).
+	Go []func(*migrate.Migrations) error
 }
 
 // Dialect is handed to every SQL migration as template data, so one file can
@@ -49,6 +52,24 @@ func Collect(sets []MigrationSet) (*migrate.Migrations, error) {
 	ms := migrate.NewMigrations()
 	owners := map[string]string{}
 	for _, set := range sets {
+		for _, register := range set.Go {
+			before := map[string]bool{}
+			for _, m := range ms.Sorted() {
+				before[m.Name] = true
+			}
+			if err := register(ms); err != nil {
+				return nil, fmt.Errorf("migrations of %s: %w", set.Owner, err)
+			}
+			for _, m := range ms.Sorted() {
+				if before[m.Name] {
+					continue
+				}
+				if prev, dup := owners[m.Name]; dup {
+					return nil, fmt.Errorf("migration id %s of %s is used by %s too", m.Name, set.Owner, prev)
+				}
+				owners[m.Name] = set.Owner
+			}
+		}
 		if set.FS == nil {
 			continue
 		}

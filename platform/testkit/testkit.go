@@ -135,6 +135,11 @@ func Config(t testing.TB, overrides map[string]any) *config.Config {
 	o := map[string]any{
 		"auth.secret": "test-secret-test-secret-test-secret-0123456789",
 		"log.level":   "error",
+		// A test waits for its jobs: an idle instance looks every 50 ms.
+		"jobs.poll": "50ms",
+		// The periodic runs happen when a test calls Tick, never behind
+		// its back.
+		"jobs.tick": "10000h",
 	}
 	o["database.url"] = FreshDatabase(t)
 	for k, v := range overrides {
