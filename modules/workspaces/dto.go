@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/jobs"
 )
 
 // workspaceJSON is a workspace as its members see it.
@@ -18,15 +19,20 @@ type workspaceJSON struct {
 	Role       string `json:"role"`
 	IsDefault  bool   `json:"is_default"`
 	LandlordID int64  `json:"landlord_id"`
-	CreatedAt  string `json:"created_at"`
-	UpdatedAt  string `json:"updated_at"`
+	TimeZone   string `json:"time_zone"`
+	// Schedule is the local time ("HH:MM") or "off" of every kind of
+	// periodic run, the defaults filled in.
+	Schedule  map[string]string `json:"schedule"`
+	CreatedAt string            `json:"created_at"`
+	UpdatedAt string            `json:"updated_at"`
 }
 
 func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-func workspaceOf(w *Workspace, role string, isDefault bool) workspaceJSON {
+func workspaceOf(q *jobs.Queue, w *Workspace, role string, isDefault bool) workspaceJSON {
 	return workspaceJSON{
 		ID: w.ID, Name: w.Name, Role: role, IsDefault: isDefault, LandlordID: w.LandlordID,
+		TimeZone: w.TimeZone, Schedule: q.Schedule(w.Schedule),
 		CreatedAt: timestamp(w.CreatedAt), UpdatedAt: timestamp(w.UpdatedAt),
 	}
 }
@@ -35,8 +41,10 @@ type workspaceList struct {
 	Workspaces []workspaceJSON `json:"workspaces"`
 }
 
-type renameRequest struct {
-	Name string `json:"name" validate:"max=100"`
+type updateRequest struct {
+	Name     *string            `json:"name" validate:"omitnil,max=100"`
+	TimeZone *string            `json:"time_zone" validate:"omitnil,max=64"`
+	Schedule map[string]*string `json:"schedule" validate:"omitnil,max=10"`
 }
 
 // memberJSON is a member of a workspace.

@@ -6,6 +6,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/validate"
 )
@@ -13,11 +14,12 @@ import (
 // Handler turns HTTP requests into service calls. The guard has checked
 // the caller's role in the workspace of the path.
 type Handler struct {
-	svc *Service
+	svc   *Service
+	queue *jobs.Queue
 }
 
 // NewHandler returns the handler.
-func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
+func NewHandler(svc *Service, queue *jobs.Queue) *Handler { return &Handler{svc: svc, queue: queue} }
 
 func (h *Handler) mine(c *fiber.Ctx) error {
 	ctx := httpserver.Context(c)
@@ -32,7 +34,7 @@ func (h *Handler) mine(c *fiber.Ctx) error {
 	}
 	out := workspaceList{Workspaces: make([]workspaceJSON, 0, len(list))}
 	for i := range list {
-		out.Workspaces = append(out.Workspaces, workspaceOf(&list[i].Workspace, list[i].Role, list[i].IsDefault))
+		out.Workspaces = append(out.Workspaces, workspaceOf(h.queue, &list[i].Workspace, list[i].Role, list[i].IsDefault))
 	}
 	return c.JSON(out)
 }
@@ -49,11 +51,11 @@ func (h *Handler) get(c *fiber.Ctx) error {
 // view is w as p sees it.
 func (h *Handler) view(c *fiber.Ctx, w *Workspace, p auth.Principal) workspaceJSON {
 	def, _ := h.svc.Default(httpserver.Context(c), p.UserID)
-	return workspaceOf(w, p.Role.String(), def == w.ID)
+	return workspaceOf(h.queue, w, p.Role.String(), def == w.ID)
 }
 
-func (h *Handler) rename(c *fiber.Ctx) error {
-	var req renameRequest
+func (h *Handler) update(c *fiber.Ctx) error {
+	var req updateRequest
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
@@ -61,7 +63,7 @@ func (h *Handler) rename(c *fiber.Ctx) error {
 		return apierror.Validation(details...)
 	}
 	p := auth.Current(c)
-	w, err := h.svc.Rename(httpserver.Context(c), p, req.Name)
+	w, err := h.svc.Update(httpserver.Context(c), p, Update(req), h.queue.Kinds())
 	if err != nil {
 		return err
 	}

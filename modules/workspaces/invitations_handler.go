@@ -8,6 +8,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -41,11 +42,14 @@ type inviteRequest struct {
 
 // InvitationHandler serves the invitation routes.
 type InvitationHandler struct {
-	svc *Invitations
+	svc   *Invitations
+	queue *jobs.Queue
 }
 
 // NewInvitationHandler returns the handler.
-func NewInvitationHandler(svc *Invitations) *InvitationHandler { return &InvitationHandler{svc: svc} }
+func NewInvitationHandler(svc *Invitations, queue *jobs.Queue) *InvitationHandler {
+	return &InvitationHandler{svc: svc, queue: queue}
+}
 
 func (h *InvitationHandler) invite(c *fiber.Ctx) error {
 	var req inviteRequest
@@ -92,5 +96,5 @@ func (h *InvitationHandler) accept(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(workspaceOf(&m.Workspace, m.Role, m.IsDefault))
+	return c.JSON(workspaceOf(h.queue, &m.Workspace, m.Role, m.IsDefault))
 }

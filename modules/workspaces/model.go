@@ -10,11 +10,15 @@ import (
 type Workspace struct {
 	bun.BaseModel `bun:"table:workspaces"`
 
-	ID         int64     `bun:"id,pk,autoincrement"`
-	Name       string    `bun:"name,notnull"`
-	LandlordID int64     `bun:"landlord_id,notnull"`
-	CreatedAt  time.Time `bun:"created_at,notnull"`
-	UpdatedAt  time.Time `bun:"updated_at,notnull"`
+	ID         int64  `bun:"id,pk,autoincrement"`
+	Name       string `bun:"name,notnull"`
+	LandlordID int64  `bun:"landlord_id,notnull"`
+	// TimeZone (IANA) and Schedule (kind -> "HH:MM" or "off") say when the
+	// periodic runs happen; see platform/jobs.
+	TimeZone  string            `bun:"time_zone,notnull"`
+	Schedule  map[string]string `bun:"schedule,type:json,notnull"`
+	CreatedAt time.Time         `bun:"created_at,notnull"`
+	UpdatedAt time.Time         `bun:"updated_at,notnull"`
 }
 
 // Member is a row of workspace_members: a user's role in a workspace.

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/workspaces/migrations"
+	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/module"
 )
 
@@ -30,6 +31,8 @@ func Entry() module.Entry {
 			fx.Provide(NewService, AsGuardWorkspaces),
 			fx.Provide(fx.Private, NewStore, NewHandler, NewInviteConfig, NewInvitations, NewInvitationHandler),
 			module.ProvideRoutes(NewRoutes),
+			// The periodic runs read each workspace's time zone and schedule here.
+			fx.Invoke(func(q *jobs.Queue, s *Store) { q.SetSchedules(s) }),
 		),
 	}
 }

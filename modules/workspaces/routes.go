@@ -16,7 +16,7 @@ func NewRoutes(h *Handler, inv *InvitationHandler, guard *auth.Guard) module.Rou
 		r := guard.Routes(api)
 		r.Get("/workspaces", auth.SignedIn, h.mine)
 		r.Get(ws, auth.Viewer, h.get)
-		r.Patch(ws, auth.Owner, h.rename)
+		r.Patch(ws, auth.Owner, h.update)
 		r.Get(ws+"/members", auth.Viewer, h.members)
 		r.Get(ws+"/members/:userId", auth.Viewer, h.member)
 		r.Patch(ws+"/members/:userId", auth.Owner, h.changeRole)
@@ -28,5 +28,6 @@ func NewRoutes(h *Handler, inv *InvitationHandler, guard *auth.Guard) module.Rou
 		// Any signed-in user: the invited address is checked, not a role.
 		r.Post("/invitations/:token/accept", auth.SignedIn, inv.accept)
 		r.Get(ws+"/activity", auth.Manager, h.activity)
+		r.Get(ws+"/runs", auth.Accountant, h.runs)
 	}}
 }

@@ -3,6 +3,9 @@ package workspaces
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +17,7 @@ import (
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -112,25 +116,96 @@ func LastOwner() *apierror.Error {
 	return apierror.Conflict("last_owner", "A workspace keeps at least one owner: make another member owner first.")
 }
 
-// Rename sets the name of p's workspace.
-func (s *Service) Rename(ctx context.Context, p auth.Principal, name string) (*Workspace, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || len([]rune(name)) > 100 {
+// Update is what an owner may change of a workspace: each field nil to
+// leave it as it is.
+type Update struct {
+	Name     *string
+	TimeZone *string
+	// Schedule sets the local time ("HH:MM") or "off" of each kind named;
+	// nil for a kind puts it back to its default time.
+	Schedule map[string]*string
+}
+
+// maxTimeZone bounds a time zone's name (the longest IANA name has 32).
+const maxTimeZone = 64
+
+// Update changes p's workspace: the name (1 to 100 characters), the time
+// zone (an IANA name) and the schedule of its periodic runs (kinds are
+// those of this build). Every problem is reported in one 400 and nothing
+// changes.
+func (s *Service) Update(ctx context.Context, p auth.Principal, in Update, kinds []string) (*Workspace, error) {
+	var problems []string
+	var name, tz string
+	if in.Name == nil && in.TimeZone == nil && in.Schedule == nil {
 		return nil, apierror.Validation("name: must be 1 to 100 characters")
+	}
+	if in.Name != nil {
+		if name = strings.TrimSpace(*in.Name); name == "" || len([]rune(name)) > 100 {
+			problems = append(problems, "name: must be 1 to 100 characters")
+		}
+	}
+	if in.TimeZone != nil {
+		tz = strings.TrimSpace(*in.TimeZone)
+		if _, err := time.LoadLocation(tz); err != nil || tz == "" || len(tz) > maxTimeZone || strings.EqualFold(tz, "local") {
+			problems = append(problems, "time_zone: must be an IANA time zone such as Europe/Berlin")
+		}
+	}
+	known := map[string]bool{}
+	for _, k := range kinds {
+		known[k] = true
+	}
+	for kind, at := range in.Schedule {
+		switch {
+		case !known[kind]:
+			problems = append(problems, fmt.Sprintf("schedule.%.32s: is not one of %s", kind, strings.Join(kinds, ", ")))
+		case at != nil && !jobs.ValidClock(*at):
+			problems = append(problems, fmt.Sprintf("schedule.%s: must be a local time HH:MM (00:00 to 23:59), \"off\" or null", kind))
+		}
+	}
+	if len(problems) > 0 {
+		sort.Strings(problems)
+		return nil, apierror.Validation(problems...)
 	}
 	w, err := s.Current(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	before := w.Name
-	w.Name, w.UpdatedAt = name, s.now()
+	changes := map[string]activity.Change{}
+	if in.Name != nil && name != w.Name {
+		changes["name"] = activity.Change{w.Name, name}
+		w.Name = name
+	}
+	if in.TimeZone != nil && tz != w.TimeZone {
+		changes["time_zone"] = activity.Change{w.TimeZone, tz}
+		w.TimeZone = tz
+	}
+	if len(in.Schedule) > 0 {
+		next := maps.Clone(w.Schedule)
+		if next == nil {
+			next = map[string]string{}
+		}
+		for kind, at := range in.Schedule {
+			if at == nil {
+				delete(next, kind)
+			} else {
+				next[kind] = *at
+			}
+		}
+		if !maps.Equal(next, w.Schedule) {
+			changes["schedule"] = activity.Change{w.Schedule, next}
+			w.Schedule = next
+		}
+	}
+	if len(changes) == 0 {
+		return w, nil
+	}
+	w.UpdatedAt = s.now()
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		if err := s.store.Rename(ctx, tx, w); err != nil {
+		if err := s.store.Update(ctx, tx, w); err != nil {
 			return err
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "workspace",
-			RecordID: strconv.FormatInt(w.ID, 10), WorkspaceID: w.ID,
-			Changes: map[string]activity.Change{"name": {before, name}}})
+			RecordID: strconv.FormatInt(w.ID, 10), WorkspaceID: w.ID, Changes: changes})
 	})
 	if err != nil {
 		return nil, err

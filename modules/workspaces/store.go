@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -124,12 +125,33 @@ func (s *Store) ByID(ctx context.Context, db bun.IDB, id int64) (*Workspace, err
 }
 
 // Rename sets the workspace's name.
-func (s *Store) Rename(ctx context.Context, db bun.IDB, w *Workspace) error {
-	_, err := database.Exec(ctx, db, db.NewUpdate().Model(w).Column("name", "updated_at").Where("id = ?", param(w.ID)))
+func (s *Store) Update(ctx context.Context, db bun.IDB, w *Workspace) error {
+	_, err := database.Exec(ctx, db, db.NewUpdate().Model(w).Column("name", "time_zone", "schedule", "updated_at").Where("id = ?", param(w.ID)))
 	if err != nil {
-		return fmt.Errorf("rename workspace: %w", err)
+		return fmt.Errorf("update workspace: %w", err)
 	}
 	return nil
+}
+
+// Schedules is a page of every workspace's schedule, by id after afterID,
+// for the periodic runs (jobs.Schedules). A time zone this build does not
+// know (an older tzdata) falls back to UTC rather than stopping the runs.
+func (s *Store) Schedules(ctx context.Context, afterID int64, limit int) ([]jobs.Schedule, error) {
+	var rows []Workspace
+	err := database.Select(ctx, s.db, s.db.NewSelect().Model(&rows).Column("id", "time_zone", "schedule").
+		Where("id > ?", param(afterID)).OrderExpr("id").Limit(int64(limit)))
+	if err != nil {
+		return nil, fmt.Errorf("workspace schedules: %w", err)
+	}
+	out := make([]jobs.Schedule, len(rows))
+	for i, w := range rows {
+		loc, err := time.LoadLocation(w.TimeZone)
+		if err != nil {
+			loc = time.UTC
+		}
+		out[i] = jobs.Schedule{WorkspaceID: w.ID, Location: loc, At: w.Schedule}
+	}
+	return out, nil
 }
 
 // Members returns one page of the workspace's members with their names,

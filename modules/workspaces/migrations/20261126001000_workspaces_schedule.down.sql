@@ -1,0 +1,3 @@
+ALTER TABLE workspaces DROP COLUMN schedule;
+--bun:split
+ALTER TABLE workspaces DROP COLUMN time_zone;
