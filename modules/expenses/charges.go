@@ -184,10 +184,19 @@ func (s *Service) RefreshAll(ctx context.Context, prop *properties.Property, sin
 	if err != nil {
 		return res, err
 	}
+	return s.generate(ctx, prop, list, func(*Expense) calendar.Date { return since }, now)
+}
+
+// generate gives each expense of list (prop's active automatic ones) its
+// charges from the period holding sinceOf(e) (zero: the current period
+// only) to the current one, skipping the periods that have theirs: the
+// work of RefreshAll and of the periodic billing (Bill).
+func (s *Service) generate(ctx context.Context, prop *properties.Property, list []Expense, sinceOf func(*Expense) calendar.Date, now time.Time) (RefreshResult, error) {
+	var res RefreshResult
 	var due []Charge
 	for i := range list {
 		e := &list[i]
-		cs, err := chargesFor(e, since, now)
+		cs, err := chargesFor(e, sinceOf(e), now)
 		switch {
 		case err != nil:
 			res.Errors++

@@ -11,6 +11,7 @@ import (
 
 	"github.com/propman/propman/modules/expenses/migrations"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/module"
 )
 
@@ -34,6 +35,7 @@ func Entry() module.Entry {
 			fx.Provide(fx.Private, NewStore, NewHandler),
 			properties.ProvideDependent(newPropertyCleanup),
 			module.ProvideRoutes(NewRoutes),
+			fx.Invoke(func(q *jobs.Queue, s *Service, props *properties.Service) { q.Periodic(BillingKind(s, props)) }),
 		),
 	}
 }

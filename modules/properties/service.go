@@ -286,3 +286,10 @@ func CurrencyCode(s string) (string, error) {
 func (s *Service) now() time.Time {
 	return s.clock.Now().UTC().Truncate(time.Microsecond)
 }
+
+// Active returns a page of the workspace's properties that are not
+// archived, by id after afterID (uuid.Nil: from the first): for work that
+// walks a whole portfolio, such as the periodic billing.
+func (s *Service) Active(ctx context.Context, workspaceID int64, afterID uuid.UUID, limit int) ([]Property, error) {
+	return s.store.Active(ctx, workspaceID, afterID, limit)
+}

@@ -65,6 +65,22 @@ func (s *Store) ListByWorkspace(ctx context.Context, workspaceID int64, q listin
 	return list, total, nil
 }
 
+// Active returns a page of the workspace's properties that are not
+// archived, by id after afterID: the periodic work walks a portfolio with
+// it.
+func (s *Store) Active(ctx context.Context, workspaceID int64, afterID uuid.UUID, limit int) ([]Property, error) {
+	var list []Property
+	sel := s.db.NewSelect().Model(&list).Where("workspace_id = ?", database.Param{V: workspaceID}).
+		Where("archived_at IS NULL").OrderExpr("id").Limit(int64(limit))
+	if afterID != uuid.Nil {
+		sel = sel.Where("id > ?", afterID)
+	}
+	if err := database.Select(ctx, s.db, sel); err != nil {
+		return nil, fmt.Errorf("active properties: %w", err)
+	}
+	return list, nil
+}
+
 // Update writes every editable column of p through db.
 func (s *Store) Update(ctx context.Context, db bun.IDB, p *Property) error {
 	_, err := database.Exec(ctx, db, db.NewUpdate().Model(p).

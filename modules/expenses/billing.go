@@ -1,0 +1,111 @@
+package expenses
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/jobs"
+)
+
+// billingPage is how many properties the periodic billing reads at once.
+const billingPage = 500
+
+// BillingKind is the periodic billing of a workspace: every active
+// property's automatic charges, each expense caught up from the period
+// after its last billed one (or from its start), at most MaxCatchUp
+// periods back; a billed period is never touched, nor one before it (a
+// charge the landlord cancelled or deleted stays so).
+func BillingKind(s *Service, props *properties.Service) jobs.Kind {
+	return jobs.Kind{Name: "billing", At: "06:00", Run: func(ctx context.Context, run jobs.Run) (map[string]int, []string, error) {
+		counts := map[string]int{"properties": 0, "charges_created": 0, "skipped": 0, "errors": 0}
+		var problems []string
+		for after := uuid.Nil; ; {
+			page, err := props.Active(ctx, run.WorkspaceID, after, billingPage)
+			if err != nil {
+				return counts, problems, err
+			}
+			for i := range page {
+				if err := ctx.Err(); err != nil {
+					return counts, problems, err
+				}
+				prop := &page[i]
+				res, err := s.Bill(ctx, prop)
+				if err != nil {
+					// A property that fails is retried with the whole run;
+					// what the run did so far is kept (charges are made
+					// once per expense and period).
+					return counts, problems, fmt.Errorf("property %s: %w", prop.ID, err)
+				}
+				counts["properties"]++
+				counts["charges_created"] += res.Created
+				counts["skipped"] += res.Skipped
+				counts["errors"] += res.Errors
+				if res.Errors > 0 {
+					problems = append(problems, fmt.Sprintf("property %s (%s): %d charges could not be made; see the log", prop.ID, prop.Name, res.Errors))
+				}
+			}
+			if len(page) < billingPage {
+				return counts, problems, nil
+			}
+			after = page[len(page)-1].ID
+		}
+	}}
+}
+
+// Bill makes prop's automatic charges as the periodic billing does (see
+// BillingKind).
+func (s *Service) Bill(ctx context.Context, prop *properties.Property) (RefreshResult, error) {
+	list, err := s.store.ActiveAutomatic(ctx, prop.ID)
+	if err != nil || len(list) == 0 {
+		return RefreshResult{}, err
+	}
+	ids := make([]uuid.UUID, len(list))
+	for i := range list {
+		ids[i] = list[i].ID
+	}
+	last, err := s.store.lastBilled(ctx, ids)
+	if err != nil {
+		return RefreshResult{}, err
+	}
+	now := s.now()
+	cur, _ := calendar.PeriodOf(calendar.Month, now)
+	earliest := calendar.DateOf(cur.First.Time().AddDate(0, -(MaxCatchUp - 1), 0))
+	return s.generate(ctx, prop, list, func(e *Expense) calendar.Date {
+		since := e.StartDate
+		if d, ok := last[e.ID]; ok {
+			if sp, ok := span(e.Type); ok {
+				if p, err := calendar.PeriodOf(sp, d.Time()); err == nil {
+					since = p.Last.AddDays(1)
+				}
+			}
+		}
+		if since.Before(earliest) {
+			since = earliest
+		}
+		return since
+	}, now)
+}
+
+// lastBilled returns the due date of the latest charge of each expense of
+// ids that has one, in one statement.
+func (s *Store) lastBilled(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]calendar.Date, error) {
+	var rows []struct {
+		Origin uuid.UUID     `bun:"origin"`
+		Last   calendar.Date `bun:"last"`
+	}
+	q := s.db.NewSelect().Model((*Charge)(nil)).ColumnExpr("origin, max(due_date) AS last").
+		Where("origin ?", database.In(ids)).Group("origin")
+	if err := database.Query(ctx, s.db, q, &rows); err != nil {
+		return nil, fmt.Errorf("last billed periods: %w", err)
+	}
+	out := make(map[uuid.UUID]calendar.Date, len(rows))
+	for _, r := range rows {
+		out[r.Origin] = r.Last
+	}
+	return out, nil
+}
