@@ -17,6 +17,7 @@ import (
 	"github.com/propman/propman/modules/counters"
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/penalties"
 	"github.com/propman/propman/modules/printforms"
@@ -51,6 +52,7 @@ func Catalog() []module.Entry {
 		printforms.Entry(),
 		penalties.Entry(),
 		tenancy.Entry(),
+		messages.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

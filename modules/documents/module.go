@@ -85,6 +85,8 @@ func EntryWithStorage(wrap func(Storage) Storage) module.Entry {
 		Commands:   []module.Command{sweepCommand()},
 		Options: fx.Module(Name,
 			fx.Provide(fx.Private, NewConfig, NewStore, NewService, NewHandler, provide),
+			// What other modules use of documents (messages' attachments).
+			fx.Provide(newFiles),
 			properties.ProvideDependent(newPropertyCleanup),
 			module.ProvideRoutes(NewRoutes),
 			fx.Invoke(sweepAtStart),

@@ -18,7 +18,6 @@ func Entries() []module.Entry {
 		stub("assets", "Property assets and inventory", "/properties/:propertyId/assets"),
 		stub("negotiations", "Negotiations with tenants", "/properties/:propertyId/negotiations"),
 		stub("proposals", "Proposals", "/properties/:propertyId/proposals"),
-		stub("messages", "Property messages", "/properties/:propertyId/messages"),
 		stub("tools", "Tools: postal-carrier lookup, geolocation, help links", "/tools"),
 		stub("calendar", "Calendar events", "/calendar-events"),
 		stub("billing", "Billing: subscriptions, invoices, payment methods", "/billing"),

@@ -5,6 +5,7 @@ package mail
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -12,12 +13,32 @@ import (
 	"github.com/propman/propman/platform/config"
 )
 
-// Message is one email with a plain-text and an HTML part.
+// Message is one email with a plain-text and an HTML part. The fields
+// after HTML are optional; a message without them is sent as before.
 type Message struct {
 	To      string
 	Subject string
 	Text    string
 	HTML    string
+
+	// ReplyTo is the address replies go to (a thread's reply address).
+	ReplyTo string
+	// MessageID is the Message-ID without angle brackets; empty: one is
+	// generated.
+	MessageID string
+	// InReplyTo is the Message-ID (without brackets) this message answers;
+	// it is also sent as References.
+	InReplyTo string
+	// Attachments are files attached to the message.
+	Attachments []Attachment
+}
+
+// Attachment is one attached file; Content is read once, while the
+// message is sent.
+type Attachment struct {
+	Filename    string
+	ContentType string
+	Content     io.Reader
 }
 
 // Mailer sends messages.
@@ -46,7 +67,8 @@ type LogMailer struct {
 
 // Send logs m.
 func (l *LogMailer) Send(ctx context.Context, m Message) error {
-	l.log.InfoContext(ctx, "mail (log: mailer, not sent)", "from", l.from, "to", m.To, "subject", m.Subject, "text", m.Text)
+	l.log.InfoContext(ctx, "mail (log: mailer, not sent)", "from", l.from, "to", m.To, "subject", m.Subject, "text", m.Text,
+		"reply_to", m.ReplyTo, "attachments", len(m.Attachments))
 	return nil
 }
 

@@ -236,3 +236,19 @@ func TestNewSMTPRejectsBadURLs(t *testing.T) {
 		t.Errorf("smtps URL refused: %v", err)
 	}
 }
+
+// starttls= and auth= choose the encryption and the AUTH mechanism; an
+// unknown value or parameter stops the start.
+func TestNewSMTPQueryParameters(t *testing.T) {
+	for _, u := range []string{"smtp://h:25?starttls=mandatory", "smtp://h:25?starttls=none", "smtp://u:p@h:587?auth=plain",
+		"smtp://u:p@h:587?auth=scram-sha-256&starttls=mandatory", "smtp://u:p@h?auth=none", "smtps://u:p@h?auth=login"} {
+		if _, err := mail.NewSMTP(config.Mail{URL: u, From: "a@example.com"}); err != nil {
+			t.Errorf("NewSMTP(%q): %v", u, err)
+		}
+	}
+	for _, u := range []string{"smtp://h?starttls=maybe", "smtp://h?auth=magic", "smtp://h?tls=1", "smtps://h?starttls=none"} {
+		if _, err := mail.NewSMTP(config.Mail{URL: u, From: "a@example.com"}); err == nil {
+			t.Errorf("NewSMTP(%q) accepted", u)
+		}
+	}
+}

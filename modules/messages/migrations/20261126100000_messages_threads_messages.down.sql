@@ -1,0 +1,3 @@
+DROP TABLE messages;
+--bun:split
+DROP TABLE message_threads;
