@@ -723,6 +723,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/messages/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * File a reply received by mail (for the operator's mail server)
+         * @description The body is one raw RFC 5322 mail (`Content-Type: message/rfc822`),
+         *     at most `modules.messages.inboundmaxsize` bytes (30 MiB), sent by
+         *     the operator's inbound mail service. Authenticated by the header
+         *     `X-Inbound-Secret`, which must equal `modules.messages.inboundsecret`:
+         *     no token. When no secret is configured the route answers 404 as if
+         *     it did not exist; a missing or wrong secret is 401.
+         *
+         *     The thread is the one whose reply address
+         *     (`reply+<token>@<modules.messages.inbounddomain>`) is among To, Cc,
+         *     Delivered-To or X-Original-To; none: 404 `thread_not_found`. The
+         *     mail is filed as `direction: in`, `channel: email`, its text part
+         *     (or its HTML part's text) as `body` (cut at 20,000 characters), its
+         *     attachments (up to 10) stored as documents of the thread's property
+         *     and contract, with the limits and content checks of an upload (415
+         *     `unsupported_type`, 413 `payload_too_large`). A mail that cannot be
+         *     parsed or has no From: 400 `malformed_mail`. On any error nothing is
+         *     stored. A mail whose Message-ID is filed in the thread already
+         *     answers 200 with that message and stores nothing again.
+         */
+        post: operations["receiveInboundMail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/print-forms/contracts/{contractId}": {
         parameters: {
             query?: never;
@@ -1463,6 +1500,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/properties/{propertyId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's messages, newest first
+         * @description Every thread of the property (a filter narrows it to one contract,
+         *     contragent or thread), newest first, in keyset pages (`?after=`
+         *     with the answer's `next`), or numbered pages with `?page=`.
+         */
+        get: operations["listMessages"];
+        put?: never;
+        /**
+         * Write a message (email, post letter, portal message) or a note
+         * @description `contract_id` (the thread of the contract, to its tenant) or
+         *     `contragent_id` (a contragent of the workspace, without a contract),
+         *     not both. `direction` is `out` (the default) or `note`. An `out`
+         *     message needs `channel`: `email` (to the contragent's email address;
+         *     400 when it has none; `subject` required; queued and sent by a job
+         *     inserted in the same transaction), `post` (recorded as sent, with an
+         *     optional `tracking_number` of 1 to 64 letters, digits, spaces or
+         *     dashes) or `portal` (needs `contract_id`; shown to the contract's
+         *     tenant). A note has no channel. `subject` up to 300 characters,
+         *     `body` 1 to 20,000 characters (multi-line). `attachments`: up to 10
+         *     distinct ids of documents of this property; for an email together at
+         *     most `modules.messages.maxattachmentssize` bytes (20 MiB), sent as
+         *     attached files.
+         */
+        post: operations["createMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One message, with its delivery state
+         * @description The message with its delivery state; poll it to follow an email
+         *     through `queued` to `sent` or `failed` (with `last_error`).
+         */
+        get: operations["getMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/properties/{propertyId}/payments": {
         parameters: {
             query?: never;
@@ -1956,6 +2059,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tenancy/contracts/{contractId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The messages of the thread of one of the caller's contracts, newest first
+         * @description Every message of the contract's thread but the landlord's notes. 404 unless the caller is the contract's linked tenant.
+         */
+        get: operations["listMyTenancyMessages"];
+        put?: never;
+        /**
+         * Write to the landlord in the contract's thread
+         * @description Filed as `direction: in`, `channel: portal`, authored by the caller
+         *     and the contract's tenant. `subject` optional (up to 300
+         *     characters), `body` 1 to 20,000 characters (multi-line).
+         */
+        post: operations["postMyTenancyMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tenancy/contracts/{contractId}/receipts": {
         parameters: {
             query?: never;
@@ -2205,9 +2337,15 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename the workspace (owner)
-         * @description `name`, 1 to 100 characters after trimming; otherwise 400
-         *     `validation_failed` and nothing changes.
+         * Rename the workspace or change when its periodic runs happen (owner)
+         * @description Any of `name` (1 to 100 characters after trimming), `time_zone` (an
+         *     IANA name such as `Europe/Berlin`; the periodic runs happen at local
+         *     times of this zone) and `schedule`: for each kind of periodic run
+         *     (`billing`, `late_fees`, `notices`) a local time `HH:MM`, `"off"`
+         *     (the workspace's run of that kind never happens), or `null` (back to
+         *     the kind's default time). Every problem is reported in one 400
+         *     `validation_failed` and nothing changes; a body with none of the
+         *     fields is a 400 too.
          */
         patch: operations["renameWorkspace"];
         trace?: never;
@@ -2403,6 +2541,39 @@ export interface paths {
          *     any instance, is checked against the new role.
          */
         patch: operations["changeWorkspaceMemberRole"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspaceId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The workspace's periodic runs, newest first (accountant)
+         * @description What ran by itself: each day, at the local time of the workspace's
+         *     `schedule` in its `time_zone`, one run of each kind that is not
+         *     `off` — `billing` (every property's automatic charges, with the
+         *     periods missed since the contract start or the last billed period),
+         *     `late_fees`, `notices`. A run is queued once per workspace, kind and
+         *     local day however many instances run; `state` is `queued`,
+         *     `running`, `finished`, or `failed` (`error` says why; it is tried
+         *     again later, up to `jobs.attempts` times). `counts` says what it did
+         *     (`charges_created`, `properties`, ...), `problems` what went wrong
+         *     with single items (at most 50, the run went on past them). Paged
+         *     with `after` only (the `next` of the previous answer).
+         */
+        get: operations["listWorkspaceRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/metrics": {
@@ -3089,6 +3260,85 @@ export interface components {
             /** @enum {string} */
             status?: "unpaid" | "paid" | "cancelled";
         };
+        Message: {
+            /** @description The email address the message went to or came from */
+            address: string | null;
+            /** @description Ids of documents of the property */
+            attachments: string[];
+            /** @description Attempts made to send an email */
+            attempts: number;
+            author: {
+                /** Format: uuid */
+                contragent_id: string | null;
+                /** @enum {string} */
+                type: "user" | "contragent" | "system";
+                /** Format: int64 */
+                user_id: number | null;
+            };
+            body: string;
+            /**
+             * @description null for a note
+             * @enum {string|null}
+             */
+            channel: "email" | "portal" | "post" | null;
+            /** Format: uuid */
+            contract_id: string | null;
+            /**
+             * Format: uuid
+             * @description The thread's contragent (the contract's tenant)
+             */
+            contragent_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description Outbound messages only; null for notes and received messages
+             * @enum {string|null}
+             */
+            delivery: "queued" | "sent" | "failed" | "bounced" | null;
+            /** @enum {string} */
+            direction: "out" | "in" | "note";
+            /** Format: uuid */
+            id: string;
+            /** @description The error of the last failed attempt */
+            last_error: string | null;
+            /** Format: uuid */
+            property_id: string;
+            /** Format: date-time */
+            sent_at: string | null;
+            subject: string;
+            /** Format: uuid */
+            thread_id: string;
+            tracking_number: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        MessageCreate: {
+            attachments?: string[];
+            /** @description Multi-line */
+            body: string;
+            /** @enum {string} */
+            channel?: "email" | "post" | "portal";
+            /** Format: uuid */
+            contract_id?: string;
+            /** Format: uuid */
+            contragent_id?: string;
+            /**
+             * @default out
+             * @enum {string}
+             */
+            direction: "out" | "note";
+            subject?: string;
+            tracking_number?: string;
+        };
+        MessageList: {
+            messages: components["schemas"]["Message"][];
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
+            per_page: number;
+            /** @description how many there are; only on ?page= answers */
+            total?: number;
+        };
         /**
          * @description A quantity of the counter's unit, at most 3 decimals, written as a JSON number (no exponent); answers carry exactly 3 decimals.
          * @example 12345.678
@@ -3407,6 +3657,11 @@ export interface components {
             name: string;
             version: string;
         };
+        TenantMessageCreate: {
+            /** @description Multi-line */
+            body: string;
+            subject?: string;
+        };
         Unauthorized: {
             /** @example 401 */
             code: number;
@@ -3447,6 +3702,12 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "manager" | "accountant" | "viewer";
+            /** @description Every kind of periodic run (billing, late_fees, notices) with its local time HH:MM or "off" */
+            schedule: {
+                [key: string]: string;
+            };
+            /** @description IANA time zone of the periodic runs' local times (UTC until an owner sets one) */
+            time_zone: string;
             /** Format: date-time */
             updated_at: string;
         };
@@ -3527,6 +3788,36 @@ export interface components {
             updated_at: string;
             /** Format: int64 */
             user_id: number;
+        };
+        WorkspaceRun: {
+            attempts: number;
+            counts: {
+                [key: string]: number;
+            };
+            error: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            kind: "billing" | "late_fees" | "notices";
+            /**
+             * Format: date
+             * @description The workspace's local day the run is for
+             */
+            local_date: string;
+            problems: string[];
+            /** Format: date-time */
+            queued_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** @enum {string} */
+            state: "queued" | "running" | "finished" | "failed";
+        };
+        WorkspaceRunList: {
+            next: components["schemas"]["NextCursor"];
+            per_page: number;
+            runs: components["schemas"]["WorkspaceRun"][];
         };
     };
     responses: {
@@ -5258,6 +5549,97 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    receiveInboundMail: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Inbound-Secret": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example From: Anna Tenant <anna@example.com>
+                 *     To: reply+abcdefghijklmnopqrstuvwxyz234567@replies.example.com
+                 *     Subject: Re: Your statement
+                 *     Message-ID: <1234@mail.example.com>
+                 *     Content-Type: text/plain; charset=utf-8
+                 *
+                 *     Thank you, received.
+                 */
+                "message/rfc822": string;
+            };
+        };
+        responses: {
+            /** @description The mail was filed before; the earlier message */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The filed message */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Missing or wrong X-Inbound-Secret */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description No inbound secret is configured (not_found), or no thread has the mail's reply address (thread_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The mail, or one of its attachments, is too large (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not message/rfc822, or an attachment is of a type documents refuse (unsupported_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The database or the document storage is unavailable (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     printContract: {
         parameters: {
             query?: {
@@ -6963,6 +7345,161 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listMessages: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description Only the thread of this contract */
+                contract_id?: string;
+                /** @description Only messages with this contragent */
+                contragent_id?: string;
+                /** @description Only this thread */
+                thread_id?: string;
+                direction?: "out" | "in" | "note";
+                channel?: "email" | "portal" | "post";
+                delivery?: "queued" | "sent" | "failed" | "bounced";
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "attachments": [
+                 *         "0192f0c4-9b1d-7c3e-8f52-6a7b8c9d0e1f"
+                 *       ],
+                 *       "body": "Dear Anna,\nplease find your statement attached.",
+                 *       "channel": "email",
+                 *       "contract_id": "0192f0c4-8a3e-7b2c-9d41-5e6f7a8b9c0d",
+                 *       "subject": "Your statement for November"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MessageCreate"];
+            };
+        };
+        responses: {
+            /** @description The message */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listPayments: {
         parameters: {
             query?: {
@@ -7846,6 +8383,87 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listMyTenancyMessages: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMyTenancyMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "Thank you,\nI will be at home on Monday."
+                 *     }
+                 */
+                "application/json": components["schemas"]["TenantMessageCreate"];
+            };
+        };
+        responses: {
+            /** @description The message */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listMyTenancyReceipts: {
         parameters: {
             query?: {
@@ -8323,16 +8941,25 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Acme Lettings"
+                 *       "name": "Acme Lettings",
+                 *       "schedule": {
+                 *         "billing": "05:30",
+                 *         "notices": "off"
+                 *       },
+                 *       "time_zone": "Europe/Berlin"
                  *     }
                  */
                 "application/json": {
-                    name: string;
+                    name?: string;
+                    schedule?: {
+                        [key: string]: string | null;
+                    };
+                    time_zone?: string;
                 };
             };
         };
         responses: {
-            /** @description The renamed workspace */
+            /** @description The workspace as it is now */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8721,6 +9348,50 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["LastOwner"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWorkspaceRuns: {
+        parameters: {
+            query?: {
+                /** @description Runs per page */
+                per_page?: number;
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description Only runs of this kind */
+                kind?: "billing" | "late_fees" | "notices";
+            };
+            header?: never;
+            path: {
+                /** @description The workspace's id; the request acts in it whatever X-Workspace-ID says */
+                workspaceId: components["parameters"]["WorkspaceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceRunList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
