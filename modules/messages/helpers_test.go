@@ -2,107 +2,29 @@ package messages_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"mime/multipart"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-smtp"
 	"github.com/go-pdf/fpdf"
 
 	"github.com/propman/propman/modules/accounts/accountstest"
+	"github.com/propman/propman/platform/mail/mailtest"
 	"github.com/propman/propman/platform/testkit"
 )
-
-// smtpServer is a real SMTP server (emersion/go-smtp) in the test's
-// process: it keeps every mail it accepts, or refuses each recipient with
-// a temporary error while failing is set.
-type smtpServer struct {
-	addr string
-
-	mu       sync.Mutex
-	mails    [][]byte
-	attempts int
-	failing  bool
-}
-
-func startSMTP(t *testing.T) *smtpServer {
-	t.Helper()
-	s := &smtpServer{}
-	srv := smtp.NewServer(s)
-	srv.Domain = "mx.test"
-	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
-	srv.MaxMessageBytes = 50 << 20
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.addr = ln.Addr().String()
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	return s
-}
-
-// NewSession is smtp.Backend.
-func (s *smtpServer) NewSession(*smtp.Conn) (smtp.Session, error) { return &smtpSession{s: s}, nil }
-
-type smtpSession struct{ s *smtpServer }
-
-func (ss *smtpSession) Mail(string, *smtp.MailOptions) error { return nil }
-
-func (ss *smtpSession) Rcpt(string, *smtp.RcptOptions) error {
-	ss.s.mu.Lock()
-	defer ss.s.mu.Unlock()
-	ss.s.attempts++
-	if ss.s.failing {
-		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "mailbox busy, try later"}
-	}
-	return nil
-}
-
-func (ss *smtpSession) Data(r io.Reader) error {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	ss.s.mu.Lock()
-	defer ss.s.mu.Unlock()
-	ss.s.mails = append(ss.s.mails, b)
-	return nil
-}
-
-func (ss *smtpSession) Reset()        {}
-func (ss *smtpSession) Logout() error { return nil }
-
-func (s *smtpServer) received() [][]byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([][]byte(nil), s.mails...)
-}
-
-func (s *smtpServer) tries() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.attempts
-}
 
 const inboundSecret = "test-inbound-secret-0123456789"
 
 // start runs the app with its messages sent to srv.
-func start(t *testing.T, srv *smtpServer, extra ...testkit.Option) *testkit.App {
+func start(t *testing.T, srv *mailtest.Server, extra ...testkit.Option) *testkit.App {
 	t.Helper()
 	opts := []testkit.Option{
-		testkit.WithConfig("mail.url", "smtp://"+srv.addr),
+		testkit.WithConfig("mail.url", "smtp://"+srv.Addr),
 		testkit.WithConfig("mail.from", "Propman <no-reply@propman.test>"),
 		testkit.WithConfig("modules.messages.inboundsecret", inboundSecret),
 		testkit.WithConfig("modules.messages.inbounddomain", "in.propman.test"),
@@ -224,25 +146,6 @@ func waitDelivery(t *testing.T, app *testkit.App, l lease, id string) message {
 	}
 }
 
-// pdfText is the text of a PDF (pdftotext), or "" when poppler is not
-// installed.
-func pdfText(t *testing.T, data []byte) string {
-	t.Helper()
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Log("pdftotext is not installed: the attached PDF's text is not checked")
-		return ""
-	}
-	path := filepath.Join(t.TempDir(), "a.pdf")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("pdftotext", "-layout", path, "-").Output()
-	if err != nil {
-		t.Fatalf("pdftotext: %v", err)
-	}
-	return string(out)
-}
-
 var replyTo = regexp.MustCompile(`reply\+[a-z2-7]{32}@in\.propman\.test`)
 
 // rawMail is an RFC 5322 mail from the tenant to addr, with an optional
@@ -302,17 +205,6 @@ func counts(t *testing.T, app *testkit.App) (int, int) {
 	return m, d
 }
 
-var errNoMail = errors.New("no mail")
-
-func waitMail(srv *smtpServer, n int) ([][]byte, error) {
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if got := srv.received(); len(got) >= n {
-			return got, nil
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return nil, errNoMail
-}
+func waitMail(srv *mailtest.Server, n int) ([][]byte, error) { return srv.Wait(n, 10*time.Second) }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
 
-	gomessage "github.com/emersion/go-message"
 	gomail "github.com/emersion/go-message/mail"
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -17,6 +15,7 @@ import (
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/mail/mailtest"
 	"github.com/propman/propman/platform/testkit"
 )
 
@@ -24,39 +23,15 @@ func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 
 // readMail parses a delivered mail: its header, text and attachments.
 func readMail(t *testing.T, raw []byte) (*gomail.Header, string, map[string][]byte, map[string]string) {
-	t.Helper()
-	mr, err := gomail.CreateReader(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatalf("the delivered mail does not parse: %v\n%s", err, raw)
-	}
-	var text string
-	files, types := map[string][]byte{}, map[string]string{}
-	for {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil && !gomessage.IsUnknownCharset(err) {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(p.Body)
-		switch h := p.Header.(type) {
-		case *gomail.InlineHeader:
-			text += string(b)
-		case *gomail.AttachmentHeader:
-			name, _ := h.Filename()
-			ct, _, _ := h.ContentType()
-			files[name], types[name] = b, ct
-		}
-	}
-	return &mr.Header, text, files, types
+	m := mailtest.Read(t, raw)
+	return m.Header, m.Text, m.Files, m.Types
 }
 
 // An email with a PDF goes out through the job to a real SMTP server, with
 // the thread's reply address; the tenant's reply to it comes back through
 // the inbound endpoint into the same thread, its PDF stored as a document.
 func TestEmailOutAndReplyIn(t *testing.T) {
-	srv := startSMTP(t)
+	srv := mailtest.Start(t)
 	app := start(t, srv)
 	l := newLease(t, app, "anna@example.com")
 	doc := upload(t, app, l, "statement.pdf", pdf(t, "Rent statement 2026-11"))
@@ -95,7 +70,7 @@ func TestEmailOutAndReplyIn(t *testing.T) {
 	if !ok || types["statement.pdf"] != "application/pdf" || !bytes.HasPrefix(att, []byte("%PDF")) {
 		t.Fatalf("attachments %v %v", types, len(att))
 	}
-	if s := pdfText(t, att); s != "" && !strings.Contains(s, "Rent statement 2026-11") {
+	if s := mailtest.PDFText(t, att); s != "" && !strings.Contains(s, "Rent statement 2026-11") {
 		t.Errorf("the attached PDF reads %q", s)
 	}
 
@@ -136,8 +111,8 @@ func TestEmailOutAndReplyIn(t *testing.T) {
 // A server that keeps refusing: the job tries modules.messages.attempts
 // times, then the message is failed with the server's answer.
 func TestEmailFailsAfterRetries(t *testing.T) {
-	srv := startSMTP(t)
-	srv.failing = true
+	srv := mailtest.Start(t)
+	srv.Fail(true)
 	app := start(t, srv)
 	l := newLease(t, app, "anna@example.com")
 	m := decode(t, app.Post(l.messages(), l.landlord.Token, map[string]any{"contract_id": l.contract, "channel": "email",
@@ -146,10 +121,10 @@ func TestEmailFailsAfterRetries(t *testing.T) {
 	if *m.Delivery != "failed" || m.LastError == nil || !strings.Contains(*m.LastError, "451") || m.Attempts != 3 {
 		t.Fatalf("delivery %s, attempts %d, error %v", *m.Delivery, m.Attempts, m.LastError)
 	}
-	if n := srv.tries(); n != 3 {
+	if n := srv.Tries(); n != 3 {
 		t.Errorf("the server saw %d attempts, want 3", n)
 	}
-	if len(srv.received()) != 0 {
+	if len(srv.Received()) != 0 {
 		t.Error("a mail was delivered")
 	}
 	failed := list(t, app, l.messages()+"?delivery=failed", l.landlord.Token)
@@ -160,7 +135,7 @@ func TestEmailFailsAfterRetries(t *testing.T) {
 
 // Inbound mail that cannot be filed: a clear 4xx, and nothing stored.
 func TestInboundRefusals(t *testing.T) {
-	srv := startSMTP(t)
+	srv := mailtest.Start(t)
 	app := start(t, srv, testkit.WithConfig("modules.messages.inboundmaxsize", 64<<10))
 	l := newLease(t, app, "anna@example.com")
 	m := decode(t, app.Post(l.messages(), l.landlord.Token, map[string]any{"contract_id": l.contract, "channel": "email",
@@ -223,7 +198,7 @@ func TestInboundRefusals(t *testing.T) {
 // Notes, post letters and portal messages are recorded as they are;
 // malformed requests are refused with the field named.
 func TestNotesPostAndValidation(t *testing.T) {
-	srv := startSMTP(t)
+	srv := mailtest.Start(t)
 	app := start(t, srv)
 	l := newLease(t, app, "anna@example.com")
 	tok := l.landlord.Token
@@ -291,7 +266,7 @@ func TestNotesPostAndValidation(t *testing.T) {
 
 // Notify creates a notice once per key, however often it is called.
 func TestNotifyOncePerKey(t *testing.T) {
-	srv := startSMTP(t)
+	srv := mailtest.Start(t)
 	var svc *messages.Service
 	app := start(t, srv, testkit.WithPopulate(&svc))
 	l := newLease(t, app, "anna@example.com")

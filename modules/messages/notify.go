@@ -76,3 +76,26 @@ func (s *Service) Notify(ctx context.Context, tx bun.Tx, n Notice) (m *Message, 
 	}
 	return m, created, nil
 }
+
+// Noticed returns, of keys (Notice.Key), those a notice exists for: the
+// notices job asks once for a page of candidates instead of opening a
+// transaction for each one already sent.
+func (s *Service) Noticed(ctx context.Context, db bun.IDB, keys []string) (map[string]bool, error) {
+	out := make(map[string]bool, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	var found []string
+	text, args, err := database.Render(db, db.NewSelect().Model((*Message)(nil)).Column("notice_key").
+		Where("notice_key ?", database.In(keys)))
+	if err == nil {
+		err = database.Scan(ctx, db, text, args, &found)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("notices sent: %w", err)
+	}
+	for _, k := range found {
+		out[k] = true
+	}
+	return out, nil
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/propman/propman/modules/accounts/accountstest"
+	"github.com/propman/propman/platform/mail/mailtest"
 )
 
 var tokenInMail = regexp.MustCompile(`token=([A-Za-z0-9_-]{43})`)
@@ -15,7 +16,7 @@ var tokenInMail = regexp.MustCompile(`token=([A-Za-z0-9_-]{43})`)
 // A linked tenant reads their contract's thread without the landlord's
 // notes, and writes to it through the portal; nobody else reaches it.
 func TestTenantReadsAndWritesTheirThread(t *testing.T) {
-	srv := startSMTP(t)
+	srv := mailtest.Start(t)
 	app := start(t, srv)
 	tenant := accountstest.NewUser(t, app)
 	l := newLease(t, app, tenant.Email)
