@@ -24,6 +24,12 @@ func BillingKind(s *Service, props *properties.Service) jobs.Kind {
 	return jobs.Kind{Name: "billing", At: "06:00", Run: func(ctx context.Context, run jobs.Run) (map[string]int, []string, error) {
 		counts := map[string]int{"properties": 0, "charges_created": 0, "skipped": 0, "errors": 0}
 		var problems []string
+		// The workspace's own day: at 00:30 in Berlin on the first of a
+		// month, UTC is still in the month before.
+		today, err := calendar.ParseDate(run.LocalDate)
+		if err != nil {
+			return counts, nil, fmt.Errorf("billing: run date %q: %w", run.LocalDate, err)
+		}
 		for after := uuid.Nil; ; {
 			page, err := props.Active(ctx, run.WorkspaceID, after, billingPage)
 			if err != nil {
@@ -34,7 +40,7 @@ func BillingKind(s *Service, props *properties.Service) jobs.Kind {
 					return counts, problems, err
 				}
 				prop := &page[i]
-				res, err := s.Bill(ctx, prop)
+				res, err := s.Bill(ctx, prop, today)
 				if err != nil {
 					// A property that fails is retried with the whole run;
 					// what the run did so far is kept (charges are made
@@ -57,9 +63,9 @@ func BillingKind(s *Service, props *properties.Service) jobs.Kind {
 	}}
 }
 
-// Bill makes prop's automatic charges as the periodic billing does (see
-// BillingKind).
-func (s *Service) Bill(ctx context.Context, prop *properties.Property) (RefreshResult, error) {
+// Bill makes prop's automatic charges up to the period holding today (the
+// workspace's local day) as the periodic billing does (see BillingKind).
+func (s *Service) Bill(ctx context.Context, prop *properties.Property, today calendar.Date) (RefreshResult, error) {
 	list, err := s.store.ActiveAutomatic(ctx, prop.ID)
 	if err != nil || len(list) == 0 {
 		return RefreshResult{}, err
@@ -73,7 +79,7 @@ func (s *Service) Bill(ctx context.Context, prop *properties.Property) (RefreshR
 		return RefreshResult{}, err
 	}
 	now := s.now()
-	cur, _ := calendar.PeriodOf(calendar.Month, now)
+	cur, _ := calendar.PeriodOf(calendar.Month, today.Time())
 	earliest := calendar.DateOf(cur.First.Time().AddDate(0, -(MaxCatchUp - 1), 0))
 	return s.generate(ctx, prop, list, func(e *Expense) calendar.Date {
 		since := e.StartDate
@@ -88,7 +94,7 @@ func (s *Service) Bill(ctx context.Context, prop *properties.Property) (RefreshR
 			since = earliest
 		}
 		return since
-	}, now)
+	}, today, now)
 }
 
 // lastBilled returns the due date of the latest charge of each expense of

@@ -184,19 +184,20 @@ func (s *Service) RefreshAll(ctx context.Context, prop *properties.Property, sin
 	if err != nil {
 		return res, err
 	}
-	return s.generate(ctx, prop, list, func(*Expense) calendar.Date { return since }, now)
+	return s.generate(ctx, prop, list, func(*Expense) calendar.Date { return since }, calendar.DateOf(now), now)
 }
 
 // generate gives each expense of list (prop's active automatic ones) its
 // charges from the period holding sinceOf(e) (zero: the current period
-// only) to the current one, skipping the periods that have theirs: the
-// work of RefreshAll and of the periodic billing (Bill).
-func (s *Service) generate(ctx context.Context, prop *properties.Property, list []Expense, sinceOf func(*Expense) calendar.Date, now time.Time) (RefreshResult, error) {
+// only) to the one holding today, skipping the periods that have theirs:
+// the work of RefreshAll and of the periodic billing (Bill). now stamps
+// the charges made.
+func (s *Service) generate(ctx context.Context, prop *properties.Property, list []Expense, sinceOf func(*Expense) calendar.Date, today calendar.Date, now time.Time) (RefreshResult, error) {
 	var res RefreshResult
 	var due []Charge
 	for i := range list {
 		e := &list[i]
-		cs, err := chargesFor(e, sinceOf(e), now)
+		cs, err := chargesFor(e, sinceOf(e), today, now)
 		switch {
 		case err != nil:
 			res.Errors++
@@ -261,12 +262,12 @@ func (s *Service) generate(ctx context.Context, prop *properties.Property, list 
 // chargesFor returns e's charges for the period containing now and, when
 // since is not zero, for every earlier period from the one holding since,
 // keeping those within e's start..end.
-func chargesFor(e *Expense, since calendar.Date, now time.Time) ([]Charge, error) {
+func chargesFor(e *Expense, since, today calendar.Date, now time.Time) ([]Charge, error) {
 	sp, ok := span(e.Type)
 	if !ok {
 		return nil, fmt.Errorf("expense type %q has no period", e.Type)
 	}
-	last, err := calendar.PeriodOf(sp, now)
+	last, err := calendar.PeriodOf(sp, today.Time())
 	if err != nil {
 		return nil, err
 	}
