@@ -23,11 +23,13 @@ func TestAccessControlOnEveryRoute(t *testing.T) {
 	c := f.create(t, "1", rentTerms("2026-11-01")...)
 
 	routes := ownRoutes(f.app)
-	if len(routes) != 7 {
-		t.Fatalf("found %d routes under /contracts/:contractId, want 7: %v", len(routes), routes)
+	// 7 of this module's and the notices' settings (GET, PATCH).
+	if len(routes) != 9 {
+		t.Fatalf("found %d routes under /contracts/:contractId, want 9: %v", len(routes), routes)
 	}
 	bodies := map[string]any{
-		http.MethodPut:  map[string]any{"number": "taken over"},
+		http.MethodPatch: map[string]any{"reminder": false},
+		http.MethodPut:   map[string]any{"number": "taken over"},
 		http.MethodPost: map[string]any{"date": "2026-11-15", "reason": "x", "amount": 1000, "from": "2026-12-01"},
 	}
 	before := snapshot(t, f.app)

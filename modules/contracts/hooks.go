@@ -6,7 +6,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/database"
 )
@@ -46,4 +49,17 @@ func (propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, property
 		return fmt.Errorf("delete draft contracts: %w", err)
 	}
 	return nil
+}
+
+// RentListener is a module told of every rent change (modules/notices
+// writes the tenant), inside the transaction that records it, so both
+// commit together or not at all. c is the contract as it was (its rent
+// the one before the change), amount the rent from from on.
+type RentListener interface {
+	RentChanged(ctx context.Context, tx bun.Tx, c *Contract, amount money.Amount, from calendar.Date) error
+}
+
+// ProvideRentListener registers a constructor of a RentListener with fx.
+func ProvideRentListener(constructor any) fx.Option {
+	return fx.Provide(fx.Annotate(constructor, fx.As(new(RentListener)), fx.ResultTags(`group:"rent_listeners"`)))
 }

@@ -112,6 +112,11 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		after := *c
 		n := int64(amount)
 		after.RentMinor, after.UpdatedAt = &n, now
+		for _, l := range s.rentListeners {
+			if err := l.RentChanged(ctx, tx, c, amount, from); err != nil {
+				return err
+			}
+		}
 		return activity.Record(ctx, tx, activity.Entry{
 			Action: "rent_changed", RecordType: "contract", RecordID: c.ID.String(), WorkspaceID: c.WorkspaceID,
 			Changes: activity.Diff(s.view(c), s.view(&after)),

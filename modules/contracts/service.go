@@ -47,6 +47,8 @@ type Service struct {
 	tenants  *contragents.Service
 	expenses *expenses.Service
 	dir      *reference.Directory
+	// rentListeners are told of each rent change in its transaction.
+	rentListeners []RentListener
 }
 
 // ServiceParams are the service's dependencies as fx provides them.
@@ -60,12 +62,14 @@ type ServiceParams struct {
 	Tenants    *contragents.Service
 	Expenses   *expenses.Service
 	Directory  *reference.Directory
+	// RentListeners are told of rent changes (modules/notices).
+	RentListeners []RentListener `group:"rent_listeners"`
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, store: p.Store, blocks: agreements.NewStore(p.DB), clock: p.Clock,
-		props: p.Properties, tenants: p.Tenants, expenses: p.Expenses, dir: p.Directory}
+		props: p.Properties, tenants: p.Tenants, expenses: p.Expenses, dir: p.Directory, rentListeners: p.RentListeners}
 }
 
 func errNotFound() error { return apierror.NotFound("Contract not found.") }

@@ -176,3 +176,20 @@ func (s style) Period(label string) string {
 	}
 	return label
 }
+
+// Style is how a locale writes amounts, dates and billing periods, for
+// texts other modules write in a tenant's language (the notices), so a
+// mail and the receipt attached to it write a figure the same way.
+type Style struct{ s style }
+
+// StyleOf is locale's Style (English for a language without its own).
+func StyleOf(locale string) Style { return Style{styleOf(locale)} }
+
+// Money writes an amount with its currency (see style.Money).
+func (s Style) Money(a money.Amount, currency string) string { return s.s.Money(a, currency) }
+
+// Date writes a calendar day.
+func (s Style) Date(d calendar.Date) string { return s.s.Date(d) }
+
+// Period writes a billing period label.
+func (s Style) Period(label string) string { return s.s.Period(label) }

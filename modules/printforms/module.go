@@ -53,8 +53,9 @@ func Entry() module.Entry {
 		Depends: []string{"accounts", "reference", "translations", "agreements", "properties", "contragents", "contracts"},
 		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,
-			fx.Provide(NewLabels, NewRenderer),
-			fx.Provide(fx.Private, NewConfig, newCache, NewService, NewHandler),
+			// The service is public: the notices module draws receipts with it.
+			fx.Provide(NewLabels, NewRenderer, NewService),
+			fx.Provide(fx.Private, NewConfig, newCache, NewHandler),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}

@@ -187,3 +187,17 @@ func (s *Service) ListForContract(ctx context.Context, prop *properties.Property
 
 // now is the clock's time at the precision both databases keep.
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+
+// OfPayment returns the receipt of the payment (a 404 when
+// the payment has none).
+func (s *Service) OfPayment(ctx context.Context, paymentID uuid.UUID) (*Receipt, error) {
+	r := new(Receipt)
+	err := database.Select(ctx, s.db, s.db.NewSelect().Model(r).Where("payment_id = ?", paymentID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNoReceipt()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("receipt of payment: %w", err)
+	}
+	return r, nil
+}

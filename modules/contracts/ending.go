@@ -1,0 +1,48 @@
+package contracts
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/platform/database"
+)
+
+// Ending pages, by id, through the workspace's contracts that end from
+// from to to: an active one on its end date, a terminated one on the day
+// it was terminated for. One statement a page over the workspace.
+func (s *Service) Ending(ctx context.Context, workspaceID int64, from, to calendar.Date, after uuid.UUID, limit int) ([]Contract, error) {
+	var list []Contract
+	q := s.db.NewSelect().Model(&list).
+		Where("workspace_id = ?", database.Param{V: workspaceID}).
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
+				return q.Where("status = ?", Active).Where("end_date >= ?", from).Where("end_date <= ?", to)
+			}).WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
+				return q.Where("status = ?", Terminated).Where("terminated_on >= ?", from).Where("terminated_on <= ?", to)
+			})
+		}).
+		Where("id > ?", after).OrderExpr("id").Limit(int64(limit))
+	if err := database.Select(ctx, s.db, q); err != nil {
+		return nil, fmt.Errorf("contracts ending: %w", err)
+	}
+	return list, nil
+}
+
+// EndsOn is the day c ends: the termination day of a terminated contract,
+// else its end date (zero when open-ended).
+func (c *Contract) EndsOn() calendar.Date {
+	if c.Status == Terminated && !c.TerminatedOn.IsZero() {
+		return c.TerminatedOn
+	}
+	return c.EndDate
+}
+
+// ByID reads, through db, the contract with id, whoever may see it: for
+// the jobs that act for a workspace (the notices), never for a request.
+func (s *Service) ByID(ctx context.Context, db bun.IDB, id uuid.UUID) (*Contract, error) {
+	return s.store.ByID(ctx, db, id)
+}
