@@ -18,6 +18,7 @@ import (
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/messages"
+	"github.com/propman/propman/modules/notices"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/penalties"
 	"github.com/propman/propman/modules/printforms"
@@ -53,6 +54,7 @@ func Catalog() []module.Entry {
 		penalties.Entry(),
 		tenancy.Entry(),
 		messages.Entry(),
+		notices.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -1,0 +1,198 @@
+package notices
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/modules/documents"
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/modules/messages"
+	"github.com/propman/propman/modules/payments"
+	"github.com/propman/propman/modules/receipts"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/jobs"
+)
+
+// receiptArgs is the job that sends a payment's receipt: inserted in the
+// transaction that posts the payment, so a payment rolled back sends
+// nothing and a posted one always does, after its receipt is numbered.
+type receiptArgs struct {
+	PaymentID  string `json:"payment_id"`
+	ContractID string `json:"contract_id"`
+}
+
+func (receiptArgs) Kind() string { return "notice_receipt" }
+
+// listener is told of payments (payments.Listener) and rent changes
+// (contracts.RentListener). Its service is set once fx has built it: the
+// service needs the contracts service, which needs its listeners first.
+type listener struct{ svc *Service }
+
+func newListener() *listener { return &listener{} }
+
+func bindListener(l *listener, svc *Service) { l.svc = svc }
+
+func newPaymentListener(l *listener) payments.Listener { return l }
+
+func newRentListener(l *listener) contracts.RentListener { return l }
+
+// PaymentPosted queues the receipt notice of a contract's payment; a
+// payment without a contract has no tenant to write to.
+func (l *listener) PaymentPosted(ctx context.Context, tx bun.IDB, p payments.PostedPayment) error {
+	if p.Payment.ContractID == nil {
+		return nil
+	}
+	_, err := l.svc.queue.Insert(ctx, tx, receiptArgs{PaymentID: p.Payment.ID.String(), ContractID: p.Payment.ContractID.String()},
+		&river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}})
+	return err
+}
+
+// PaymentReversed sends nothing: the receipt already sent stays true of
+// what was received, and the receipt's void is the landlord's to explain.
+func (l *listener) PaymentReversed(context.Context, bun.IDB, *payments.Payment) error { return nil }
+
+// RentChanged writes the tenant of the new rent in the transaction that
+// records it, once per contract and first day.
+func (l *listener) RentChanged(ctx context.Context, tx bun.Tx, c *contracts.Contract, amount money.Amount, from calendar.Date) error {
+	s := l.svc
+	ws, err := s.store.workspace(ctx, tx, c.WorkspaceID)
+	if err != nil {
+		return err
+	}
+	own, err := s.store.contract(ctx, tx, c.ID)
+	if err != nil {
+		return err
+	}
+	if !own.On(ws, RentChange) {
+		return nil
+	}
+	lt, err := s.letterFor(ctx, tx, c)
+	if err != nil {
+		return err
+	}
+	first := lt.st.Date(from)
+	before := "-"
+	if c.RentMinor != nil {
+		before = lt.st.Money(money.Amount(*c.RentMinor), c.Currency)
+	}
+	n := messages.Notice{Kind: RentChange, Subject: c.ID, Step: from.String(), ContractID: c.ID,
+		Title: fmt.Sprintf(lt.w.RentChangeSubject, first),
+		Body:  lt.body(fmt.Sprintf(lt.w.RentChangeBody, first, lt.st.Money(amount, c.Currency), before))}
+	_, _, err = s.messages.Notify(ctx, tx, n)
+	return err
+}
+
+// receiptWorker sends a receipt notice with the receipt's PDF, stored as a
+// document of the contract.
+type receiptWorker struct {
+	river.WorkerDefaults[receiptArgs]
+	svc *Service
+}
+
+// errSentBefore rolls back the work of a receipt notice that another
+// attempt or instance wrote meanwhile.
+var errSentBefore = errors.New("notices: receipt sent before")
+
+func (w *receiptWorker) Work(ctx context.Context, job *river.Job[receiptArgs]) error {
+	s := w.svc
+	paymentID, err1 := uuid.Parse(job.Args.PaymentID)
+	contractID, err2 := uuid.Parse(job.Args.ContractID)
+	if err := errors.Join(err1, err2); err != nil {
+		return river.JobCancel(fmt.Errorf("notices: bad receipt job: %w", err))
+	}
+	key := messages.Notice{Kind: Receipt, Subject: paymentID}.Key()
+	if done, err := s.messages.Noticed(ctx, s.db, []string{key}); err != nil || done[key] {
+		return err
+	}
+	c, err := s.contracts.ByID(ctx, s.db, contractID)
+	if errors.Is(err, contracts.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	ws, err := s.store.workspace(ctx, s.db, c.WorkspaceID)
+	if err != nil {
+		return err
+	}
+	own, err := s.store.contract(ctx, s.db, c.ID)
+	if err != nil || !own.On(ws, Receipt) {
+		return err
+	}
+	r, err := s.receipts.OfPayment(ctx, paymentID)
+	if e, ok := apierror.As(err); ok && e.Status == 404 {
+		return nil // the payment was deleted with its property
+	}
+	if err != nil {
+		return err
+	}
+	if r.Status != receipts.Issued {
+		return nil // reversed before the notice went out
+	}
+	pdf, err := s.forms.ReceiptJob(ctx, s.source, auth.InWorkspace(c.WorkspaceID, c.OwnerID), r.ID.String(), c.Locale)
+	if err != nil {
+		return err
+	}
+	data, err := pdf.Render()
+	if err != nil {
+		return err
+	}
+	blob, err := s.files.Put(ctx, pdf.Filename, bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		lt, err := s.letterFor(ctx, tx, c)
+		if err != nil {
+			return err
+		}
+		doc, err := s.files.Insert(ctx, tx, documents.NewFile{WorkspaceID: c.WorkspaceID, PropertyID: c.PropertyID,
+			ContractID: &c.ID, Title: fmt.Sprintf(lt.w.ReceiptSubject, r.Number), Category: "receipt", UploadedBy: c.OwnerID}, blob)
+		if err != nil {
+			return err
+		}
+		paid := lt.st.Money(r.Amount, r.Currency)
+		day := lt.st.Date(calendar.DateOf(r.IssuedAt))
+		if p, err := s.paidOn(ctx, tx, paymentID); err == nil {
+			day = lt.st.Date(p)
+		}
+		_, created, err := s.messages.Notify(ctx, tx, messages.Notice{Kind: Receipt, Subject: paymentID, ContractID: c.ID,
+			Title:       fmt.Sprintf(lt.w.ReceiptSubject, r.Number),
+			Body:        lt.body(fmt.Sprintf(lt.w.ReceiptBody, paid, day, r.Number)),
+			Attachments: []uuid.UUID{doc.ID}})
+		if err == nil && !created {
+			return errSentBefore
+		}
+		return err
+	})
+	if err != nil {
+		s.files.Discard(blob)
+		if errors.Is(err, errSentBefore) {
+			return nil
+		}
+	}
+	return err
+}
+
+// paidOn is the day the payment was made.
+func (s *Service) paidOn(ctx context.Context, tx bun.Tx, paymentID uuid.UUID) (calendar.Date, error) {
+	p := new(payments.Payment)
+	if err := database.Select(ctx, tx, tx.NewSelect().Model(p).Column("id", "paid_on").Where("id = ?", paymentID)); err != nil {
+		return calendar.Date{}, err
+	}
+	return p.PaidOn, nil
+}
+
+func registerWorker(q *jobs.Queue, svc *Service) {
+	jobs.Register(q, &receiptWorker{svc: svc})
+}

@@ -1,0 +1,239 @@
+package notices
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/platform/activity"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/httpserver"
+)
+
+// Handler turns HTTP requests into settings reads and changes.
+type Handler struct{ svc *Service }
+
+// NewHandler returns the handler.
+func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
+
+// settingsJSON is a workspace's settings as the API shows them.
+type settingsJSON struct {
+	RentCall        bool       `json:"rent_call"`
+	RentCallDays    int        `json:"rent_call_days_before"`
+	Reminder        bool       `json:"reminder"`
+	ReminderDays    []int      `json:"reminder_days_after"`
+	Receipt         bool       `json:"receipt"`
+	ContractEnd     bool       `json:"contract_end"`
+	ContractEndDays int        `json:"contract_end_days_before"`
+	RentChange      bool       `json:"rent_change"`
+	UpdatedAt       *time.Time `json:"updated_at"`
+}
+
+func settingsView(s *Settings) settingsJSON {
+	v := settingsJSON{RentCall: s.RentCall, RentCallDays: s.RentCallDays, Reminder: s.Reminder, ReminderDays: ReminderSteps,
+		Receipt: s.Receipt, ContractEnd: s.ContractEnd, ContractEndDays: s.ContractEndDays, RentChange: s.RentChange}
+	if !s.UpdatedAt.IsZero() {
+		t := s.UpdatedAt
+		v.UpdatedAt = &t
+	}
+	return v
+}
+
+// contractJSON is a contract's own choices and what follows from them.
+type contractJSON struct {
+	ContractID string           `json:"contract_id"`
+	Own        map[string]*bool `json:"own"`
+	Effective  map[string]bool  `json:"effective"`
+}
+
+func contractView(c *contracts.Contract, ws *Settings, own *ContractSettings) contractJSON {
+	v := contractJSON{ContractID: c.ID.String(), Own: map[string]*bool{}, Effective: map[string]bool{}}
+	for _, k := range Kinds {
+		v.Own[k] = nil
+		if own != nil {
+			v.Own[k] = *own.field(k)
+		}
+		v.Effective[k] = own.On(ws, k)
+	}
+	return v
+}
+
+func (h *Handler) getSettings(c *fiber.Ctx) error {
+	p := auth.Current(c)
+	st, err := h.svc.store.workspace(httpserver.Context(c), h.svc.db, p.WorkspaceID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(settingsView(st))
+}
+
+// fields decodes a PATCH body: an object of known keys, at least one.
+func fields(c *fiber.Ctx, known []string) (map[string]json.RawMessage, error) {
+	var body map[string]json.RawMessage
+	if err := httpserver.DecodeJSON(c, &body); err != nil {
+		return nil, err
+	}
+	if body == nil {
+		return nil, apierror.Validation("body: must be a JSON object")
+	}
+	var details []string
+	for k := range body {
+		found := false
+		for _, n := range known {
+			found = found || n == k
+		}
+		if !found {
+			details = append(details, k+": is not a setting (known: rent_call, reminder, receipt, contract_end, rent_change and, for the workspace, rent_call_days_before and contract_end_days_before)")
+		}
+	}
+	if len(body) == 0 {
+		details = append(details, "body: name at least one setting")
+	}
+	if len(details) > 0 {
+		sort.Strings(details)
+		return nil, apierror.Validation(details...)
+	}
+	return body, nil
+}
+
+func (h *Handler) patchSettings(c *fiber.Ctx) error {
+	p := auth.Current(c)
+	ctx := httpserver.Context(c)
+	body, err := fields(c, append(append([]string(nil), Kinds...), "rent_call_days_before", "contract_end_days_before"))
+	if err != nil {
+		return err
+	}
+	var out *Settings
+	err = database.RunInTx(ctx, h.svc.db, func(ctx context.Context, tx bun.Tx) error {
+		st, err := h.svc.store.workspace(ctx, tx, p.WorkspaceID)
+		if err != nil {
+			return err
+		}
+		before := settingsView(st)
+		var details []string
+		for k, raw := range body {
+			switch k {
+			case "rent_call_days_before", "contract_end_days_before":
+				limit, dst := MaxRentCallDays, &st.RentCallDays
+				if k == "contract_end_days_before" {
+					limit, dst = MaxContractEndDays, &st.ContractEndDays
+				}
+				var n int
+				if json.Unmarshal(raw, &n) != nil || n < 0 || n > limit {
+					details = append(details, fmt.Sprintf("%s: must be a whole number of days from 0 to %d", k, limit))
+					continue
+				}
+				*dst = n
+			default:
+				var on bool
+				if json.Unmarshal(raw, &on) != nil || string(raw) == "null" {
+					details = append(details, k+": must be true or false")
+					continue
+				}
+				switch k {
+				case RentCall:
+					st.RentCall = on
+				case Reminder:
+					st.Reminder = on
+				case Receipt:
+					st.Receipt = on
+				case ContractEnd:
+					st.ContractEnd = on
+				case RentChange:
+					st.RentChange = on
+				}
+			}
+		}
+		if len(details) > 0 {
+			sort.Strings(details)
+			return apierror.Validation(details...)
+		}
+		st.UpdatedAt = h.svc.now()
+		if err := h.svc.store.saveWorkspace(ctx, tx, st); err != nil {
+			return err
+		}
+		out = st
+		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "notice_settings",
+			RecordID: fmt.Sprint(p.WorkspaceID), WorkspaceID: p.WorkspaceID, Changes: activity.Diff(before, settingsView(st))})
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(settingsView(out))
+}
+
+func (h *Handler) getContract(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	k, err := h.svc.authorizeContract(ctx, auth.Current(c), c.Params("contractId"))
+	if err != nil {
+		return err
+	}
+	ws, err := h.svc.store.workspace(ctx, h.svc.db, k.WorkspaceID)
+	if err != nil {
+		return err
+	}
+	own, err := h.svc.store.contract(ctx, h.svc.db, k.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(contractView(k, ws, own))
+}
+
+func (h *Handler) patchContract(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	k, err := h.svc.authorizeContract(ctx, auth.Current(c), c.Params("contractId"))
+	if err != nil {
+		return err
+	}
+	body, err := fields(c, Kinds)
+	if err != nil {
+		return err
+	}
+	var view contractJSON
+	err = database.RunInTx(ctx, h.svc.db, func(ctx context.Context, tx bun.Tx) error {
+		ws, err := h.svc.store.workspace(ctx, tx, k.WorkspaceID)
+		if err != nil {
+			return err
+		}
+		own, err := h.svc.store.contract(ctx, tx, k.ID)
+		if err != nil {
+			return err
+		}
+		before := contractView(k, ws, own)
+		if own == nil {
+			own = &ContractSettings{ContractID: k.ID, WorkspaceID: k.WorkspaceID}
+		}
+		var details []string
+		for name, raw := range body {
+			var v *bool
+			if json.Unmarshal(raw, &v) != nil {
+				details = append(details, name+": must be true, false or null (as the workspace)")
+				continue
+			}
+			*own.field(name) = v
+		}
+		if len(details) > 0 {
+			sort.Strings(details)
+			return apierror.Validation(details...)
+		}
+		own.UpdatedAt = h.svc.now()
+		if err := h.svc.store.saveContract(ctx, tx, own); err != nil {
+			return err
+		}
+		view = contractView(k, ws, own)
+		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "contract_notice_settings",
+			RecordID: k.ID.String(), WorkspaceID: k.WorkspaceID, Changes: activity.Diff(before, view)})
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(view)
+}

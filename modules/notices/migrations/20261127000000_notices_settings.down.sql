@@ -1,0 +1,3 @@
+DROP TABLE contract_notice_settings;
+--bun:split
+DROP TABLE notice_settings;

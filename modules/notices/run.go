@@ -1,0 +1,255 @@
+package notices
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/modules/messages"
+	"github.com/propman/propman/platform/jobs"
+)
+
+// page is how many candidates the run reads, asks about and decides at
+// once.
+const page = 500
+
+// Kind is the daily notices run of a workspace (jobs.Periodic): rent
+// calls, reminders and contract ends, each decided by set-based reads
+// over the workspace and written once per key (messages.Notice), so a
+// second run of the day, a retried job or another instance writes nothing
+// twice. It runs after the billing (06:00) by default, so the day's new
+// charges are called on the day they are made.
+func Kind(s *Service) jobs.Kind {
+	return jobs.Kind{Name: "notices", At: "08:00", Run: s.run}
+}
+
+// counts of a run, by name.
+const (
+	countRentCalls    = "rent_calls"
+	countReminders    = "reminders"
+	countContractEnds = "contract_ends"
+	countSwitchedOff  = "switched_off"
+	countErrors       = "errors"
+)
+
+func (s *Service) run(ctx context.Context, run jobs.Run) (map[string]int, []string, error) {
+	counts := map[string]int{countRentCalls: 0, countReminders: 0, countContractEnds: 0, countSwitchedOff: 0, countErrors: 0}
+	var problems []string
+	today, err := dateOf(run.LocalDate)
+	if err != nil {
+		return counts, nil, err
+	}
+	ws, err := s.store.workspace(ctx, s.db, run.WorkspaceID)
+	if err != nil {
+		return counts, nil, err
+	}
+	fail := func(what string, err error) {
+		counts[countErrors]++
+		if len(problems) < 50 {
+			problems = append(problems, fmt.Sprintf("%s: %v", what, err))
+		}
+		s.log.Warn("notice not written", "workspace", run.WorkspaceID, "notice", what, "error", err)
+	}
+	if ws.RentCall {
+		due, err := s.owedByDueDate(ctx, run.WorkspaceID, today, today.AddDays(ws.RentCallDays))
+		if err != nil {
+			return counts, problems, err
+		}
+		if err := s.send(ctx, ws, RentCall, due, func(g group) string { return g.due.String() }, counts, countRentCalls, fail); err != nil {
+			return counts, problems, err
+		}
+	}
+	if ws.Reminder {
+		due, err := s.owedByDueDate(ctx, run.WorkspaceID, today.AddDays(-reminderWindow), today.AddDays(-ReminderSteps[0]))
+		if err != nil {
+			return counts, problems, err
+		}
+		step := func(g group) string {
+			return g.due.String() + "+" + strconv.Itoa(reminderStep(g.due, today))
+		}
+		if err := s.send(ctx, ws, Reminder, due, step, counts, countReminders, fail); err != nil {
+			return counts, problems, err
+		}
+	}
+	if ws.ContractEnd {
+		ending, err := s.ending(ctx, run.WorkspaceID, today, today.AddDays(ws.ContractEndDays))
+		if err != nil {
+			return counts, problems, err
+		}
+		if err := s.send(ctx, ws, ContractEnd, ending, func(g group) string { return g.due.String() }, counts, countContractEnds, fail); err != nil {
+			return counts, problems, err
+		}
+	}
+	return counts, problems, nil
+}
+
+// reminderStep is the last reminder step reached today for a charge due
+// on due: a run that missed days sends the step it has reached, not every
+// step it missed.
+func reminderStep(due, today calendar.Date) int {
+	step := ReminderSteps[0]
+	for _, d := range ReminderSteps {
+		if !due.AddDays(d).After(today) {
+			step = d
+		}
+	}
+	return step
+}
+
+// group is one notice's matter: a contract's charges due on one day, or
+// (charges nil) a contract ending on due.
+type group struct {
+	contract uuid.UUID
+	due      calendar.Date
+	charges  []expenses.Charge
+}
+
+// owedByDueDate reads the workspace's owed charges due from from to to,
+// grouped by contract and due date, in a stable order.
+func (s *Service) owedByDueDate(ctx context.Context, workspaceID int64, from, to calendar.Date) ([]group, error) {
+	type key struct {
+		contract uuid.UUID
+		due      string
+	}
+	byKey := map[key]*group{}
+	for after := uuid.Nil; ; {
+		list, err := s.expenses.Owed(ctx, workspaceID, from, to, after, page)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range list {
+			k := key{*c.ContractID, c.DueDate.String()}
+			g := byKey[k]
+			if g == nil {
+				g = &group{contract: k.contract, due: c.DueDate}
+				byKey[k] = g
+			}
+			g.charges = append(g.charges, c)
+		}
+		if len(list) < page {
+			break
+		}
+		after = list[len(list)-1].ID
+	}
+	out := make([]group, 0, len(byKey))
+	for _, g := range byKey {
+		sort.Slice(g.charges, func(i, j int) bool {
+			if g.charges[i].Period != g.charges[j].Period {
+				return g.charges[i].Period < g.charges[j].Period
+			}
+			return g.charges[i].Name < g.charges[j].Name
+		})
+		out = append(out, *g)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].due != out[j].due {
+			return out[i].due.Before(out[j].due)
+		}
+		return out[i].contract.String() < out[j].contract.String()
+	})
+	return out, nil
+}
+
+// ending reads the workspace's contracts ending from from to to.
+func (s *Service) ending(ctx context.Context, workspaceID int64, from, to calendar.Date) ([]group, error) {
+	var out []group
+	for after := uuid.Nil; ; {
+		list, err := s.contracts.Ending(ctx, workspaceID, from, to, after, page)
+		if err != nil {
+			return nil, err
+		}
+		for i := range list {
+			out = append(out, group{contract: list[i].ID, due: list[i].EndsOn()})
+		}
+		if len(list) < page {
+			return out, nil
+		}
+		after = list[len(list)-1].ID
+	}
+}
+
+// send writes the notices of kind for groups, a page at a time: the
+// notices that exist already and the contracts that switched kind off are
+// left out with one read each, and every other notice is written in its
+// own transaction, so one that fails (counted, with its problem) does not
+// hold back the others.
+func (s *Service) send(ctx context.Context, ws *Settings, kind string, groups []group, step func(group) string,
+	counts map[string]int, counter string, fail func(string, error)) error {
+	for start := 0; start < len(groups); start += page {
+		chunk := groups[start:min(start+page, len(groups))]
+		keys := make([]string, len(chunk))
+		ids := make([]uuid.UUID, 0, len(chunk))
+		for i, g := range chunk {
+			keys[i] = messages.Notice{Kind: kind, Subject: g.contract, Step: step(g)}.Key()
+			ids = append(ids, g.contract)
+		}
+		done, err := s.messages.Noticed(ctx, s.db, keys)
+		if err != nil {
+			return err
+		}
+		own, err := s.store.contracts(ctx, s.db, ids)
+		if err != nil {
+			return err
+		}
+		for i, g := range chunk {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if done[keys[i]] {
+				continue
+			}
+			if !own[g.contract].On(ws, kind) {
+				counts[countSwitchedOff]++
+				continue
+			}
+			sent, err := s.notify(ctx, g.contract, func(ctx context.Context, tx bun.Tx, c *contracts.Contract) (messages.Notice, error) {
+				return s.compose(ctx, tx, c, kind, g, step(g))
+			})
+			if err != nil {
+				fail(fmt.Sprintf("%s of contract %s (%s)", kind, g.contract, step(g)), err)
+				continue
+			}
+			if sent {
+				counts[counter]++
+			}
+		}
+	}
+	return nil
+}
+
+// compose writes the notice of kind about g in c's language.
+func (s *Service) compose(ctx context.Context, tx bun.Tx, c *contracts.Contract, kind string, g group, step string) (messages.Notice, error) {
+	l, err := s.letterFor(ctx, tx, c)
+	if err != nil {
+		return messages.Notice{}, err
+	}
+	n := messages.Notice{Kind: kind, Subject: c.ID, Step: step, ContractID: c.ID}
+	due := l.st.Date(g.due)
+	switch kind {
+	case RentCall:
+		n.Title = fmt.Sprintf(l.w.RentCallSubject, due, c.Number)
+		n.Body = l.body(fmt.Sprintf(l.w.RentCallIntro, due), l.chargeLines(g.charges), l.w.RentCallOutro)
+	case Reminder:
+		i := 0
+		for j, d := range ReminderSteps {
+			if step == g.due.String()+"+"+strconv.Itoa(d) {
+				i = j
+			}
+		}
+		n.Title = fmt.Sprintf(l.w.ReminderSubject[i], due, c.Number)
+		n.Body = l.body(fmt.Sprintf(l.w.ReminderIntro, due), l.chargeLines(g.charges), l.w.ReminderOutro)
+	case ContractEnd:
+		n.Title = fmt.Sprintf(l.w.EndSubject, due)
+		n.Body = l.body(fmt.Sprintf(l.w.EndBody, due))
+	default:
+		return messages.Notice{}, fmt.Errorf("notices: no text for %q", kind)
+	}
+	return n, nil
+}

@@ -1,0 +1,159 @@
+package notices_test
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/propman/propman/platform/mail/mailtest"
+)
+
+// A year of a German tenancy on a moving clock, the service doing
+// everything by itself but what the landlord does by hand (payments, one
+// indexation): every day the billing runs at 00:30 and the notices at
+// 08:00, Berlin time. Every charge and every notice is checked by its
+// day: a rent call when each month's rent is billed (it falls due on the
+// 3rd, less than 5 days later), three reminders for the one month paid
+// late, a receipt with its PDF for every payment, the rent change when it
+// is recorded and the contract's end 60 days before. Nothing is written
+// twice, and every notice reaches the SMTP server, in German.
+func TestAYearOfNotices(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a year of days")
+	}
+	first := time.Date(2026, 11, 26, 0, 0, 0, 0, berlin)
+	w := newWorld(t, first.Add(10*time.Hour), "de", "2026-12-01", "2027-11-30")
+	rent := func(month time.Month, year int) float64 {
+		if year == 2027 && month >= time.July {
+			return 990
+		}
+		return 950
+	}
+	runs := 0
+	for day := first; day.Before(time.Date(2027, 12, 3, 0, 0, 0, 0, berlin)); day = day.AddDate(0, 0, 1) {
+		runs += w.at(t, day, 0, 30)
+		runs += w.at(t, day, 8, 0)
+		date := day.Format("2006-01-02")
+		switch {
+		case date == "2027-05-15":
+			w.app.Post("/api/v1/contracts/"+w.contract+"/rent", w.landlord.Token, map[string]any{"amount": 990, "from": "2027-07-01"}).Expect(http.StatusOK)
+		case date == "2027-03-20":
+			w.app.Clock.Set(time.Date(day.Year(), day.Month(), day.Day(), 12, 0, 0, 0, berlin))
+			w.pay(t, 950, date)
+		case day.Day() == 3 && date != "2027-03-03" && date >= "2026-12-03" && date <= "2027-11-03":
+			w.app.Clock.Set(time.Date(day.Year(), day.Month(), day.Day(), 12, 0, 0, 0, berlin))
+			w.pay(t, rent(day.Month(), day.Year()), date)
+		}
+	}
+	w.quiet(t)
+	if days := 372; runs != 2*days {
+		t.Fatalf("%d runs queued, want one billing and one notices run a day (%d)", runs, 2*days)
+	}
+
+	// The charges: each month's rent once, the new rent from July.
+	var charges struct {
+		Charges []struct {
+			Period string  `json:"period"`
+			Amount float64 `json:"amount"`
+			Status string  `json:"status"`
+		} `json:"charges"`
+	}
+	w.app.Get("/api/v1/properties/"+w.property+"/charges?per_page=100", w.landlord.Token).Expect(http.StatusOK).JSON(&charges)
+	var got []string
+	for _, c := range charges.Charges {
+		got = append(got, fmt.Sprintf("%s %.2f %s", c.Period, c.Amount, c.Status))
+	}
+	sort.Strings(got)
+	var want []string
+	for m := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC); m.Year() < 2027 || m.Month() <= time.November; m = m.AddDate(0, 1, 0) {
+		want = append(want, fmt.Sprintf("%s %.2f paid", m.Format("2006-01"), rent(m.Month(), m.Year())))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("charges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// The notices, by day and kind.
+	kindOf := func(m message) string {
+		switch {
+		case strings.HasPrefix(m.Subject, "Zahlung fällig am"):
+			return "rent_call"
+		case strings.HasPrefix(m.Subject, "Zahlungserinnerung"):
+			return "reminder 1"
+		case strings.HasPrefix(m.Subject, "Zweite Zahlungserinnerung"):
+			return "reminder 7"
+		case strings.HasPrefix(m.Subject, "Letzte Zahlungserinnerung"):
+			return "reminder 14"
+		case strings.HasPrefix(m.Subject, "Quittung"):
+			return "receipt"
+		case strings.HasPrefix(m.Subject, "Neue Miete ab"):
+			return "rent_change"
+		case strings.HasPrefix(m.Subject, "Ihr Mietverhältnis endet"):
+			return "contract_end"
+		}
+		return "? " + m.Subject
+	}
+	var seen []string
+	msgs := w.messages(t)
+	for _, m := range msgs {
+		if m.Author.Type != "system" || m.Channel == nil || *m.Channel != "email" || m.Delivery == nil || *m.Delivery != "sent" {
+			t.Errorf("notice %q: author %s, channel %v, delivery %v", m.Subject, m.Author.Type, m.Channel, m.Delivery)
+		}
+		seen = append(seen, m.CreatedAt.In(berlin).Format("2006-01-02")+" "+kindOf(m))
+	}
+	var expected []string
+	for m := time.Date(2026, 12, 1, 0, 0, 0, 0, berlin); m.Before(time.Date(2027, 12, 1, 0, 0, 0, 0, berlin)); m = m.AddDate(0, 1, 0) {
+		expected = append(expected, m.Format("2006-01-02")+" rent_call")
+		if m.Month() != time.March {
+			expected = append(expected, m.AddDate(0, 0, 2).Format("2006-01-02")+" receipt")
+		}
+	}
+	expected = append(expected, "2027-03-04 reminder 1", "2027-03-10 reminder 7", "2027-03-17 reminder 14", "2027-03-20 receipt",
+		"2027-05-15 rent_change", "2027-10-01 contract_end")
+	sort.Strings(expected)
+	sort.Strings(seen)
+	if strings.Join(seen, "\n") != strings.Join(expected, "\n") {
+		t.Fatalf("notices:\n%s\nwant:\n%s", strings.Join(seen, "\n"), strings.Join(expected, "\n"))
+	}
+
+	// Every notice reached the SMTP server, in German, each once; a
+	// receipt carries its PDF, which says what the mail says.
+	mails, err := w.srv.Wait(len(msgs), 10*time.Second)
+	if err != nil || len(mails) != len(msgs) {
+		t.Fatalf("%d mails for %d notices (%v)", len(mails), len(msgs), err)
+	}
+	subjects := map[string]int{}
+	var receipt, reminder mailtest.Mail
+	for _, raw := range mails {
+		m := mailtest.Read(t, raw)
+		subjects[m.Subject()]++
+		switch {
+		case strings.HasPrefix(m.Subject(), "Quittung") && strings.Contains(m.Text, "990,00"):
+			receipt = m
+		case strings.HasPrefix(m.Subject(), "Letzte Zahlungserinnerung"):
+			reminder = m
+		}
+	}
+	for s, n := range subjects {
+		if n != 1 {
+			t.Errorf("%d mails with the subject %q", n, s)
+		}
+	}
+	if !strings.Contains(reminder.Text, "Guten Tag Anna Schmidt,") || !strings.Contains(reminder.Text, "03.03.2027") ||
+		!strings.Contains(reminder.Text, "Gesamt: 950,00") || !strings.Contains(reminder.Text, "Mietvertrag L-7, Flat 3 (Lindenstraße 5, 10969 Berlin)") {
+		t.Errorf("the last reminder reads:\n%s", reminder.Text)
+	}
+	if len(receipt.Files) != 1 {
+		t.Fatalf("a receipt of 990,00 with %d attachments: %q", len(receipt.Files), receipt.Text)
+	}
+	for name, pdf := range receipt.Files {
+		if receipt.Types[name] != "application/pdf" || !strings.HasPrefix(name, "receipt-") {
+			t.Errorf("attachment %s (%s)", name, receipt.Types[name])
+		}
+		if text := mailtest.PDFText(t, pdf); text != "" && (!strings.Contains(text, "990,00") || !strings.Contains(text, "Anna Schmidt")) {
+			t.Errorf("the receipt's PDF reads:\n%s", text)
+		}
+	}
+}
