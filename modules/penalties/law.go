@@ -163,7 +163,7 @@ func (s *Service) rules(ctx context.Context, country string, fees map[uuid.UUID]
 // law of the property's country does not allow: one detail per contract.
 func errNotAllowed(details []string) error {
 	sort.Strings(details)
-	e := apierror.New(http.StatusUnprocessableEntity, "penalty_not_allowed",
+	e := apierror.New(http.StatusUnprocessableEntity, codeNotAllowed,
 		"The law of the property's country does not allow this late fee; nothing was charged.")
 	e.Details = details
 	return e

@@ -4,8 +4,10 @@
 // penalty_for the charge), created through the expenses module in one
 // transaction under the property's lock, with the ledger's use of credit
 // on it. Where the country's agreement blocks forbid a fixed late fee
-// (law.go) the penalty is statutory default interest, or none (422). The
-// module has no table of its own: penalties are charges.
+// (law.go) the penalty is statutory default interest, or none (422). A
+// daily periodic run (late_fees, latefees.go) refreshes every active
+// property of a workspace. The module has no table of its own: penalties
+// are charges.
 package penalties
 
 import (
@@ -13,6 +15,8 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/module"
 )
 
@@ -31,6 +35,7 @@ func Entry() module.Entry {
 		Options: fx.Module(Name,
 			fx.Provide(fx.Private, NewConfig, NewStore, NewService, NewHandler),
 			module.ProvideRoutes(NewRoutes),
+			fx.Invoke(func(q *jobs.Queue, s *Service, props *properties.Service) { q.Periodic(LateFeesKind(s, props)) }),
 		),
 	}
 }

@@ -140,6 +140,12 @@ func (g *Guard) Authenticate(ctx context.Context, header string) (Principal, err
 	if err != nil {
 		return Principal{}, Unauthorized("Invalid JWT Token")
 	}
+	return g.principal(ctx, claims)
+}
+
+// principal is the user of checked claims, if still active and of the
+// claims' token version.
+func (g *Guard) principal(ctx context.Context, claims *Claims) (Principal, error) {
 	id, _ := claims.UserID()
 	p, err := g.accounts.Principal(ctx, id)
 	if errors.Is(err, ErrNoUser) {

@@ -27,6 +27,7 @@ import (
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/jobs"
+	"github.com/propman/propman/platform/jobs/jobsui"
 	"github.com/propman/propman/platform/logbuf"
 	"github.com/propman/propman/platform/mail"
 	"github.com/propman/propman/platform/metrics"
@@ -224,7 +225,7 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 			moduleOpts = append(moduleOpts, e.Options)
 		}
 	}
-	doc, err := buildDocument(o.Entries, states, met != nil)
+	doc, err := buildDocument(o.Entries, states, met != nil, cfg.Jobs.UI)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -287,6 +288,10 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 				lc.Append(fx.StopHook(func(ctx context.Context) error { return tr.Shutdown(ctx) }))
 			}
 		}),
+	}
+	if cfg.Jobs.UI {
+		// River's web UI under /admin/jobs, for ROLE_ADMIN (jobsui).
+		opts = append(opts, fx.Invoke(jobsui.Mount))
 	}
 	opts = append(opts, moduleOpts...)
 	opts = append(opts, fx.Invoke(fx.Annotate(func(routes []module.Routes, checks []module.HealthCheck, guard *auth.Guard) error {

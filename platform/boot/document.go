@@ -11,6 +11,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/propman/propman/platform/config"
+	"github.com/propman/propman/platform/jobs/jobsui"
 	"github.com/propman/propman/platform/metrics"
 	"github.com/propman/propman/platform/module"
 	"github.com/propman/propman/platform/openapi"
@@ -23,15 +24,18 @@ func Document(cfg *config.Config, entries []module.Entry) (*openapi.Document, er
 	if err != nil {
 		return nil, err
 	}
-	return buildDocument(entries, states, cfg.Metrics.Enabled)
+	return buildDocument(entries, states, cfg.Metrics.Enabled, cfg.Jobs.UI)
 }
 
 // buildDocument merges the fragments of the enabled modules; a stub adds no
 // operation, only its entry in the list of reserved prefixes.
-func buildDocument(entries []module.Entry, states []ModuleState, withMetrics bool) (*openapi.Document, error) {
+func buildDocument(entries []module.Entry, states []ModuleState, withMetrics, withJobsUI bool) (*openapi.Document, error) {
 	var fragments []openapi.Fragment
 	if withMetrics {
 		fragments = append(fragments, openapi.Fragment{Module: "metrics", YAML: metrics.OpenAPI})
+	}
+	if withJobsUI {
+		fragments = append(fragments, openapi.Fragment{Module: "jobsui", YAML: jobsui.OpenAPI})
 	}
 	for i, e := range entries {
 		if !states[i].Enabled {

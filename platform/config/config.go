@@ -140,6 +140,9 @@ type Jobs struct {
 	// Tick is how often the periodic runs (billing, late fees, notices)
 	// look for workspaces whose local time has come.
 	Tick time.Duration `koanf:"tick"`
+	// UI serves River's web UI under /admin/jobs to ROLE_ADMIN users
+	// (platform/jobs/jobsui); false: the path answers 404.
+	UI bool `koanf:"ui"`
 }
 
 // Enabled reports whether spans are recorded and exported.

@@ -1,0 +1,73 @@
+package penalties
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/jobs"
+)
+
+// lateFeesPage is how many properties the periodic late fees read at once.
+const lateFeesPage = 500
+
+// codeNotAllowed is the code of errNotAllowed.
+const codeNotAllowed = "penalty_not_allowed"
+
+// LateFeesKind is the periodic late fees of a workspace: every active
+// property refreshed as POST .../penalties/refresh does (Refresh), so the
+// law's rules and the once-per-charge key are the same whoever starts it.
+// Its default time is after the billing's (06:00), so that a day's run
+// sees the charges billed that morning. A property the law refuses (422
+// penalty_not_allowed) gets nothing, as its refresh would, and is a
+// problem of the run, which goes on with the next property.
+func LateFeesKind(s *Service, props *properties.Service) jobs.Kind {
+	return jobs.Kind{Name: "late_fees", At: "06:30", Run: func(ctx context.Context, run jobs.Run) (map[string]int, []string, error) {
+		counts := map[string]int{"properties": 0, "fees_created": 0, "skipped": 0, "errors": 0, "refused": 0}
+		var problems []string
+		for after := uuid.Nil; ; {
+			page, err := props.Active(ctx, run.WorkspaceID, after, lateFeesPage)
+			if err != nil {
+				return counts, problems, err
+			}
+			for i := range page {
+				if err := ctx.Err(); err != nil {
+					return counts, problems, err
+				}
+				prop := &page[i]
+				res, err := s.Refresh(ctx, prop)
+				var refused *apierror.Error
+				if errors.As(err, &refused) && refused.Code == codeNotAllowed {
+					// The landlord has to change the contract; trying the
+					// run again would not help.
+					counts["properties"]++
+					counts["refused"]++
+					problems = append(problems, fmt.Sprintf("property %s (%s): no late fee charged: %s", prop.ID, prop.Name, strings.Join(refused.Details, "; ")))
+					continue
+				}
+				if err != nil {
+					// Anything else (the database, a busy lock) is retried
+					// with the whole run; the penalties made so far stay
+					// (one per charge ever).
+					return counts, problems, fmt.Errorf("property %s: %w", prop.ID, err)
+				}
+				counts["properties"]++
+				counts["fees_created"] += res.Created
+				counts["skipped"] += res.Skipped
+				counts["errors"] += res.Errors
+				if res.Errors > 0 {
+					problems = append(problems, fmt.Sprintf("property %s (%s): %d late fees could not be computed; see the log", prop.ID, prop.Name, res.Errors))
+				}
+			}
+			if len(page) < lateFeesPage {
+				return counts, problems, nil
+			}
+			after = page[len(page)-1].ID
+		}
+	}}
+}
