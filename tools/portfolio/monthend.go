@@ -215,13 +215,17 @@ func monthEnd(ctx context.Context, db *sql.DB, tokens *auth.Tokens, base string,
 
 	fmt.Printf("\nmonth-end of %d units, kinds %v: %s from the schedule change to every run finished\n", units, kinds, took.Round(time.Millisecond))
 	slices.SortFunc(runs, func(a, b monthEndRun) int { return a.QueuedAt.Compare(b.QueuedAt) })
-	for _, r := range runs {
-		ran := "-"
-		if r.StartedAt != nil && r.FinishedAt != nil {
-			ran = r.FinishedAt.Sub(*r.StartedAt).Round(time.Millisecond).String()
+	// The API's times are whole seconds: clock times, not differences.
+	clockOf := func(t *time.Time) string {
+		if t == nil {
+			return "-"
 		}
-		fmt.Printf("  %-10s queued after %s, last attempt ran %s, %d attempts, counts %v, %d problems\n", r.Kind,
-			r.QueuedAt.Sub(trigger).Round(time.Millisecond), ran, r.Attempts, r.Counts, len(r.Problems))
+		return t.In(time.Local).Format("15:04:05")
+	}
+	fmt.Printf("  schedule changed at %s\n", trigger.Format("15:04:05.000"))
+	for _, r := range runs {
+		fmt.Printf("  %-10s queued %s, last attempt %s to %s, %d attempts, counts %v, %d problems\n", r.Kind,
+			clockOf(&r.QueuedAt), clockOf(r.StartedAt), clockOf(r.FinishedAt), r.Attempts, r.Counts, len(r.Problems))
 	}
 	fmt.Printf("\nother landlord (%d units), %d clients, %s pause, lists of %d kinds (ms)\n", otherUnits, others, think, len(reads))
 	fmt.Printf("%-22s %8s %8s %8s %8s\n", "", "requests", "p50", "p99", "max")
