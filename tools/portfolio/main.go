@@ -2,6 +2,7 @@
 // propman PostgreSQL database and measures the lists of a running propman
 // against it: median and p99 of each list's first page, its last page by
 // cursor (and, for comparison, by ?page=), and of the contragent search.
+// With -only monthend it measures the month-end instead (monthend.go).
 // scripts/portfolio builds and starts propman around it.
 //
 // Configuration is propman's own (PROPMAN_DATABASE_URL, PROPMAN_AUTH_SECRET:
@@ -38,8 +39,18 @@ func main() {
 	per := flag.Int("requests", 20, "requests of each case in a round")
 	owner := flag.Int64("owner", 0, "measure this landlord instead of seeding a new one")
 	sweep := flag.Int("sweep", 2000, "properties in the per-property sweep (0: none)")
-	only := flag.String("only", "", "lists or sweep: measure only that part")
+	only := flag.String("only", "", "lists or sweep: measure only that part; monthend: the periodic runs of N units instead")
+	otherUnits := flag.Int("other-units", 50, "monthend: units of the other landlord, who reads lists meanwhile")
+	others := flag.Int("others", 2, "monthend: the other landlord's concurrent clients")
+	think := flag.Duration("think", 10*time.Millisecond, "monthend: each client's pause between two requests")
 	flag.Parse()
+	if *only == "monthend" {
+		if err := monthEndMain(*units, strings.TrimRight(*base, "/"), *otherUnits, *others, *think); err != nil {
+			fmt.Fprintln(os.Stderr, "portfolio:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *only == "sweep" {
 		*per = 0
 	}
@@ -52,16 +63,43 @@ func main() {
 	}
 }
 
-func run(units int, base string, rounds, per int, ownerID int64, sweepN int) error {
-	ctx := context.Background()
+// open reads propman's configuration and opens its database and the
+// tokens it accepts.
+func open() (*sql.DB, *auth.Tokens, error) {
 	cfg, err := config.Load(config.Options{Environ: config.Environ()})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !cfg.Database.IsPostgres() {
+		return nil, nil, fmt.Errorf("PROPMAN_DATABASE_URL must be a PostgreSQL URL (the seed is PostgreSQL SQL)")
+	}
+	secret, _, err := auth.ResolveSecret(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	tokens, err := auth.NewTokens(cfg.Auth, secret, clock.Real{})
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := sql.Open("pgx", cfg.Database.URL)
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, tokens, nil
+}
+
+func monthEndMain(units int, base string, otherUnits, others int, think time.Duration) error {
+	db, tokens, err := open()
 	if err != nil {
 		return err
 	}
-	if !cfg.Database.IsPostgres() {
-		return fmt.Errorf("PROPMAN_DATABASE_URL must be a PostgreSQL URL (the seed is PostgreSQL SQL)")
-	}
-	db, err := sql.Open("pgx", cfg.Database.URL)
+	defer db.Close()
+	return monthEnd(context.Background(), db, tokens, base, units, otherUnits, others, think)
+}
+
+func run(units int, base string, rounds, per int, ownerID int64, sweepN int) error {
+	ctx := context.Background()
+	db, tokens, err := open()
 	if err != nil {
 		return err
 	}
@@ -79,14 +117,6 @@ func run(units int, base string, rounds, per int, ownerID int64, sweepN int) err
 			return err
 		}
 		fmt.Printf("seeded %d units for landlord %d in %s\n", units, ownerID, time.Since(start).Round(time.Millisecond))
-	}
-	secret, _, err := auth.ResolveSecret(cfg)
-	if err != nil {
-		return err
-	}
-	tokens, err := auth.NewTokens(cfg.Auth, secret, clock.Real{})
-	if err != nil {
-		return err
 	}
 	token, err := tokens.Issue(ownerID, 0, time.Now())
 	if err != nil {
