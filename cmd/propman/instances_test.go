@@ -42,7 +42,60 @@ func TestMain(m *testing.M) {
 // twice. A kind the instances know that is missing here fails the test, so
 // that a new kind comes with its check.
 var periodicChecks = map[string]func(ctx context.Context, db *sql.DB, ws int64) error{
-	"billing": checkBilling,
+	"billing":   checkBilling,
+	"late_fees": checkLateFees,
+	"notices":   checkNotices,
+}
+
+// A charge has at most one late fee (the unique index on penalty_for says
+// so too; this says the run did not fail on it), and the run made some.
+func checkLateFees(ctx context.Context, db *sql.DB, ws int64) error {
+	var fees, twice int
+	err := db.QueryRowContext(ctx, `SELECT count(*), count(*) - count(DISTINCT c.penalty_for) FROM charges AS c
+		JOIN properties AS p ON p.id = c.property_id WHERE p.workspace_id = $1 AND c.kind = 'penalty'`, ws).Scan(&fees, &twice)
+	switch {
+	case err != nil:
+		return err
+	case twice > 0:
+		return fmt.Errorf("%d charges have more than one late fee", twice)
+	case fees == 0:
+		return fmt.Errorf("no late fee in workspace %d", ws)
+	}
+	return nil
+}
+
+// Every contract with a charge overdue by 1 to 45 days (the reminders'
+// window) has exactly one reminder of today, and no other contract has one.
+func checkNotices(ctx context.Context, db *sql.DB, ws int64) error {
+	today := time.Now().In(berlin()).Format("2006-01-02")
+	var owing, reminded, both, reminders int
+	err := db.QueryRowContext(ctx, `WITH owing AS (
+			SELECT DISTINCT c.contract_id AS id FROM charges AS c JOIN properties AS p ON p.id = c.property_id
+			WHERE p.workspace_id = $1 AND c.contract_id IS NOT NULL AND c.status = 'unpaid' AND c.amount_minor > c.paid_amount_minor
+			  AND c.due_date BETWEEN CAST($2 AS date) - 45 AND CAST($2 AS date) - 1),
+		reminded AS (
+			SELECT m.contract_id AS id, count(*) AS n FROM messages AS m JOIN properties AS p ON p.id = m.property_id
+			WHERE p.workspace_id = $1 AND m.notice_key LIKE 'reminder:%' GROUP BY m.contract_id)
+		SELECT (SELECT count(*) FROM owing), (SELECT count(*) FROM reminded),
+			(SELECT count(*) FROM owing JOIN reminded USING (id)), (SELECT coalesce(sum(n), 0) FROM reminded)`, ws, today).
+		Scan(&owing, &reminded, &both, &reminders)
+	switch {
+	case err != nil:
+		return err
+	case owing == 0:
+		return fmt.Errorf("no contract owes anything in workspace %d: the check proves nothing", ws)
+	case owing != reminded || both != owing || reminders != owing:
+		return fmt.Errorf("%d contracts owe, %d were reminded (%d of the ones owing), %d reminders", owing, reminded, both, reminders)
+	}
+	return nil
+}
+
+func berlin() *time.Location {
+	l, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		return time.UTC
+	}
+	return l
 }
 
 // The seeded expenses (tools/portfolio/seed) are monthly from 2022-09 and
@@ -437,6 +490,8 @@ func TestPeriodicRunsExactlyOnceAcrossInstances(t *testing.T) {
 					t.Errorf("the killed run %d has %d attempts; want a second one after the rescue", r.ID, r.Attempts)
 				}
 				t.Logf("run %d: %d attempts, the last took %s: %v", r.ID, r.Attempts, r.Finished.Sub(r.Started).Round(time.Millisecond), r.Counts)
+			} else {
+				t.Logf("workspace %d, %s: %d attempts, %s: %v", l.ws, r.Kind, r.Attempts, r.Finished.Sub(r.Started).Round(time.Millisecond), r.Counts)
 			}
 		}
 		for _, k := range kinds {

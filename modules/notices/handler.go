@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -75,39 +77,31 @@ func (h *Handler) getSettings(c *fiber.Ctx) error {
 	return c.JSON(settingsView(st))
 }
 
-// fields decodes a PATCH body: an object of known keys, at least one.
-func fields(c *fiber.Ctx, known []string) (map[string]json.RawMessage, error) {
+// fields decodes a PATCH body, an object naming at least one setting: the
+// known keys' values, and the problems of the others, to be answered with
+// the values' problems in one 400.
+func fields(c *fiber.Ctx, known []string) (map[string]json.RawMessage, []string, error) {
 	var body map[string]json.RawMessage
 	if err := httpserver.DecodeJSON(c, &body); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if body == nil {
-		return nil, apierror.Validation("body: must be a JSON object")
+	if len(body) == 0 {
+		return nil, nil, apierror.Validation("body: must be a JSON object naming at least one setting")
 	}
 	var details []string
 	for k := range body {
-		found := false
-		for _, n := range known {
-			found = found || n == k
-		}
-		if !found {
-			details = append(details, k+": is not a setting (known: rent_call, reminder, receipt, contract_end, rent_change and, for the workspace, rent_call_days_before and contract_end_days_before)")
+		if !slices.Contains(known, k) {
+			details = append(details, k+": is not a setting (known: "+strings.Join(known, ", ")+")")
+			delete(body, k)
 		}
 	}
-	if len(body) == 0 {
-		details = append(details, "body: name at least one setting")
-	}
-	if len(details) > 0 {
-		sort.Strings(details)
-		return nil, apierror.Validation(details...)
-	}
-	return body, nil
+	return body, details, nil
 }
 
 func (h *Handler) patchSettings(c *fiber.Ctx) error {
 	p := auth.Current(c)
 	ctx := httpserver.Context(c)
-	body, err := fields(c, append(append([]string(nil), Kinds...), "rent_call_days_before", "contract_end_days_before"))
+	body, unknown, err := fields(c, append(append([]string(nil), Kinds...), "rent_call_days_before", "contract_end_days_before"))
 	if err != nil {
 		return err
 	}
@@ -118,7 +112,7 @@ func (h *Handler) patchSettings(c *fiber.Ctx) error {
 			return err
 		}
 		before := settingsView(st)
-		var details []string
+		details := unknown
 		for k, raw := range body {
 			switch k {
 			case "rent_call_days_before", "contract_end_days_before":
@@ -193,7 +187,7 @@ func (h *Handler) patchContract(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	body, err := fields(c, Kinds)
+	body, unknown, err := fields(c, Kinds)
 	if err != nil {
 		return err
 	}
@@ -211,7 +205,7 @@ func (h *Handler) patchContract(c *fiber.Ctx) error {
 		if own == nil {
 			own = &ContractSettings{ContractID: k.ID, WorkspaceID: k.WorkspaceID}
 		}
-		var details []string
+		details := unknown
 		for name, raw := range body {
 			var v *bool
 			if json.Unmarshal(raw, &v) != nil {

@@ -74,10 +74,10 @@ func newWorld(t *testing.T, start time.Time, locale, from, to string) *world {
 	w.contract = created(t, w.app.Post("/api/v1/contracts", tok, map[string]any{"property_id": w.property, "tenant_id": w.tenant,
 		"number": "L-7", "locale": locale, "terms": []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 950},
 			{"code": "CONTRACT_START_DATE", "value": from}, {"code": "CONTRACT_END_DATE", "value": to},
-			{"code": "PAYMENT_DAY_OF_MONTH", "value": 3}}}))
+			{"code": "PAYMENT_DAY_OF_MONTH", "value": 3}, {"code": "DE_STATUTORY_INTEREST", "value": true}}}))
 	w.app.Post("/api/v1/contracts/"+w.contract+"/activate", tok, nil).Expect(http.StatusOK)
 	w.app.Do(testkit.Request{Method: http.MethodPatch, Path: fmt.Sprintf("/api/v1/workspaces/%d", w.ws), Token: tok,
-		Body: map[string]any{"time_zone": "Europe/Berlin", "schedule": map[string]any{"billing": "00:30", "notices": "08:00"}}}).Expect(http.StatusOK)
+		Body: map[string]any{"time_zone": "Europe/Berlin", "schedule": map[string]any{"billing": "00:30", "late_fees": "00:30", "notices": "08:00"}}}).Expect(http.StatusOK)
 	return w
 }
 

@@ -24,10 +24,11 @@ const page = 500
 // calls, reminders and contract ends, each decided by set-based reads
 // over the workspace and written once per key (messages.Notice), so a
 // second run of the day, a retried job or another instance writes nothing
-// twice. It runs after the billing (06:00) by default, so the day's new
-// charges are called on the day they are made.
+// twice. It runs after the billing (06:00) and the late fees (06:30) by
+// default, and waits for their runs of the day when they are late, so the
+// day's new charges are called on the day they are made.
 func Kind(s *Service) jobs.Kind {
-	return jobs.Kind{Name: "notices", At: "08:00", Run: s.run}
+	return jobs.Kind{Name: "notices", At: "08:00", After: []string{"billing", "late_fees"}, Run: s.run}
 }
 
 // counts of a run, by name.
@@ -58,7 +59,7 @@ func (s *Service) run(ctx context.Context, run jobs.Run) (map[string]int, []stri
 		s.log.Warn("notice not written", "workspace", run.WorkspaceID, "notice", what, "error", err)
 	}
 	if ws.RentCall {
-		due, err := s.owedByDueDate(ctx, run.WorkspaceID, today, today.AddDays(ws.RentCallDays))
+		due, err := s.owed(ctx, run.WorkspaceID, today, today.AddDays(ws.RentCallDays), true)
 		if err != nil {
 			return counts, problems, err
 		}
@@ -67,7 +68,7 @@ func (s *Service) run(ctx context.Context, run jobs.Run) (map[string]int, []stri
 		}
 	}
 	if ws.Reminder {
-		due, err := s.owedByDueDate(ctx, run.WorkspaceID, today.AddDays(-reminderWindow), today.AddDays(-ReminderSteps[0]))
+		due, err := s.owed(ctx, run.WorkspaceID, today.AddDays(-reminderWindow), today.AddDays(-ReminderSteps[0]), false)
 		if err != nil {
 			return counts, problems, err
 		}
@@ -103,17 +104,21 @@ func reminderStep(due, today calendar.Date) int {
 	return step
 }
 
-// group is one notice's matter: a contract's charges due on one day, or
-// (charges nil) a contract ending on due.
+// group is one notice's matter: a contract's charges due on one day (a
+// rent call), a contract's overdue charges, due the oldest (a reminder),
+// or (charges nil) a contract ending on due.
 type group struct {
 	contract uuid.UUID
 	due      calendar.Date
 	charges  []expenses.Charge
 }
 
-// owedByDueDate reads the workspace's owed charges due from from to to,
-// grouped by contract and due date, in a stable order.
-func (s *Service) owedByDueDate(ctx context.Context, workspaceID int64, from, to calendar.Date) ([]group, error) {
+// owed reads the workspace's owed charges due from from to to, grouped by
+// contract and, for a rent call (call), by due date: a call names what
+// falls due on one day, without the late fees (they are due at once, and
+// the reminders name them); a reminder names everything overdue, so a
+// tenant late with the rent and its interest gets one mail, not two.
+func (s *Service) owed(ctx context.Context, workspaceID int64, from, to calendar.Date, call bool) ([]group, error) {
 	type key struct {
 		contract uuid.UUID
 		due      string
@@ -125,11 +130,20 @@ func (s *Service) owedByDueDate(ctx context.Context, workspaceID int64, from, to
 			return nil, err
 		}
 		for _, c := range list {
-			k := key{*c.ContractID, c.DueDate.String()}
+			k := key{contract: *c.ContractID}
+			if call {
+				if c.Kind == expenses.Penalty {
+					continue
+				}
+				k.due = c.DueDate.String()
+			}
 			g := byKey[k]
 			if g == nil {
 				g = &group{contract: k.contract, due: c.DueDate}
 				byKey[k] = g
+			}
+			if c.DueDate.Before(g.due) {
+				g.due = c.DueDate
 			}
 			g.charges = append(g.charges, c)
 		}
@@ -141,6 +155,12 @@ func (s *Service) owedByDueDate(ctx context.Context, workspaceID int64, from, to
 	out := make([]group, 0, len(byKey))
 	for _, g := range byKey {
 		sort.Slice(g.charges, func(i, j int) bool {
+			if (g.charges[i].Kind == expenses.Penalty) != (g.charges[j].Kind == expenses.Penalty) {
+				return g.charges[j].Kind == expenses.Penalty
+			}
+			if g.charges[i].DueDate != g.charges[j].DueDate {
+				return g.charges[i].DueDate.Before(g.charges[j].DueDate)
+			}
 			if g.charges[i].Period != g.charges[j].Period {
 				return g.charges[i].Period < g.charges[j].Period
 			}

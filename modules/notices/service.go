@@ -138,7 +138,7 @@ func (l *letter) chargeLines(charges []expenses.Charge) string {
 		b.WriteString("- ")
 		b.WriteString(c.Name)
 		if c.Period != "" {
-			b.WriteString(" " + l.st.Period(c.Period))
+			b.WriteString(" (" + l.st.Period(c.Period) + ")")
 		}
 		b.WriteString(": ")
 		b.WriteString(l.st.Money(c.Outstanding(), c.Currency))

@@ -32,6 +32,9 @@ func TestAYearOfNotices(t *testing.T) {
 		}
 		return 950
 	}
+	// One day's statutory default interest on 950.00 (base rate + 5
+	// points a year), claimed once, the day after the due date.
+	const interest = 0.16
 	runs := 0
 	for day := first; day.Before(time.Date(2027, 12, 3, 0, 0, 0, 0, berlin)); day = day.AddDate(0, 0, 1) {
 		runs += w.at(t, day, 0, 30)
@@ -41,16 +44,17 @@ func TestAYearOfNotices(t *testing.T) {
 		case date == "2027-05-15":
 			w.app.Post("/api/v1/contracts/"+w.contract+"/rent", w.landlord.Token, map[string]any{"amount": 990, "from": "2027-07-01"}).Expect(http.StatusOK)
 		case date == "2027-03-20":
+			// March's rent, 17 days late, and the default interest on it.
 			w.app.Clock.Set(time.Date(day.Year(), day.Month(), day.Day(), 12, 0, 0, 0, berlin))
-			w.pay(t, 950, date)
+			w.pay(t, 950+interest, date)
 		case day.Day() == 3 && date != "2027-03-03" && date >= "2026-12-03" && date <= "2027-11-03":
 			w.app.Clock.Set(time.Date(day.Year(), day.Month(), day.Day(), 12, 0, 0, 0, berlin))
 			w.pay(t, rent(day.Month(), day.Year()), date)
 		}
 	}
 	w.quiet(t)
-	if days := 372; runs != 2*days {
-		t.Fatalf("%d runs queued, want one billing and one notices run a day (%d)", runs, 2*days)
+	if days := 372; runs != 3*days {
+		t.Fatalf("%d runs queued, want one billing, late fees and notices run a day (%d)", runs, 3*days)
 	}
 
 	// The charges: each month's rent once, the new rent from July.
@@ -71,6 +75,8 @@ func TestAYearOfNotices(t *testing.T) {
 	for m := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC); m.Year() < 2027 || m.Month() <= time.November; m = m.AddDate(0, 1, 0) {
 		want = append(want, fmt.Sprintf("%s %.2f paid", m.Format("2006-01"), rent(m.Month(), m.Year())))
 	}
+	want = append(want, fmt.Sprintf("2027-03 %.2f paid", interest))
+	sort.Strings(want)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("charges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -142,7 +148,7 @@ func TestAYearOfNotices(t *testing.T) {
 		}
 	}
 	if !strings.Contains(reminder.Text, "Guten Tag Anna Schmidt,") || !strings.Contains(reminder.Text, "03.03.2027") ||
-		!strings.Contains(reminder.Text, "Gesamt: 950,00") || !strings.Contains(reminder.Text, "Mietvertrag L-7, Flat 3 (Lindenstraße 5, 10969 Berlin)") {
+		!strings.Contains(reminder.Text, "- Rent, contract L-7 (03.2027): 950,00 €\n- Default interest: Rent, contract L-7 (03.2027): 0,16 €\nGesamt: 950,16 €") || !strings.Contains(reminder.Text, "Mietvertrag L-7, Flat 3 (Lindenstraße 5, 10969 Berlin)") {
 		t.Errorf("the last reminder reads:\n%s", reminder.Text)
 	}
 	if len(receipt.Files) != 1 {

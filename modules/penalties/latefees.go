@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/jobs"
@@ -27,9 +28,13 @@ const codeNotAllowed = "penalty_not_allowed"
 // penalty_not_allowed) gets nothing, as its refresh would, and is a
 // problem of the run, which goes on with the next property.
 func LateFeesKind(s *Service, props *properties.Service) jobs.Kind {
-	return jobs.Kind{Name: "late_fees", At: "06:30", Run: func(ctx context.Context, run jobs.Run) (map[string]int, []string, error) {
+	return jobs.Kind{Name: "late_fees", At: "06:30", After: []string{"billing"}, Run: func(ctx context.Context, run jobs.Run) (map[string]int, []string, error) {
 		counts := map[string]int{"properties": 0, "fees_created": 0, "skipped": 0, "errors": 0, "refused": 0}
 		var problems []string
+		today, err := calendar.ParseDate(run.LocalDate)
+		if err != nil {
+			return counts, nil, fmt.Errorf("late fees: run date %q: %w", run.LocalDate, err)
+		}
 		for after := uuid.Nil; ; {
 			page, err := props.Active(ctx, run.WorkspaceID, after, lateFeesPage)
 			if err != nil {
@@ -40,7 +45,7 @@ func LateFeesKind(s *Service, props *properties.Service) jobs.Kind {
 					return counts, problems, err
 				}
 				prop := &page[i]
-				res, err := s.Refresh(ctx, prop)
+				res, err := s.RefreshOn(ctx, prop, today)
 				var refused *apierror.Error
 				if errors.As(err, &refused) && refused.Code == codeNotAllowed {
 					// The landlord has to change the contract; trying the

@@ -12,6 +12,7 @@ import (
 	"github.com/propman/propman/modules/agreements"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/database"
@@ -57,6 +58,13 @@ type Result struct {
 // charges are one transaction under the property's lock; the unique index
 // on penalty_for makes concurrent refreshes create each penalty once.
 func (s *Service) Refresh(ctx context.Context, prop *properties.Property) (Result, error) {
+	return s.RefreshOn(ctx, prop, s.charges.Today())
+}
+
+// RefreshOn is Refresh on the day today: the daily run passes the
+// workspace's local day, so a charge due on the 3rd is late from the 4th
+// there, whatever the date is in UTC.
+func (s *Service) RefreshOn(ctx context.Context, prop *properties.Property, today calendar.Date) (Result, error) {
 	var res Result
 	fees, err := contracts.LateFees(ctx, s.db, prop.ID, prop.CountryCode)
 	if err != nil || len(fees) == 0 {
@@ -74,7 +82,6 @@ func (s *Service) Refresh(ctx context.Context, prop *properties.Property) (Resul
 			periodic = append(periodic, id)
 		}
 	}
-	today := s.charges.Today()
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		res = Result{}
 		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {

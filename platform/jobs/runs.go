@@ -34,6 +34,10 @@ type Kind struct {
 	Name string
 	// At is the local time ("HH:MM") of a workspace that has not chosen one.
 	At string
+	// After names the kinds whose run of the same workspace and day must be
+	// done first when both are queued (the notices read what the billing
+	// makes): the run waits while theirs is queued or running.
+	After []string
 	// Run does the work for the workspace on its local day and returns how
 	// many things it did (by name) and what went wrong with single items
 	// (the run goes on past them). An error fails the attempt: River tries
@@ -68,6 +72,9 @@ const (
 	// jobs.attempts, and the next attempt sets it running again.
 	Failed = "failed"
 )
+
+// afterPause is how long a run waits for the runs it comes after.
+const afterPause = 2 * time.Second
 
 // maxProblems bounds what one run records of its items' problems.
 const maxProblems = 50
@@ -304,6 +311,18 @@ func (s *scheduler) work(ctx context.Context, id int64) error {
 	kind, ok := s.kinds[run.Kind]
 	if !ok {
 		return fmt.Errorf("periodic run %d: no kind %q in this build", id, run.Kind)
+	}
+	if len(kind.After) > 0 {
+		waiting, err := database.Exists(ctx, s.db, s.db.NewSelect().Model((*Run)(nil)).
+			Where("workspace_id = ?", database.Param{V: run.WorkspaceID}).Where("local_date = ?", run.LocalDate).
+			Where("kind ?", database.In(kind.After)).Where("state ?", database.In([]string{Queued, Running})))
+		if err != nil {
+			return fmt.Errorf("periodic run %d: %w", id, err)
+		}
+		if waiting {
+			// A snooze is no failed attempt: it may wait out a rescue.
+			return river.JobSnooze(afterPause)
+		}
 	}
 	started := s.clock.Now()
 	run.State, run.StartedAt, run.Attempts = Running, &started, run.Attempts+1

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -124,7 +125,8 @@ func (ss *session) Logout() error { return nil }
 // Mail is a delivered mail as a reader sees it.
 type Mail struct {
 	Header *gomail.Header
-	// Text is the text of its inline parts.
+	// Text is the text of its inline parts, with the line breaks a reader
+	// sees ("\n"; mail carries "\r\n").
 	Text string
 	// Files and Types are its attachments' bytes and content types, by
 	// filename.
@@ -155,7 +157,7 @@ func Read(t testing.TB, raw []byte) Mail {
 		b, _ := io.ReadAll(p.Body)
 		switch h := p.Header.(type) {
 		case *gomail.InlineHeader:
-			m.Text += string(b)
+			m.Text += strings.ReplaceAll(string(b), "\r\n", "\n")
 		case *gomail.AttachmentHeader:
 			name, _ := h.Filename()
 			ct, _, _ := h.ContentType()
