@@ -30,7 +30,7 @@ func TestAccessControlOnEveryRoute(t *testing.T) {
 	bodies := map[string]any{
 		http.MethodPatch: map[string]any{"reminder": false},
 		http.MethodPut:   map[string]any{"number": "taken over"},
-		http.MethodPost: map[string]any{"date": "2026-11-15", "reason": "x", "amount": 1000, "from": "2026-12-01"},
+		http.MethodPost:  map[string]any{"date": "2026-11-15", "reason": "x", "amount": 1000, "from": "2026-12-01"},
 	}
 	before := snapshot(t, f.app)
 	for _, r := range routes {
