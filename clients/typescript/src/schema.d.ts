@@ -4,6 +4,65 @@
  */
 
 export interface paths {
+    "/admin/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * River's web UI of the job queue (ROLE_ADMIN; switched by jobs.ui)
+         * @description River's own web UI (riverqueue.com/riverui): the jobs, their states,
+         *     queues, retries and errors of this service's background work, on
+         *     PostgreSQL and SQLite. This page is its entry; its assets, its other
+         *     pages and its JSON API live below `/admin/jobs/` (`/admin/jobs/api/...`)
+         *     and are River's, not described here; every request below the prefix
+         *     is admitted as this one. A user with ROLE_ADMIN is admitted by a bearer
+         *     token or by the cookie `propman_admin_jobs` (POST
+         *     `/admin/jobs/session`); anyone else gets 403, no credential or a bad
+         *     one 401. When jobs.ui is false this path answers 404 and is absent
+         *     from this document.
+         */
+        get: operations["adminJobsUI"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/jobs/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The cookie that admits a browser to the jobs UI (ROLE_ADMIN)
+         * @description For a user with ROLE_ADMIN signed in with a bearer token (a cookie
+         *     cannot renew itself): sets the cookie `propman_admin_jobs`, HttpOnly,
+         *     Secure, SameSite=Strict, Path=/admin/jobs, valid as long as an access
+         *     token (auth.ttl), at most one hour, then navigate to `url`. The cookie
+         *     holds a token for this purpose only: it is no bearer token of the API.
+         *     It stops working when the user loses ROLE_ADMIN, is deactivated or
+         *     changes their password.
+         */
+        post: operations["openAdminJobsSession"];
+        /**
+         * Remove the jobs UI's cookie
+         * @description Clears the cookie `propman_admin_jobs`; needs no sign-in.
+         */
+        delete: operations["closeAdminJobsSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1": {
         parameters: {
             query?: never;
@@ -318,6 +377,35 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contracts/{contractId}/notice-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A contract's notices
+         * @description The contract's own choice of each kind (`null`: as the workspace)
+         *     and what its tenant gets (`effective`).
+         */
+        get: operations["getContractNoticeSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Switch a contract's notices on or off
+         * @description Any of the kinds: `true` or `false` for this contract whatever the
+         *     workspace says, `null` to follow the workspace again; at least one.
+         */
+        patch: operations["updateContractNoticeSettings"];
         trace?: never;
     };
     "/api/v1/contracts/{contractId}/rent": {
@@ -758,6 +846,33 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notice-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's notices
+         * @description Which notices the workspace sends and when; the defaults until it changes them (`updated_at` null).
+         */
+        get: operations["getNoticeSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Switch notices on or off, or move them
+         * @description Any of the kinds (`true` or `false`), `rent_call_days_before` (0 to
+         *     28) and `contract_end_days_before` (0 to 365); at least one. A
+         *     notice already written stays; the next run follows the new
+         *     settings. Every problem is named in one 400, and nothing changes.
+         */
+        patch: operations["updateNoticeSettings"];
         trace?: never;
     };
     "/api/v1/print-forms/contracts/{contractId}": {
@@ -2840,6 +2955,21 @@ export interface components {
             /** @description how many match the filters; only on ?page= answers (absent with ?after=: a count reads every matching row) */
             total?: number;
         };
+        ContractNoticeSettings: {
+            /** Format: uuid */
+            contract_id: string;
+            /** @description What the contract's tenant gets */
+            effective: components["schemas"]["NoticeKinds"];
+            /** @description The contract's own choice of each kind; null: as the workspace */
+            own: components["schemas"]["NoticeKindChoices"];
+        };
+        ContractNoticeSettingsUpdate: {
+            contract_end?: boolean | null;
+            receipt?: boolean | null;
+            reminder?: boolean | null;
+            rent_call?: boolean | null;
+            rent_change?: boolean | null;
+        };
         ContractRentCreate: {
             /** @description at most 2 decimals */
             amount: number;
@@ -3360,6 +3490,51 @@ export interface components {
          *     page. Opaque: clients must not build or change it.
          */
         NextCursor: string | null;
+        NoticeKindChoices: {
+            contract_end: boolean | null;
+            receipt: boolean | null;
+            reminder: boolean | null;
+            rent_call: boolean | null;
+            rent_change: boolean | null;
+        };
+        NoticeKinds: {
+            contract_end: boolean;
+            receipt: boolean;
+            reminder: boolean;
+            rent_call: boolean;
+            rent_change: boolean;
+        };
+        NoticeSettings: {
+            /** @description A word before the contract ends */
+            contract_end: boolean;
+            contract_end_days_before: number;
+            /** @description The receipt with its PDF on every payment of a contract */
+            receipt: boolean;
+            /** @description Reminders while charges are owed */
+            reminder: boolean;
+            /** @description The days after the due date a reminder goes out on (fixed) */
+            reminder_days_after: number[];
+            /** @description A rent call before charges fall due */
+            rent_call: boolean;
+            /** @description How many days before the due date (0: on the day) */
+            rent_call_days_before: number;
+            /** @description The new rent when an indexation is recorded */
+            rent_change: boolean;
+            /**
+             * Format: date-time
+             * @description null: the defaults, never changed
+             */
+            updated_at: string | null;
+        };
+        NoticeSettingsUpdate: {
+            contract_end?: boolean;
+            contract_end_days_before?: number;
+            receipt?: boolean;
+            reminder?: boolean;
+            rent_call?: boolean;
+            rent_call_days_before?: number;
+            rent_change?: boolean;
+        };
         Payment: {
             /** @description what the payment gives each charge (empty once reversed); credit used later adds rows */
             allocations: components["schemas"]["Allocation"][];
@@ -3996,6 +4171,95 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    adminJobsUI: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The UI's page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The user has no ROLE_ADMIN (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    openAdminJobsSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cookie is set */
+            200: {
+                headers: {
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        expires_at: string;
+                        /** @example /admin/jobs/ */
+                        url: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The user has no ROLE_ADMIN (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    closeAdminJobsSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cookie is cleared */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     serviceInfo: {
         parameters: {
             query?: never;
@@ -4765,6 +5029,93 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getContractNoticeSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contract's notice settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractNoticeSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateContractNoticeSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "receipt": null,
+                 *       "reminder": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractNoticeSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The contract's settings as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractNoticeSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -5638,6 +5989,87 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    getNoticeSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace's notice settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticeSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateNoticeSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reminder": false,
+                 *       "rent_call_days_before": 7
+                 *     }
+                 */
+                "application/json": components["schemas"]["NoticeSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The settings as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticeSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     printContract: {
