@@ -20,10 +20,7 @@ type tenancy struct {
 }
 
 func (h *Handler) tenancy(c *fiber.Ctx) (tenancy, error) {
-	if h.tenants == nil {
-		return tenancy{}, apierror.NotFound("Contract not found.")
-	}
-	ct, prop, as, err := h.tenants.TenantContract(httpserver.Context(c), auth.Current(c).UserID, c.Params("contractId"))
+	ct, prop, as, err := contracts.OwnTenancy(c, h.tenants)
 	return tenancy{contract: ct, prop: prop, as: as}, err
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
-	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 )
@@ -51,10 +50,7 @@ func (s *Service) TenantDocument(ctx context.Context, prop *properties.Property,
 
 // tenancy finds the caller's own contract of the path.
 func (h *Handler) tenancy(c *fiber.Ctx) (*contracts.Contract, *properties.Property, error) {
-	if h.tenants == nil {
-		return nil, nil, apierror.NotFound("Contract not found.")
-	}
-	ct, prop, _, err := h.tenants.TenantContract(httpserver.Context(c), auth.Current(c).UserID, c.Params("contractId"))
+	ct, prop, _, err := contracts.OwnTenancy(c, h.tenants)
 	return ct, prop, err
 }
 

@@ -12,9 +12,6 @@ import (
 	"github.com/propman/propman/platform/jobs"
 )
 
-// billingPage is how many properties the periodic billing reads at once.
-const billingPage = 500
-
 // BillingKind is the periodic billing of a workspace: every active
 // property's automatic charges, each expense caught up from the period
 // after its last billed one (or from its start), at most MaxCatchUp
@@ -30,36 +27,24 @@ func BillingKind(s *Service, props *properties.Service) jobs.Kind {
 		if err != nil {
 			return counts, nil, fmt.Errorf("billing: run date %q: %w", run.LocalDate, err)
 		}
-		for after := uuid.Nil; ; {
-			page, err := props.Active(ctx, run.WorkspaceID, after, billingPage)
+		err = props.EachActive(ctx, run.WorkspaceID, func(prop *properties.Property) error {
+			res, err := s.Bill(ctx, prop, today)
 			if err != nil {
-				return counts, problems, err
+				// A property that fails is retried with the whole run;
+				// what the run did so far is kept (charges are made once
+				// per expense and period).
+				return fmt.Errorf("property %s: %w", prop.ID, err)
 			}
-			for i := range page {
-				if err := ctx.Err(); err != nil {
-					return counts, problems, err
-				}
-				prop := &page[i]
-				res, err := s.Bill(ctx, prop, today)
-				if err != nil {
-					// A property that fails is retried with the whole run;
-					// what the run did so far is kept (charges are made
-					// once per expense and period).
-					return counts, problems, fmt.Errorf("property %s: %w", prop.ID, err)
-				}
-				counts["properties"]++
-				counts["charges_created"] += res.Created
-				counts["skipped"] += res.Skipped
-				counts["errors"] += res.Errors
-				if res.Errors > 0 {
-					problems = append(problems, fmt.Sprintf("property %s (%s): %d charges could not be made; see the log", prop.ID, prop.Name, res.Errors))
-				}
+			counts["properties"]++
+			counts["charges_created"] += res.Created
+			counts["skipped"] += res.Skipped
+			counts["errors"] += res.Errors
+			if res.Errors > 0 {
+				problems = append(problems, fmt.Sprintf("property %s (%s): %d charges could not be made; see the log", prop.ID, prop.Name, res.Errors))
 			}
-			if len(page) < billingPage {
-				return counts, problems, nil
-			}
-			after = page[len(page)-1].ID
-		}
+			return nil
+		})
+		return counts, problems, err
 	}}
 }
 

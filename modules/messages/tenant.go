@@ -46,10 +46,7 @@ func (s *Service) TenantPost(ctx context.Context, userID int64, c *contracts.Con
 
 // tenancy finds the caller's own contract of the path.
 func (h *Handler) tenancy(c *fiber.Ctx) (*contracts.Contract, *properties.Property, error) {
-	if h.tenants == nil {
-		return nil, nil, apierror.NotFound("Contract not found.")
-	}
-	ct, prop, _, err := h.tenants.TenantContract(httpserver.Context(c), auth.Current(c).UserID, c.Params("contractId"))
+	ct, prop, _, err := contracts.OwnTenancy(c, h.tenants)
 	return ct, prop, err
 }
 

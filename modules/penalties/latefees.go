@@ -6,16 +6,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/uuid"
-
 	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/jobs"
 )
-
-// lateFeesPage is how many properties the periodic late fees read at once.
-const lateFeesPage = 500
 
 // codeNotAllowed is the code of errNotAllowed.
 const codeNotAllowed = "penalty_not_allowed"
@@ -35,44 +30,32 @@ func LateFeesKind(s *Service, props *properties.Service) jobs.Kind {
 		if err != nil {
 			return counts, nil, fmt.Errorf("late fees: run date %q: %w", run.LocalDate, err)
 		}
-		for after := uuid.Nil; ; {
-			page, err := props.Active(ctx, run.WorkspaceID, after, lateFeesPage)
-			if err != nil {
-				return counts, problems, err
-			}
-			for i := range page {
-				if err := ctx.Err(); err != nil {
-					return counts, problems, err
-				}
-				prop := &page[i]
-				res, err := s.RefreshOn(ctx, prop, today)
-				var refused *apierror.Error
-				if errors.As(err, &refused) && refused.Code == codeNotAllowed {
-					// The landlord has to change the contract; trying the
-					// run again would not help.
-					counts["properties"]++
-					counts["refused"]++
-					problems = append(problems, fmt.Sprintf("property %s (%s): no late fee charged: %s", prop.ID, prop.Name, strings.Join(refused.Details, "; ")))
-					continue
-				}
-				if err != nil {
-					// Anything else (the database, a busy lock) is retried
-					// with the whole run; the penalties made so far stay
-					// (one per charge ever).
-					return counts, problems, fmt.Errorf("property %s: %w", prop.ID, err)
-				}
+		err = props.EachActive(ctx, run.WorkspaceID, func(prop *properties.Property) error {
+			res, err := s.RefreshOn(ctx, prop, today)
+			var refused *apierror.Error
+			if errors.As(err, &refused) && refused.Code == codeNotAllowed {
+				// The landlord has to change the contract; trying the run
+				// again would not help.
 				counts["properties"]++
-				counts["fees_created"] += res.Created
-				counts["skipped"] += res.Skipped
-				counts["errors"] += res.Errors
-				if res.Errors > 0 {
-					problems = append(problems, fmt.Sprintf("property %s (%s): %d late fees could not be computed; see the log", prop.ID, prop.Name, res.Errors))
-				}
+				counts["refused"]++
+				problems = append(problems, fmt.Sprintf("property %s (%s): no late fee charged: %s", prop.ID, prop.Name, strings.Join(refused.Details, "; ")))
+				return nil
 			}
-			if len(page) < lateFeesPage {
-				return counts, problems, nil
+			if err != nil {
+				// Anything else (the database, a busy lock) is retried with
+				// the whole run; the penalties made so far stay (one per
+				// charge ever).
+				return fmt.Errorf("property %s: %w", prop.ID, err)
 			}
-			after = page[len(page)-1].ID
-		}
+			counts["properties"]++
+			counts["fees_created"] += res.Created
+			counts["skipped"] += res.Skipped
+			counts["errors"] += res.Errors
+			if res.Errors > 0 {
+				problems = append(problems, fmt.Sprintf("property %s (%s): %d late fees could not be computed; see the log", prop.ID, prop.Name, res.Errors))
+			}
+			return nil
+		})
+		return counts, problems, err
 	}}
 }

@@ -287,9 +287,29 @@ func (s *Service) now() time.Time {
 	return s.clock.Now().UTC().Truncate(time.Microsecond)
 }
 
-// Active returns a page of the workspace's properties that are not
-// archived, by id after afterID (uuid.Nil: from the first): for work that
-// walks a whole portfolio, such as the periodic billing.
-func (s *Service) Active(ctx context.Context, workspaceID int64, afterID uuid.UUID, limit int) ([]Property, error) {
-	return s.store.Active(ctx, workspaceID, afterID, limit)
+// activePage is how many properties EachActive reads at once.
+const activePage = 500
+
+// EachActive calls fn with every active property of the workspace, by id,
+// reading them a page at a time; it stops at the first error of fn or when
+// ctx ends. The daily runs (billing, late fees) go through a portfolio so.
+func (s *Service) EachActive(ctx context.Context, workspaceID int64, fn func(*Property) error) error {
+	for after := uuid.Nil; ; {
+		page, err := s.store.Active(ctx, workspaceID, after, activePage)
+		if err != nil {
+			return err
+		}
+		for i := range page {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := fn(&page[i]); err != nil {
+				return err
+			}
+		}
+		if len(page) < activePage {
+			return nil
+		}
+		after = page[len(page)-1].ID
+	}
 }

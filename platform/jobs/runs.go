@@ -73,8 +73,33 @@ const (
 	Failed = "failed"
 )
 
-// afterPause is how long a run waits for the runs it comes after.
-const afterPause = 2 * time.Second
+// A run that comes after others of its day waits for them in its worker
+// for up to afterWait, looking every afterPoll (they are usually short),
+// then gives its worker back and is tried again after afterPause.
+const (
+	afterWait  = 5 * time.Second
+	afterPoll  = 25 * time.Millisecond
+	afterPause = 2 * time.Second
+)
+
+// waitFor reports whether a run of one of kinds, of run's workspace and
+// day, is still queued or running after afterWait.
+func (s *scheduler) waitFor(ctx context.Context, run *Run, kinds []string) (bool, error) {
+	deadline := time.Now().Add(afterWait)
+	for {
+		waiting, err := database.Exists(ctx, s.db, s.db.NewSelect().Model((*Run)(nil)).
+			Where("workspace_id = ?", database.Param{V: run.WorkspaceID}).Where("local_date = ?", run.LocalDate).
+			Where("kind ?", database.In(kinds)).Where("state ?", database.In([]string{Queued, Running})))
+		if err != nil || !waiting || time.Now().After(deadline) {
+			return waiting, err
+		}
+		select {
+		case <-ctx.Done():
+			return true, nil
+		case <-time.After(afterPoll):
+		}
+	}
+}
 
 // maxProblems bounds what one run records of its items' problems.
 const maxProblems = 50
@@ -313,9 +338,7 @@ func (s *scheduler) work(ctx context.Context, id int64) error {
 		return fmt.Errorf("periodic run %d: no kind %q in this build", id, run.Kind)
 	}
 	if len(kind.After) > 0 {
-		waiting, err := database.Exists(ctx, s.db, s.db.NewSelect().Model((*Run)(nil)).
-			Where("workspace_id = ?", database.Param{V: run.WorkspaceID}).Where("local_date = ?", run.LocalDate).
-			Where("kind ?", database.In(kind.After)).Where("state ?", database.In([]string{Queued, Running})))
+		waiting, err := s.waitFor(ctx, run, kind.After)
 		if err != nil {
 			return fmt.Errorf("periodic run %d: %w", id, err)
 		}
