@@ -101,6 +101,11 @@ func TestEmailOutAndReplyIn(t *testing.T) {
 	if _, docs := counts(t, app); docs != docsBefore+1 {
 		t.Fatalf("a second delivery stored a document again: %d", docs)
 	}
+	// Mail goes through its own queue, beside the periodic runs'.
+	var queues []string
+	if err := app.DB.NewRaw("SELECT DISTINCT queue FROM river_job WHERE kind = 'messages_send'").Scan(t.Context(), &queues); err != nil || len(queues) != 1 || queues[0] != "mail" {
+		t.Errorf("send jobs in queues %v (%v), want mail", queues, err)
+	}
 	// Newest first, filtered by contract.
 	thread := list(t, app, l.messages()+"?contract_id="+l.contract, l.landlord.Token)
 	if len(thread) != 2 || thread[0].ID != in.ID || thread[1].ID != m.ID {

@@ -301,7 +301,7 @@ func (s *Service) insert(ctx context.Context, tx bun.Tx, workspaceID int64, prop
 	}
 	if m.Delivery != nil && *m.Delivery == Queued {
 		if _, err := s.queue.Insert(ctx, tx, sendArgs{MessageID: m.ID.String()},
-			&river.InsertOpts{MaxAttempts: s.cfg.Attempts}); err != nil {
+			&river.InsertOpts{MaxAttempts: s.cfg.Attempts, Queue: jobs.MailQueue}); err != nil {
 			return false, err
 		}
 	}

@@ -127,8 +127,10 @@ type Jobs struct {
 	// Work: this instance works jobs; false makes an API-only instance,
 	// which still queues them for the others.
 	Work bool `koanf:"work"`
-	// Workers is how many jobs this instance works at once.
-	Workers int `koanf:"workers"`
+	// Workers is how many jobs of the default queue this instance works at
+	// once, MailWorkers how many of the mail queue.
+	Workers     int `koanf:"workers"`
+	MailWorkers int `koanf:"mailworkers"`
 	// Poll is how often an idle instance looks for new jobs.
 	Poll time.Duration `koanf:"poll"`
 	// Timeout bounds one attempt of a job.
@@ -332,6 +334,9 @@ func (c *Config) validate() error {
 	bad := func(key, reason string) { errs = append(errs, &Error{Key: key, Reason: reason}) }
 	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
 		bad("http.addr", fmt.Sprintf("%q is not host:port", c.HTTP.Addr))
+	}
+	if c.Jobs.MailWorkers < 1 || c.Jobs.MailWorkers > 1000 {
+		bad("jobs.mailworkers", "must be between 1 and 1000")
 	}
 	if c.Jobs.Workers < 1 || c.Jobs.Workers > 1000 {
 		bad("jobs.workers", "must be between 1 and 1000")

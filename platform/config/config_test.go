@@ -167,6 +167,8 @@ func TestBadValuesNameTheKey(t *testing.T) {
 		{"tracing ratio negative", []string{"PROPMAN_TRACING_RATIO=-0.1"}, "", "tracing.ratio"},
 		{"tracing ratio not a number", []string{"PROPMAN_TRACING_RATIO=half"}, "", "tracing.ratio"},
 		{"tracing endpoint", []string{"PROPMAN_TRACING_ENDPOINT=127.0.0.1:4318"}, "", "tracing.endpoint"},
+		{"no mail workers", []string{"PROPMAN_JOBS_MAILWORKERS=0"}, "", "jobs.mailworkers"},
+		{"too many workers", []string{"PROPMAN_JOBS_WORKERS=5000"}, "", "jobs.workers"},
 		{"misspelt setting", []string{"PROPMAN_HTTP_ADRR=:9000"}, "", "http.adrr"},
 		{"unknown section", []string{"PROPMAN_SERVER_PORT=9000"}, "", "server"},
 		{"bad value in file", nil, "database:\n  timeout: soon\n", "database.timeout"},

@@ -64,7 +64,8 @@ func New(cfg *config.Config, db *bun.DB, clk clock.Clock, log *slog.Logger) (*Qu
 		PollOnly: true,
 	}
 	if cfg.Jobs.Work {
-		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Jobs.Workers}}
+		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Jobs.Workers},
+			MailQueue: {MaxWorkers: cfg.Jobs.MailWorkers}}
 	}
 	client, err := river.NewClient(driver(db), rc)
 	if err != nil {
@@ -74,6 +75,11 @@ func New(cfg *config.Config, db *bun.DB, clk clock.Clock, log *slog.Logger) (*Qu
 	q.Every(cfg.Jobs.Tick, "periodic_tick", func() river.JobArgs { return tickArgs{} })
 	return q, nil
 }
+
+// MailQueue is the queue of outbound email (InsertOpts.Queue): its own
+// workers (jobs.mailworkers), so thousands of notices to send do not
+// hold up the periodic runs and receipts of the default queue.
+const MailQueue = "mail"
 
 // Start makes this instance work jobs, unless it is API-only.
 func (q *Queue) Start(ctx context.Context) error {
