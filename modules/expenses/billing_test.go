@@ -11,51 +11,16 @@ import (
 	"time"
 
 	"github.com/propman/propman/platform/jobs"
+	"github.com/propman/propman/platform/jobs/jobstest"
 	"github.com/propman/propman/platform/testkit"
 )
 
-type run struct {
-	ID        int64          `json:"id"`
-	Kind      string         `json:"kind"`
-	LocalDate string         `json:"local_date"`
-	State     string         `json:"state"`
-	Counts    map[string]int `json:"counts"`
-}
-
-// waitForRuns polls the workspace's runs until n have finished.
-func waitForRuns(t *testing.T, f fixture, ws int64, n int) []run {
+func waitForRuns(t *testing.T, f fixture, ws int64, n int) []jobstest.Run {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		var page struct {
-			Runs []run `json:"runs"`
-		}
-		f.app.Get(fmt.Sprintf("/api/v1/workspaces/%d/runs", ws), f.user.Token).Expect(http.StatusOK).JSON(&page)
-		done := 0
-		for _, r := range page.Runs {
-			if r.State == jobs.Finished {
-				done++
-			}
-		}
-		if done >= n && len(page.Runs) == n {
-			return page.Runs
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("runs after 20 s: %+v (want %d finished)", page.Runs, n)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return jobstest.WaitForRuns(t, f.app, f.user.Token, ws, n)
 }
 
-func workspaceOf(t *testing.T, f fixture) int64 {
-	var list struct {
-		Workspaces []struct {
-			ID int64 `json:"id"`
-		} `json:"workspaces"`
-	}
-	f.app.Get("/api/v1/workspaces", f.user.Token).Expect(http.StatusOK).JSON(&list)
-	return list.Workspaces[0].ID
-}
+func workspaceOf(t *testing.T, f fixture) int64 { return jobstest.Workspace(t, f.app, f.user.Token) }
 
 // The billing runs by itself once a day at the workspace's local time: it
 // catches every expense up from its start (or its last billed period), and

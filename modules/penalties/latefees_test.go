@@ -11,54 +11,16 @@ import (
 	"time"
 
 	"github.com/propman/propman/platform/jobs"
+	"github.com/propman/propman/platform/jobs/jobstest"
 	"github.com/propman/propman/platform/testkit"
 )
 
-type run struct {
-	ID        int64          `json:"id"`
-	Kind      string         `json:"kind"`
-	LocalDate string         `json:"local_date"`
-	State     string         `json:"state"`
-	Counts    map[string]int `json:"counts"`
-	Problems  []string       `json:"problems"`
+func (f fixture) waitForRuns(t *testing.T, ws int64, n int) []jobstest.Run {
+	t.Helper()
+	return jobstest.WaitForRuns(t, f.app, f.user.Token, ws, n)
 }
 
-// waitForRuns polls the workspace's runs until n have finished; newest
-// first.
-func (f fixture) waitForRuns(t *testing.T, ws int64, n int) []run {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		var page struct {
-			Runs []run `json:"runs"`
-		}
-		f.app.Get(fmt.Sprintf("/api/v1/workspaces/%d/runs", ws), f.user.Token).Expect(http.StatusOK).JSON(&page)
-		done := 0
-		for _, r := range page.Runs {
-			if r.State == jobs.Finished {
-				done++
-			}
-		}
-		if done >= n && len(page.Runs) == n {
-			return page.Runs
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("runs after 20 s: %+v (want %d finished)", page.Runs, n)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func (f fixture) workspace(t *testing.T) int64 {
-	t.Helper()
-	var list struct {
-		Workspaces []struct {
-			ID int64 `json:"id"`
-		} `json:"workspaces"`
-	}
-	f.app.Get("/api/v1/workspaces", f.user.Token).Expect(http.StatusOK).JSON(&list)
-	return list.Workspaces[0].ID
-}
+func (f fixture) workspace(t *testing.T) int64 { return jobstest.Workspace(t, f.app, f.user.Token) }
 
 // The late fees run by themselves once a day at the workspace's local time
 // (06:30 unless it chose another), after the billing: every active
