@@ -44,10 +44,10 @@ func created(t *testing.T, res *testkit.Response) string {
 
 // newWorld starts the app at start (Berlin time) with a contract from
 // from to to in locale, rent 950.00 due on the 3rd.
-func newWorld(t *testing.T, start time.Time, locale, from, to string) *world {
+func newWorld(t *testing.T, start time.Time, locale, from, to string, extra ...testkit.Option) *world {
 	t.Helper()
 	w := &world{srv: mailtest.Start(t)}
-	w.app = testkit.Start(t,
+	w.app = testkit.Start(t, append([]testkit.Option{
 		testkit.WithPopulate(&w.q),
 		testkit.WithConfig("mail.url", "smtp://"+w.srv.Addr),
 		testkit.WithConfig("mail.from", "Propman <no-reply@propman.test>"),
@@ -56,7 +56,7 @@ func newWorld(t *testing.T, start time.Time, locale, from, to string) *world {
 		testkit.WithConfig("jobs.poll", "20ms"),
 		// The clock moves a year on: tokens must outlive it.
 		testkit.WithConfig("auth.ttl", "20000h"), testkit.WithConfig("auth.maxage", "20000h"),
-	)
+	}, extra...)...)
 	w.app.Clock.Set(start)
 	w.landlord = accountstest.NewUser(t, w.app)
 	tok := w.landlord.Token

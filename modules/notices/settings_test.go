@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -102,5 +103,31 @@ func TestSwitchedOffAndPortal(t *testing.T) {
 	}
 	if len(w.srv.Received()) != 0 {
 		t.Fatalf("a portal notice went by mail")
+	}
+}
+
+// Changes from many clients at once, more than the pool has connections:
+// each is answered (every read of a change goes through its transaction,
+// so none waits on the pool while holding one), and the last state is one
+// of the changes, whole.
+func TestSettingsChangedAtOnce(t *testing.T) {
+	w := newWorld(t, time.Date(2026, 11, 26, 10, 0, 0, 0, berlin), "en", "2026-12-01", "2027-11-30",
+		testkit.WithConfig("database.maxopen", 4), testkit.WithConfig("database.maxidle", 4))
+	var wg sync.WaitGroup
+	for i := range 24 {
+		wg.Go(func() {
+			path, body := "/api/v1/notice-settings", map[string]any{"rent_call_days_before": i % 10, "reminder": i%2 == 0}
+			if i%2 == 1 {
+				path, body = "/api/v1/contracts/"+w.contract+"/notice-settings", map[string]any{"receipt": i%4 == 1}
+			}
+			if res := w.patch(path, body); res.Status != http.StatusOK {
+				t.Errorf("%s: %d %s", path, res.Status, res.Body)
+			}
+		})
+	}
+	wg.Wait()
+	got := w.app.Get("/api/v1/notice-settings", w.landlord.Token).Expect(http.StatusOK).Map()
+	if days := int(got["rent_call_days_before"].(float64)); got["reminder"] != (days%2 == 0) {
+		t.Fatalf("the settings mix two changes: %v", got)
 	}
 }
