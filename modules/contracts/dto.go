@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // contractRequest is the body of POST and PUT. Read-only fields (id,
@@ -51,13 +51,13 @@ type contractJSON struct {
 	Status            string          `json:"status"`
 	Locale            string          `json:"locale"`
 	Terms             json.RawMessage `json:"terms"`
-	StartDate         *calendar.Date  `json:"start_date"`
-	EndDate           *calendar.Date  `json:"end_date"`
+	StartDate         *period.Date    `json:"start_date"`
+	EndDate           *period.Date    `json:"end_date"`
 	Rent              *money.Amount   `json:"rent"`
 	Currency          string          `json:"currency"`
 	DueDay            int             `json:"due_day"`
 	Deposit           *money.Amount   `json:"deposit"`
-	TerminatedOn      *calendar.Date  `json:"terminated_on"`
+	TerminatedOn      *period.Date    `json:"terminated_on"`
 	TerminationReason *string         `json:"termination_reason"`
 	AllocationOrder   string          `json:"allocation_order"`
 	LateFeeBase       string          `json:"late_fee_base"`
@@ -65,7 +65,7 @@ type contractJSON struct {
 	UpdatedAt         string          `json:"updated_at"`
 }
 
-func date(d calendar.Date) *calendar.Date {
+func date(d period.Date) *period.Date {
 	if d.IsZero() {
 		return nil
 	}
@@ -73,7 +73,7 @@ func date(d calendar.Date) *calendar.Date {
 }
 
 // toJSON returns a function rendering contracts as seen on the day today.
-func toJSON(today calendar.Date) func(c *Contract) contractJSON {
+func toJSON(today period.Date) func(c *Contract) contractJSON {
 	return func(c *Contract) contractJSON {
 		out := contractJSON{
 			ID: c.ID.String(), PropertyID: c.PropertyID.String(), TenantID: c.TenantID.String(),
@@ -102,9 +102,9 @@ type rentRequest struct {
 
 // rentJSON is one entry of the rent history.
 type rentJSON struct {
-	From      calendar.Date `json:"from"`
-	Amount    money.Amount  `json:"amount"`
-	ExpenseID string        `json:"expense_id"`
+	From      period.Date  `json:"from"`
+	Amount    money.Amount `json:"amount"`
+	ExpenseID string       `json:"expense_id"`
 }
 
 type rentListJSON struct {

@@ -7,14 +7,14 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/period"
 )
 
 // Ending pages, by id, through the workspace's contracts that end from
 // from to to: an active one on its end date, a terminated one on the day
 // it was terminated for. One statement a page over the workspace.
-func (s *Service) Ending(ctx context.Context, workspaceID int64, from, to calendar.Date, after uuid.UUID, limit int) ([]Contract, error) {
+func (s *Service) Ending(ctx context.Context, workspaceID int64, from, to period.Date, after uuid.UUID, limit int) ([]Contract, error) {
 	var list []Contract
 	q := s.db.NewSelect().Model(&list).
 		Where("workspace_id = ?", database.Param{V: workspaceID}).
@@ -34,7 +34,7 @@ func (s *Service) Ending(ctx context.Context, workspaceID int64, from, to calend
 
 // EndsOn is the day c ends: the termination day of a terminated contract,
 // else its end date (zero when open-ended).
-func (c *Contract) EndsOn() calendar.Date {
+func (c *Contract) EndsOn() period.Date {
 	if c.Status == Terminated && !c.TerminatedOn.IsZero() {
 		return c.TerminatedOn
 	}

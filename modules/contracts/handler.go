@@ -6,12 +6,12 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // Handler turns HTTP requests into service calls. Routes under
@@ -116,10 +116,10 @@ func (h *Handler) terminate(c *fiber.Ctx) error {
 		return err
 	}
 	var details []string
-	var d calendar.Date
+	var d period.Date
 	if req.Date == nil {
 		details = append(details, "date: is required")
-	} else if d, err = calendar.ParseJSON(req.Date); err != nil {
+	} else if d, err = period.ParseJSON(req.Date); err != nil {
 		details = append(details, "date: "+err.Error())
 	}
 	reason := ""
@@ -173,10 +173,10 @@ func (h *Handler) changeRent(c *fiber.Ctx) error {
 	} else if amount <= 0 {
 		details = append(details, "amount: must be more than 0")
 	}
-	var from calendar.Date
+	var from period.Date
 	if req.From == nil {
 		details = append(details, "from: is required")
-	} else if from, err = calendar.ParseJSON(req.From); err != nil {
+	} else if from, err = period.ParseJSON(req.From); err != nil {
 		details = append(details, "from: "+err.Error())
 	}
 	if len(details) > 0 {

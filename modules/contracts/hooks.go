@@ -8,10 +8,10 @@ import (
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // tenantGuard refuses the deletion of a contragent any contract names.
@@ -56,7 +56,7 @@ func (propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, property
 // commit together or not at all. c is the contract as it was (its rent
 // the one before the change), amount the rent from from on.
 type RentListener interface {
-	RentChanged(ctx context.Context, tx bun.Tx, c *Contract, amount money.Amount, from calendar.Date) error
+	RentChanged(ctx context.Context, tx bun.Tx, c *Contract, amount money.Amount, from period.Date) error
 }
 
 // ProvideRentListener registers a constructor of a RentListener with fx.

@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // The stored states of a contract. Ended is never stored: an active
@@ -57,17 +57,17 @@ type Contract struct {
 	Status      string    `bun:"status,notnull"`
 	Locale      string    `bun:"locale,notnull"`
 	// Terms is the JSON array of Term.
-	Terms     string        `bun:"terms,notnull"`
-	Currency  string        `bun:"currency,notnull"`
-	StartDate calendar.Date `bun:"start_date,nullzero"`
-	EndDate   calendar.Date `bun:"end_date,nullzero"`
+	Terms     string      `bun:"terms,notnull"`
+	Currency  string      `bun:"currency,notnull"`
+	StartDate period.Date `bun:"start_date,nullzero"`
+	EndDate   period.Date `bun:"end_date,nullzero"`
 	// RentMinor and DepositMinor are in cents, nil when the terms do not
 	// set them (plain integers: bun writes a *money.Amount as JSON).
-	RentMinor         *int64        `bun:"rent_minor"`
-	DepositMinor      *int64        `bun:"deposit_minor"`
-	DueDay            int           `bun:"due_day,notnull"`
-	TerminatedOn      calendar.Date `bun:"terminated_on,nullzero"`
-	TerminationReason string        `bun:"termination_reason,notnull"`
+	RentMinor         *int64      `bun:"rent_minor"`
+	DepositMinor      *int64      `bun:"deposit_minor"`
+	DueDay            int         `bun:"due_day,notnull"`
+	TerminatedOn      period.Date `bun:"terminated_on,nullzero"`
+	TerminationReason string      `bun:"termination_reason,notnull"`
 	// AllocationOrder and LateFeeBase are the contract's money settings
 	// (settings.go).
 	AllocationOrder string    `bun:"allocation_order,notnull"`
@@ -77,7 +77,7 @@ type Contract struct {
 }
 
 // StatusOn is the status a client sees on the day today.
-func (c *Contract) StatusOn(today calendar.Date) string {
+func (c *Contract) StatusOn(today period.Date) string {
 	if c.Status == Active && !c.EndDate.IsZero() && c.EndDate.Before(today) {
 		return Ended
 	}

@@ -10,13 +10,13 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // Rent is a row of contract_rents: the rent from a day on, and the expense
@@ -24,15 +24,15 @@ import (
 type Rent struct {
 	bun.BaseModel `bun:"table:contract_rents"`
 
-	ID         uuid.UUID     `bun:"id,pk"`
-	ContractID uuid.UUID     `bun:"contract_id,notnull"`
-	From       calendar.Date `bun:"from_date,notnull"`
-	Amount     money.Amount  `bun:"amount_minor,notnull"`
-	ExpenseID  uuid.UUID     `bun:"expense_id,notnull"`
-	CreatedAt  time.Time     `bun:"created_at,notnull"`
+	ID         uuid.UUID    `bun:"id,pk"`
+	ContractID uuid.UUID    `bun:"contract_id,notnull"`
+	From       period.Date  `bun:"from_date,notnull"`
+	Amount     money.Amount `bun:"amount_minor,notnull"`
+	ExpenseID  uuid.UUID    `bun:"expense_id,notnull"`
+	CreatedAt  time.Time    `bun:"created_at,notnull"`
 }
 
-func insertRent(ctx context.Context, db bun.IDB, contractID, expenseID uuid.UUID, from calendar.Date, amount money.Amount, at time.Time) error {
+func insertRent(ctx context.Context, db bun.IDB, contractID, expenseID uuid.UUID, from period.Date, amount money.Amount, at time.Time) error {
 	id, err := uuid.NewV7()
 	if err != nil {
 		return fmt.Errorf("rent id: %w", err)
@@ -58,7 +58,7 @@ func (s *Service) Rents(ctx context.Context, c *Contract) ([]Rent, error) {
 // last period the current rent expense billed. In one transaction the
 // current rent expense ends the day before from and a new one bills amount
 // from from on; charges already made are never touched.
-func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract, amount money.Amount, from calendar.Date) (*Contract, error) {
+func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract, amount money.Amount, from period.Date) (*Contract, error) {
 	if c.StatusOn(s.today()) != Active {
 		return nil, apierror.Conflict("not_active", "Only an active contract's rent can change.")
 	}
@@ -88,7 +88,7 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		if err != nil {
 			return err
 		}
-		if last != "" && last >= calendar.MonthLabel(from) {
+		if last != "" && last >= period.MonthLabel(from) {
 			return apierror.Conflict("already_billed", fmt.Sprintf("The rent is billed up to %s; choose a later month.", last))
 		}
 		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Contract)(nil)).Set("rent_minor = ?", database.Param{V: int64(amount)}).Set("updated_at = ?", now).
@@ -134,7 +134,7 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 }
 
 // rentExpense creates, inside tx, the monthly rent expense of c from start.
-func (s *Service) rentExpense(ctx context.Context, tx bun.IDB, prop *properties.Property, c *Contract, amount money.Amount, start calendar.Date) (*expenses.Expense, error) {
+func (s *Service) rentExpense(ctx context.Context, tx bun.IDB, prop *properties.Property, c *Contract, amount money.Amount, start period.Date) (*expenses.Expense, error) {
 	name, monthly, due := RentName(c.Number), expenses.Monthly, c.DueDay
 	in := expenses.ExpenseInput{Name: &name, Type: &monthly, Amount: &amount, StartDate: &start, DueDay: &due}
 	if !c.EndDate.IsZero() {
@@ -144,7 +144,7 @@ func (s *Service) rentExpense(ctx context.Context, tx bun.IDB, prop *properties.
 }
 
 // dayBefore is the day before d.
-func dayBefore(d calendar.Date) calendar.Date {
+func dayBefore(d period.Date) period.Date {
 	t, _ := time.Parse(time.DateOnly, d.String())
-	return calendar.DateOf(t.AddDate(0, 0, -1))
+	return period.DateOf(t.AddDate(0, 0, -1))
 }

@@ -18,8 +18,6 @@ import (
 	"github.com/propman/propman/modules/agreements"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/platform/activity"
@@ -28,6 +26,8 @@ import (
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // Bounds of the contract's own fields.
@@ -601,7 +601,7 @@ func (c *Contract) prepayment() *money.Amount {
 
 // Terminate ends the active contract c on date: its expenses end that day
 // (no charge for a period that starts after it); charges made stay.
-func (s *Service) Terminate(ctx context.Context, c *Contract, date calendar.Date, reason string) (*Contract, error) {
+func (s *Service) Terminate(ctx context.Context, c *Contract, date period.Date, reason string) (*Contract, error) {
 	if c.StatusOn(s.today()) != Active {
 		return nil, apierror.Conflict("not_active", "Only an active contract can be terminated.")
 	}
@@ -644,4 +644,4 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, date calendar.Date
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
 // today is the clock's UTC calendar day.
-func (s *Service) today() calendar.Date { return calendar.DateOf(s.clock.Now()) }
+func (s *Service) today() period.Date { return period.DateOf(s.clock.Now()) }

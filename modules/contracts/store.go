@@ -9,9 +9,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // Store reads and writes contracts.
@@ -89,7 +89,7 @@ type ListFilter struct {
 
 // ListByWorkspace returns one page of the workspace's contracts matching f, in
 // creation order, and how many match. today decides active vs ended.
-func (s *Store) ListByWorkspace(ctx context.Context, workspaceID int64, f ListFilter, today calendar.Date, q listing.Query) ([]Contract, listing.Result, error) {
+func (s *Store) ListByWorkspace(ctx context.Context, workspaceID int64, f ListFilter, today period.Date, q listing.Query) ([]Contract, listing.Result, error) {
 	var list []Contract
 	sel := s.db.NewSelect().Model(&list).Where("workspace_id = ?", database.Param{V: workspaceID})
 	switch f.Status {

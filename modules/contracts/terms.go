@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/propman/propman/modules/agreements"
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // Bounds of the terms.
@@ -45,7 +45,7 @@ var (
 
 // derived is what the rules read from valid terms.
 type derived struct {
-	start, end calendar.Date
+	start, end period.Date
 	rent       *money.Amount
 	deposit    *money.Amount
 	dueDay     int
@@ -100,12 +100,12 @@ func checkTerms(in []termRequest, blocks map[string]agreements.Block, country st
 	if len(details) > 0 {
 		return nil, d, details
 	}
-	date := func(code string) calendar.Date {
+	date := func(code string) period.Date {
 		if v, ok := values[code]; ok {
-			dt, _ := calendar.ParseJSON(v)
+			dt, _ := period.ParseJSON(v)
 			return dt
 		}
-		return calendar.Date{}
+		return period.Date{}
 	}
 	amount := func(code string) *money.Amount {
 		if v, ok := values[code]; ok {
@@ -211,7 +211,7 @@ func normalize(code, dataType string, raw json.RawMessage) (json.RawMessage, str
 		b, _ := json.Marshal(s)
 		return b, ""
 	case agreements.TypeDate:
-		d, err := calendar.ParseJSON(raw)
+		d, err := period.ParseJSON(raw)
 		if err != nil {
 			return nil, err.Error()
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/platform/period"
 	"github.com/propman/propman/platform/testkit"
 )
 
@@ -19,7 +19,7 @@ import (
 func BenchmarkAddReading(b *testing.B) {
 	f := start(b)
 	c := f.newCounter(b, map[string]any{"kind": "electricity", "tariff": 0.301234})
-	day := calendar.NewDate(1900, 1, 1)
+	day := period.NewDate(1900, 1, 1)
 	f.addReading(b, c.ID, day.String(), 0)
 	value := 0
 	b.Run(testkit.Engine(), func(b *testing.B) {

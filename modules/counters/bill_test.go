@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/propman/propman/modules/counters"
-	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/money"
 )
 
 // bigBill is the reference: consumption (thousandths) x tariff (millionths)

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/period"
 )
 
 // MaxReportMonths bounds the months of one consumption report.
@@ -34,7 +34,7 @@ type Report struct {
 // month is a calendar month as a count of months since year 0.
 type month int
 
-func monthOf(d calendar.Date) month { return month(d.Year()*12 + int(d.Month()) - 1) }
+func monthOf(d period.Date) month { return month(d.Year()*12 + int(d.Month()) - 1) }
 
 func parseMonth(s string) (month, bool) {
 	t, err := time.Parse("2006-01", s)
@@ -46,9 +46,9 @@ func parseMonth(s string) (month, bool) {
 
 func (m month) String() string { return fmt.Sprintf("%04d-%02d", int(m)/12, int(m)%12+1) }
 
-func (m month) first() calendar.Date { return calendar.NewDate(int(m)/12, time.Month(int(m)%12+1), 1) }
+func (m month) first() period.Date { return period.NewDate(int(m)/12, time.Month(int(m)%12+1), 1) }
 
-func (m month) last() calendar.Date { return (m + 1).first().AddDays(-1) }
+func (m month) last() period.Date { return (m + 1).first().AddDays(-1) }
 
 // Consumption reports the counter's consumption per month of from..to
 // (YYYY-MM, both included; by default the months of its first and last

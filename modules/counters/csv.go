@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/platform/period"
 )
 
 // MaxImportRows bounds the readings of one import (the 1 MiB body limit
@@ -64,7 +64,7 @@ func parseCSV(body []byte) ([]ReadingInput, []int, []string) {
 			continue
 		}
 		var in ReadingInput
-		if d, err := calendar.ParseDate(strings.TrimSpace(record[0])); err != nil {
+		if d, err := period.ParseDate(strings.TrimSpace(record[0])); err != nil {
 			details = append(details, fmt.Sprintf("line %d: read_on: %v", line, err))
 		} else {
 			in.ReadOn = d

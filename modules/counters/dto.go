@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/period"
 )
 
 // Bounds of the text fields, in characters.
@@ -123,7 +123,7 @@ type readingRequest struct {
 
 // ReadingInput is a reading as checked.
 type ReadingInput struct {
-	ReadOn calendar.Date
+	ReadOn period.Date
 	Value  Quantity
 	// EnteredBy is ByTenant for a reading sent through the tenant portal;
 	// empty is ByLandlord.
@@ -135,7 +135,7 @@ func (r *readingRequest) input() (ReadingInput, []string) {
 	var details []string
 	if r.ReadOn == nil || string(r.ReadOn) == "null" {
 		details = append(details, "read_on: is required")
-	} else if d, err := calendar.ParseJSON(r.ReadOn); err != nil {
+	} else if d, err := period.ParseJSON(r.ReadOn); err != nil {
 		details = append(details, "read_on: "+err.Error())
 	} else {
 		in.ReadOn = d
@@ -175,14 +175,14 @@ func counterOut(c *Counter) counterJSON {
 
 // readingJSON is a reading as clients see it.
 type readingJSON struct {
-	ID          string        `json:"id"`
-	CounterID   string        `json:"counter_id"`
-	ReadOn      calendar.Date `json:"read_on"`
-	Value       Quantity      `json:"value"`
-	Consumption *Quantity     `json:"consumption"`
-	ChargeID    *string       `json:"charge_id"`
-	By          string        `json:"by"`
-	CreatedAt   string        `json:"created_at"`
+	ID          string      `json:"id"`
+	CounterID   string      `json:"counter_id"`
+	ReadOn      period.Date `json:"read_on"`
+	Value       Quantity    `json:"value"`
+	Consumption *Quantity   `json:"consumption"`
+	ChargeID    *string     `json:"charge_id"`
+	By          string      `json:"by"`
+	CreatedAt   string      `json:"created_at"`
 }
 
 func readingOut(r *Reading) readingJSON {

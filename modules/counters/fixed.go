@@ -8,7 +8,7 @@ import (
 	"math/bits"
 	"strconv"
 
-	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/money"
 )
 
 // Fixed-point quantities: meter readings are kept as whole thousandths of a

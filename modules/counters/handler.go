@@ -7,12 +7,12 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/contracts"
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // Handler turns HTTP requests into service calls. Every route first
@@ -148,19 +148,19 @@ func (h *Handler) listReadings(c *fiber.Ctx) error {
 }
 
 // readingsQuery reads a readings list's query: its page and from..to.
-func readingsQuery(c *fiber.Ctx) (q listing.Query, from, to calendar.Date, err error) {
+func readingsQuery(c *fiber.Ctx) (q listing.Query, from, to period.Date, err error) {
 	q, err = listing.Parse(c, listing.Date("from"), listing.Date("to"))
 	if err != nil {
 		return q, from, to, err
 	}
 	var details []string
 	if v := q.Get("from"); v != "" {
-		if from, err = calendar.ParseDate(v); err != nil {
+		if from, err = period.ParseDate(v); err != nil {
 			details = append(details, "from: "+err.Error())
 		}
 	}
 	if v := q.Get("to"); v != "" {
-		if to, err = calendar.ParseDate(v); err != nil {
+		if to, err = period.ParseDate(v); err != nil {
 			details = append(details, "to: "+err.Error())
 		}
 	}

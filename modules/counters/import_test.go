@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/platform/period"
 	"github.com/propman/propman/platform/testkit"
 )
 
@@ -88,7 +88,7 @@ func TestImportReportsEveryBadLineAndWritesNothing(t *testing.T) {
 		t.Errorf("charge too large: %q", got)
 	}
 	var sb strings.Builder
-	d := calendar.NewDate(1990, 1, 1)
+	d := period.NewDate(1990, 1, 1)
 	for i := 0; i <= 10000; i++ {
 		fmt.Fprintf(&sb, "%s,%d\n", d.AddDays(i), i)
 	}
@@ -130,7 +130,7 @@ func TestImportTenThousandLines(t *testing.T) {
 func tenThousandLines() string {
 	var sb strings.Builder
 	sb.WriteString("read_on,value\n")
-	d := calendar.NewDate(2026, 11, 22).AddDays(-10000)
+	d := period.NewDate(2026, 11, 22).AddDays(-10000)
 	for i := range 10000 {
 		fmt.Fprintf(&sb, "%s,%d.%03d\n", d.AddDays(i), 1000+i*7+i/2, (i*137)%1000)
 	}

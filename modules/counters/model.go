@@ -6,7 +6,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/calendar"
+	"github.com/propman/propman/platform/period"
 )
 
 // Counter is a row of counters: one meter of a property.
@@ -31,10 +31,10 @@ type Counter struct {
 type Reading struct {
 	bun.BaseModel `bun:"table:counter_readings"`
 
-	ID        uuid.UUID     `bun:"id,pk"`
-	CounterID uuid.UUID     `bun:"counter_id,notnull"`
-	ReadOn    calendar.Date `bun:"read_on,notnull"`
-	Value     Quantity      `bun:"value_milli,notnull"`
+	ID        uuid.UUID   `bun:"id,pk"`
+	CounterID uuid.UUID   `bun:"counter_id,notnull"`
+	ReadOn    period.Date `bun:"read_on,notnull"`
+	Value     Quantity    `bun:"value_milli,notnull"`
 	// Consumption is nil for a counter's first reading.
 	Consumption *Quantity  `bun:"consumption_milli"`
 	ChargeID    *uuid.UUID `bun:"charge_id"`

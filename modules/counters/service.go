@@ -13,7 +13,6 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
@@ -21,6 +20,7 @@ import (
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // DueAfterDays is how long after its reading a metered charge is due.
@@ -250,7 +250,7 @@ func (s *Service) DeleteCounter(ctx context.Context, prop *properties.Property, 
 
 // Readings returns a page of the counter's readings, newest first, of
 // from..to when given.
-func (s *Service) Readings(ctx context.Context, prop *properties.Property, rawID string, from, to calendar.Date, q listing.Query) ([]Reading, listing.Result, error) {
+func (s *Service) Readings(ctx context.Context, prop *properties.Property, rawID string, from, to period.Date, q listing.Query) ([]Reading, listing.Result, error) {
 	c, err := s.Counter(ctx, prop, rawID)
 	if err != nil {
 		return nil, listing.Result{}, err
@@ -270,7 +270,7 @@ type problem struct {
 // reading and each other, and returns the readings and the charges to
 // store, or every problem.
 func (s *Service) plan(prop *properties.Property, c *Counter, latest *Reading, by int64, inputs []ReadingInput) ([]Reading, []expenses.MeterCharge, []problem, error) {
-	today := calendar.DateOf(s.clock.Now())
+	today := period.DateOf(s.clock.Now())
 	now := s.now()
 	var problems []problem
 	readings := make([]Reading, 0, len(inputs))
@@ -315,7 +315,7 @@ func (s *Service) plan(prop *properties.Property, c *Counter, latest *Reading, b
 						return nil, nil, nil, fmt.Errorf("charge id: %w", err)
 					}
 					r.ChargeID = &chargeID
-					period := calendar.MonthLabel(in.ReadOn)
+					period := period.MonthLabel(in.ReadOn)
 					charges = append(charges, expenses.MeterCharge{
 						ID: chargeID, PropertyID: prop.ID, CounterID: c.ID, ReadingID: r.ID, PreviousReadingID: prev.ID,
 						ContractID: c.ContractID, Name: chargeName(c, period, used), Amount: amount,

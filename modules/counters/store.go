@@ -9,10 +9,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // Store reads and writes counters and readings.
@@ -163,7 +163,7 @@ func (s *Store) deleteReading(ctx context.Context, tx bun.Tx, id uuid.UUID) erro
 
 // Readings returns a page of the counter's readings, newest first,
 // optionally only from..to (zero dates are open ends).
-func (s *Store) Readings(ctx context.Context, counterID uuid.UUID, from, to calendar.Date, q listing.Query) ([]Reading, listing.Result, error) {
+func (s *Store) Readings(ctx context.Context, counterID uuid.UUID, from, to period.Date, q listing.Query) ([]Reading, listing.Result, error) {
 	var list []Reading
 	sel := s.db.NewSelect().Model(&list).Where("counter_id = ?", counterID)
 	if !from.IsZero() {
@@ -183,12 +183,12 @@ func (s *Store) Readings(ctx context.Context, counterID uuid.UUID, from, to cale
 
 // consumptionRow is the part of a reading the consumption report needs.
 type consumptionRow struct {
-	ReadOn      calendar.Date `bun:"read_on"`
-	Consumption *Quantity     `bun:"consumption_milli"`
+	ReadOn      period.Date `bun:"read_on"`
+	Consumption *Quantity   `bun:"consumption_milli"`
 }
 
 // consumptions returns the readings of from..to in date order.
-func (s *Store) consumptions(ctx context.Context, counterID uuid.UUID, from, to calendar.Date) ([]consumptionRow, error) {
+func (s *Store) consumptions(ctx context.Context, counterID uuid.UUID, from, to period.Date) ([]consumptionRow, error) {
 	var rows []consumptionRow
 	err := database.Query(ctx, s.db, s.db.NewSelect().Model((*Reading)(nil)).Column("read_on", "consumption_milli").
 		Where("counter_id = ?", counterID).Where("read_on >= ?", from).Where("read_on <= ?", to).
@@ -201,10 +201,10 @@ func (s *Store) consumptions(ctx context.Context, counterID uuid.UUID, from, to 
 
 // bounds returns the dates of the counter's first and last readings (zero
 // when it has none).
-func (s *Store) bounds(ctx context.Context, counterID uuid.UUID) (first, last calendar.Date, err error) {
+func (s *Store) bounds(ctx context.Context, counterID uuid.UUID) (first, last period.Date, err error) {
 	var row struct {
-		First calendar.Date `bun:"first"`
-		Last  calendar.Date `bun:"last"`
+		First period.Date `bun:"first"`
+		Last  period.Date `bun:"last"`
 	}
 	err = database.Query(ctx, s.db, s.db.NewSelect().Model((*Reading)(nil)).ColumnExpr("MIN(read_on) AS first, MAX(read_on) AS last").
 		Where("counter_id = ?", counterID), &row)

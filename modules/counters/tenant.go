@@ -4,12 +4,12 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/modules/contracts"
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // tenancy is the caller's own contract of the path, as its tenant.
@@ -89,7 +89,7 @@ func (h *Handler) tenantAddReading(c *fiber.Ctx) error {
 	if _, err := h.tenantCounter(c, t); err != nil {
 		return err
 	}
-	if st := t.contract.StatusOn(calendar.DateOf(h.svc.clock.Now())); st != contracts.Active {
+	if st := t.contract.StatusOn(period.DateOf(h.svc.clock.Now())); st != contracts.Active {
 		return errContractNotActive(st)
 	}
 	in, err := decodeReading(c)

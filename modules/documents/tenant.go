@@ -6,18 +6,18 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/modules/contracts"
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // A tenant sees a shared document of their contract for as long as they
 // see the contract (their own lease stays theirs after it ends), and a
 // shared document of the property (one of no contract) while their
 // contract is active: those are for whoever lives there now.
-func visibleTo(d *Document, c *contracts.Contract, today calendar.Date) bool {
+func visibleTo(d *Document, c *contracts.Contract, today period.Date) bool {
 	switch {
 	case !d.SharedWithTenant:
 		return false
@@ -31,7 +31,7 @@ func visibleTo(d *Document, c *contracts.Contract, today calendar.Date) bool {
 // ForTenant returns one page of the documents prop's contract c's tenant
 // sees (visibleTo).
 func (s *Service) ForTenant(ctx context.Context, prop *properties.Property, c *contracts.Contract, q listing.Query) ([]Document, listing.Result, error) {
-	withProperty := c.StatusOn(calendar.DateOf(s.clock.Now())) == contracts.Active
+	withProperty := c.StatusOn(period.DateOf(s.clock.Now())) == contracts.Active
 	return s.store.Shared(ctx, prop.ID, c.ID, withProperty, q)
 }
 
@@ -42,7 +42,7 @@ func (s *Service) TenantDocument(ctx context.Context, prop *properties.Property,
 	if err != nil {
 		return nil, err
 	}
-	if !visibleTo(d, c, calendar.DateOf(s.clock.Now())) {
+	if !visibleTo(d, c, period.DateOf(s.clock.Now())) {
 		return nil, apierror.NotFound("Document not found.")
 	}
 	return d, nil

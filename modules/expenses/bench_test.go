@@ -12,8 +12,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // BenchmarkRefreshAll measures POST .../refresh-all through the whole HTTP
@@ -29,7 +29,7 @@ func BenchmarkRefreshAll(b *testing.B) {
 			list[i] = expenses.Expense{
 				ID: uuid.Must(uuid.NewV7()), PropertyID: pid, Name: fmt.Sprintf("Expense %d", i),
 				Type: []string{expenses.Monthly, expenses.Quarterly, expenses.Yearly}[i%3], Amount: money.Amount(1000 + i),
-				Currency: "EUR", IsActive: true, StartDate: calendar.NewDate(2026, 1, 1), DueDay: 1 + i%28,
+				Currency: "EUR", IsActive: true, StartDate: period.NewDate(2026, 1, 1), DueDay: 1 + i%28,
 				CreatedAt: now, UpdatedAt: now,
 			}
 		}

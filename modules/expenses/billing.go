@@ -6,10 +6,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/jobs"
+	"github.com/propman/propman/platform/period"
 )
 
 // BillingKind is the periodic billing of a workspace: every active
@@ -23,7 +23,7 @@ func BillingKind(s *Service, props *properties.Service) jobs.Kind {
 		var problems []string
 		// The workspace's own day: at 00:30 in Berlin on the first of a
 		// month, UTC is still in the month before.
-		today, err := calendar.ParseDate(run.LocalDate)
+		today, err := period.ParseDate(run.LocalDate)
 		if err != nil {
 			return counts, nil, fmt.Errorf("billing: run date %q: %w", run.LocalDate, err)
 		}
@@ -50,7 +50,7 @@ func BillingKind(s *Service, props *properties.Service) jobs.Kind {
 
 // Bill makes prop's automatic charges up to the period holding today (the
 // workspace's local day) as the periodic billing does (see BillingKind).
-func (s *Service) Bill(ctx context.Context, prop *properties.Property, today calendar.Date) (RefreshResult, error) {
+func (s *Service) Bill(ctx context.Context, prop *properties.Property, today period.Date) (RefreshResult, error) {
 	list, err := s.store.ActiveAutomatic(ctx, prop.ID)
 	if err != nil || len(list) == 0 {
 		return RefreshResult{}, err
@@ -64,13 +64,13 @@ func (s *Service) Bill(ctx context.Context, prop *properties.Property, today cal
 		return RefreshResult{}, err
 	}
 	now := s.now()
-	cur, _ := calendar.PeriodOf(calendar.Month, today.Time())
-	earliest := calendar.DateOf(cur.First.Time().AddDate(0, -(MaxCatchUp - 1), 0))
-	return s.generate(ctx, prop, list, func(e *Expense) calendar.Date {
+	cur, _ := period.PeriodOf(period.Month, today.Time())
+	earliest := period.DateOf(cur.First.Time().AddDate(0, -(MaxCatchUp - 1), 0))
+	return s.generate(ctx, prop, list, func(e *Expense) period.Date {
 		since := e.StartDate
 		if d, ok := last[e.ID]; ok {
 			if sp, ok := span(e.Type); ok {
-				if p, err := calendar.PeriodOf(sp, d.Time()); err == nil {
+				if p, err := period.PeriodOf(sp, d.Time()); err == nil {
 					since = p.Last.AddDays(1)
 				}
 			}
@@ -84,17 +84,17 @@ func (s *Service) Bill(ctx context.Context, prop *properties.Property, today cal
 
 // lastBilled returns the due date of the latest charge of each expense of
 // ids that has one, in one statement.
-func (s *Store) lastBilled(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]calendar.Date, error) {
+func (s *Store) lastBilled(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]period.Date, error) {
 	var rows []struct {
-		Origin uuid.UUID     `bun:"origin"`
-		Last   calendar.Date `bun:"last"`
+		Origin uuid.UUID   `bun:"origin"`
+		Last   period.Date `bun:"last"`
 	}
 	q := s.db.NewSelect().Model((*Charge)(nil)).ColumnExpr("origin, max(due_date) AS last").
 		Where("origin ?", database.In(ids)).Group("origin")
 	if err := database.Query(ctx, s.db, q, &rows); err != nil {
 		return nil, fmt.Errorf("last billed periods: %w", err)
 	}
-	out := make(map[uuid.UUID]calendar.Date, len(rows))
+	out := make(map[uuid.UUID]period.Date, len(rows))
 	for _, r := range rows {
 		out[r.Origin] = r.Last
 	}

@@ -8,13 +8,13 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // ChargeInput carries a manual charge as the handler checked it. Period
@@ -25,7 +25,7 @@ type ChargeInput struct {
 	Amount   *money.Amount
 	Currency *string
 	Period   *string
-	DueDate  *calendar.Date
+	DueDate  *period.Date
 	Status   *string
 }
 
@@ -78,7 +78,7 @@ func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties
 	}
 	c := &Charge{
 		ID: id, PropertyID: prop.ID, Origin: id, Name: *in.Name, Amount: *in.Amount, Currency: cur,
-		Period: calendar.MonthLabel(*in.DueDate), DueDate: *in.DueDate, Status: Unpaid, ContractID: contractID,
+		Period: period.MonthLabel(*in.DueDate), DueDate: *in.DueDate, Status: Unpaid, ContractID: contractID,
 		Kind: Regular, CreatedAt: s.now(),
 	}
 	if in.Period != nil {
@@ -146,15 +146,15 @@ const MaxCatchUp = 60
 // sinceParam reads refresh-all's ?since=YYYY-MM: the zero date when absent,
 // else the first day of that month, which must lie within the last
 // MaxCatchUp months (the handler compares it with the clock's month).
-func sinceParam(raw string) (calendar.Date, error) {
+func sinceParam(raw string) (period.Date, error) {
 	if raw == "" {
-		return calendar.Date{}, nil
+		return period.Date{}, nil
 	}
 	t, err := time.Parse("2006-01", raw)
 	if err != nil || len(raw) != 7 {
-		return calendar.Date{}, apierror.Validation("since: must be a month, YYYY-MM")
+		return period.Date{}, apierror.Validation("since: must be a month, YYYY-MM")
 	}
-	return calendar.DateOf(t), nil
+	return period.DateOf(t), nil
 }
 
 // RefreshAll gives every active automatic expense of prop its charge for
@@ -167,24 +167,24 @@ func sinceParam(raw string) (calendar.Date, error) {
 // makes concurrent calls create each charge once. The inserts and the
 // ledger's use of the property's credit on the new charges are one
 // transaction, under the property's lock.
-func (s *Service) RefreshAll(ctx context.Context, prop *properties.Property, since calendar.Date) (RefreshResult, error) {
+func (s *Service) RefreshAll(ctx context.Context, prop *properties.Property, since period.Date) (RefreshResult, error) {
 	var res RefreshResult
 	now := s.now()
 	if !since.IsZero() {
-		cur, _ := calendar.PeriodOf(calendar.Month, now)
-		earliest := calendar.DateOf(cur.First.Time().AddDate(0, -(MaxCatchUp - 1), 0))
+		cur, _ := period.PeriodOf(period.Month, now)
+		earliest := period.DateOf(cur.First.Time().AddDate(0, -(MaxCatchUp - 1), 0))
 		switch {
 		case since.After(cur.First):
-			return res, apierror.Validation("since: must not be after the current month " + calendar.MonthLabel(cur.First))
+			return res, apierror.Validation("since: must not be after the current month " + period.MonthLabel(cur.First))
 		case since.Before(earliest):
-			return res, apierror.Validation(fmt.Sprintf("since: at most %d months back, %s or later", MaxCatchUp, calendar.MonthLabel(earliest)))
+			return res, apierror.Validation(fmt.Sprintf("since: at most %d months back, %s or later", MaxCatchUp, period.MonthLabel(earliest)))
 		}
 	}
 	list, err := s.store.ActiveAutomatic(ctx, prop.ID)
 	if err != nil {
 		return res, err
 	}
-	return s.generate(ctx, prop, list, func(*Expense) calendar.Date { return since }, calendar.DateOf(now), now)
+	return s.generate(ctx, prop, list, func(*Expense) period.Date { return since }, period.DateOf(now), now)
 }
 
 // generate gives each expense of list (prop's active automatic ones) its
@@ -192,7 +192,7 @@ func (s *Service) RefreshAll(ctx context.Context, prop *properties.Property, sin
 // only) to the one holding today, skipping the periods that have theirs:
 // the work of RefreshAll and of the periodic billing (Bill). now stamps
 // the charges made.
-func (s *Service) generate(ctx context.Context, prop *properties.Property, list []Expense, sinceOf func(*Expense) calendar.Date, today calendar.Date, now time.Time) (RefreshResult, error) {
+func (s *Service) generate(ctx context.Context, prop *properties.Property, list []Expense, sinceOf func(*Expense) period.Date, today period.Date, now time.Time) (RefreshResult, error) {
 	var res RefreshResult
 	var due []Charge
 	for i := range list {
@@ -262,18 +262,18 @@ func (s *Service) generate(ctx context.Context, prop *properties.Property, list 
 // chargesFor returns e's charges for the period containing now and, when
 // since is not zero, for every earlier period from the one holding since,
 // keeping those within e's start..end.
-func chargesFor(e *Expense, since, today calendar.Date, now time.Time) ([]Charge, error) {
+func chargesFor(e *Expense, since, today period.Date, now time.Time) ([]Charge, error) {
 	sp, ok := span(e.Type)
 	if !ok {
 		return nil, fmt.Errorf("expense type %q has no period", e.Type)
 	}
-	last, err := calendar.PeriodOf(sp, today.Time())
+	last, err := period.PeriodOf(sp, today.Time())
 	if err != nil {
 		return nil, err
 	}
 	from := last
 	if !since.IsZero() {
-		if from, err = calendar.PeriodOf(sp, since.Time()); err != nil {
+		if from, err = period.PeriodOf(sp, since.Time()); err != nil {
 			return nil, err
 		}
 	}
@@ -286,7 +286,7 @@ func chargesFor(e *Expense, since, today calendar.Date, now time.Time) ([]Charge
 		if ok {
 			out = append(out, c)
 		}
-		if p, err = calendar.PeriodOf(sp, p.Last.AddDays(1).Time()); err != nil {
+		if p, err = period.PeriodOf(sp, p.Last.AddDays(1).Time()); err != nil {
 			return nil, err
 		}
 	}
@@ -295,7 +295,7 @@ func chargesFor(e *Expense, since, today calendar.Date, now time.Time) ([]Charge
 
 // chargeIn returns e's charge for the period p, or false when p lies
 // outside e's start..end.
-func chargeIn(e *Expense, p calendar.Period, now time.Time) (Charge, bool, error) {
+func chargeIn(e *Expense, p period.Period, now time.Time) (Charge, bool, error) {
 	if !p.Overlaps(e.StartDate, e.EndDate) {
 		return Charge{}, false, nil
 	}

@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 	"github.com/propman/propman/platform/validate"
 )
 
@@ -40,7 +40,7 @@ func (r *expenseRequest) input() (ExpenseInput, []string) {
 		details = append(details, msg)
 	}
 	if r.StartDate != nil {
-		d, err := calendar.ParseJSON(r.StartDate)
+		d, err := period.ParseJSON(r.StartDate)
 		if err != nil {
 			details = append(details, "start_date: "+err.Error())
 		}
@@ -49,7 +49,7 @@ func (r *expenseRequest) input() (ExpenseInput, []string) {
 	if r.EndDate != nil {
 		in.SetEndDate = true
 		if string(r.EndDate) != "null" {
-			d, err := calendar.ParseJSON(r.EndDate)
+			d, err := period.ParseJSON(r.EndDate)
 			if err != nil {
 				details = append(details, "end_date: "+err.Error()+", or null")
 			}
@@ -77,11 +77,11 @@ func (r *chargeRequest) input() (ChargeInput, []string) {
 	if in.Amount, msg = positiveAmount("amount", r.Amount); msg != "" {
 		details = append(details, msg)
 	}
-	if r.Period != nil && len(*r.Period) <= 7 && !calendar.ValidLabel(*r.Period) {
+	if r.Period != nil && len(*r.Period) <= 7 && !period.ValidLabel(*r.Period) {
 		details = append(details, "period: must be a month (2026-11), a quarter (2026-Q4) or a year (2026)")
 	}
 	if r.DueDate != nil {
-		d, err := calendar.ParseJSON(r.DueDate)
+		d, err := period.ParseJSON(r.DueDate)
 		if err != nil {
 			details = append(details, "due_date: "+err.Error())
 		}
@@ -116,19 +116,19 @@ func trim(fields ...*string) {
 // expenseJSON is an expense as clients see it. Amounts are JSON numbers
 // with exactly 2 decimals.
 type expenseJSON struct {
-	ID         string         `json:"id"`
-	PropertyID string         `json:"property_id"`
-	Name       string         `json:"name"`
-	Type       string         `json:"type"`
-	Amount     money.Amount   `json:"amount"`
-	Currency   string         `json:"currency"`
-	IsActive   bool           `json:"is_active"`
-	StartDate  calendar.Date  `json:"start_date"`
-	EndDate    *calendar.Date `json:"end_date"`
-	DueDay     int            `json:"due_day"`
-	ContractID *string        `json:"contract_id"`
-	CreatedAt  string         `json:"created_at"`
-	UpdatedAt  string         `json:"updated_at"`
+	ID         string       `json:"id"`
+	PropertyID string       `json:"property_id"`
+	Name       string       `json:"name"`
+	Type       string       `json:"type"`
+	Amount     money.Amount `json:"amount"`
+	Currency   string       `json:"currency"`
+	IsActive   bool         `json:"is_active"`
+	StartDate  period.Date  `json:"start_date"`
+	EndDate    *period.Date `json:"end_date"`
+	DueDay     int          `json:"due_day"`
+	ContractID *string      `json:"contract_id"`
+	CreatedAt  string       `json:"created_at"`
+	UpdatedAt  string       `json:"updated_at"`
 }
 
 func expenseOut(e *Expense) expenseJSON {
@@ -147,16 +147,16 @@ func expenseOut(e *Expense) expenseJSON {
 
 // chargeJSON is a charge as clients see it.
 type chargeJSON struct {
-	ID         string        `json:"id"`
-	PropertyID string        `json:"property_id"`
-	ExpenseID  *string       `json:"expense_id"`
-	Name       string        `json:"name"`
-	Amount     money.Amount  `json:"amount"`
-	Currency   string        `json:"currency"`
-	Period     string        `json:"period"`
-	DueDate    calendar.Date `json:"due_date"`
-	Status     string        `json:"status"`
-	PaidAmount money.Amount  `json:"paid_amount"`
+	ID         string       `json:"id"`
+	PropertyID string       `json:"property_id"`
+	ExpenseID  *string      `json:"expense_id"`
+	Name       string       `json:"name"`
+	Amount     money.Amount `json:"amount"`
+	Currency   string       `json:"currency"`
+	Period     string       `json:"period"`
+	DueDate    period.Date  `json:"due_date"`
+	Status     string       `json:"status"`
+	PaidAmount money.Amount `json:"paid_amount"`
 	// Outstanding is amount - paid_amount, 0 for a cancelled charge.
 	Outstanding money.Amount `json:"outstanding"`
 	Kind        string       `json:"kind"`

@@ -3,12 +3,12 @@ package expenses
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // Handler turns HTTP requests into service calls. Every route first
@@ -134,7 +134,7 @@ func (h *Handler) listCharges(c *fiber.Ctx) error {
 
 // chargeFilters are the query parameters of the charge list.
 var chargeFilters = []listing.Filter{
-	{Name: "period", Rule: "must be a month (2026-11), a quarter (2026-Q4) or a year (2026)", OK: calendar.ValidLabel, MaxLen: 7},
+	{Name: "period", Rule: "must be a month (2026-11), a quarter (2026-Q4) or a year (2026)", OK: period.ValidLabel, MaxLen: 7},
 	listing.OneOf("status", Statuses...),
 	listing.UUID("contract_id"),
 	listing.OneOf("kind", Regular, Penalty),

@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // Ledger is the payments module as the charges see it. The expenses module
@@ -162,7 +162,7 @@ func addPaidUnnest(ctx context.Context, db bun.IDB, changes []PaidChange) error 
 // (outstanding of charges due before asOf), in minor units, cancelled
 // charges left out. Another module (payments' balance) joins it into its
 // own single statement.
-func TotalsQuery(db bun.IDB, propertyID uuid.UUID, contractID *uuid.UUID, asOf calendar.Date) *bun.SelectQuery {
+func TotalsQuery(db bun.IDB, propertyID uuid.UUID, contractID *uuid.UUID, asOf period.Date) *bun.SelectQuery {
 	q := db.NewSelect().Model((*Charge)(nil)).
 		ColumnExpr("CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) AS charged").
 		ColumnExpr("CAST(COALESCE(SUM(amount_minor - paid_amount_minor), 0) AS BIGINT) AS outstanding").

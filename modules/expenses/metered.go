@@ -10,10 +10,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // MeterCharge is a charge billed from two meter readings (modules/counters):
@@ -31,27 +31,27 @@ type MeterCharge struct {
 	Amount     money.Amount
 	Currency   string
 	Period     string
-	DueDate    calendar.Date
+	DueDate    period.Date
 }
 
 // meterChargeRow is a charge row with its meter links.
 type meterChargeRow struct {
 	bun.BaseModel `bun:"table:charges"`
 
-	ID                uuid.UUID     `bun:"id,pk"`
-	PropertyID        uuid.UUID     `bun:"property_id,notnull"`
-	Origin            uuid.UUID     `bun:"origin,notnull"`
-	Name              string        `bun:"name,notnull"`
-	Amount            money.Amount  `bun:"amount_minor,notnull"`
-	Currency          string        `bun:"currency,notnull"`
-	Period            string        `bun:"period,notnull"`
-	DueDate           calendar.Date `bun:"due_date,notnull"`
-	Status            string        `bun:"status,notnull"`
-	CounterID         uuid.UUID     `bun:"counter_id"`
-	ReadingID         uuid.UUID     `bun:"reading_id"`
-	PreviousReadingID uuid.UUID     `bun:"previous_reading_id"`
-	ContractID        *uuid.UUID    `bun:"contract_id"`
-	CreatedAt         time.Time     `bun:"created_at,notnull"`
+	ID                uuid.UUID    `bun:"id,pk"`
+	PropertyID        uuid.UUID    `bun:"property_id,notnull"`
+	Origin            uuid.UUID    `bun:"origin,notnull"`
+	Name              string       `bun:"name,notnull"`
+	Amount            money.Amount `bun:"amount_minor,notnull"`
+	Currency          string       `bun:"currency,notnull"`
+	Period            string       `bun:"period,notnull"`
+	DueDate           period.Date  `bun:"due_date,notnull"`
+	Status            string       `bun:"status,notnull"`
+	CounterID         uuid.UUID    `bun:"counter_id"`
+	ReadingID         uuid.UUID    `bun:"reading_id"`
+	PreviousReadingID uuid.UUID    `bun:"previous_reading_id"`
+	ContractID        *uuid.UUID   `bun:"contract_id"`
+	CreatedAt         time.Time    `bun:"created_at,notnull"`
 }
 
 // meterChargeBatch is how many rows one INSERT carries (15 parameters a

@@ -7,9 +7,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // PenaltyInput is one late fee the penalties module decided on: Amount for
@@ -44,7 +44,7 @@ func InterestName(name string) string { return "Default interest: " + name }
 // them, and returned.
 func (s *Service) CreatePenaltiesTx(ctx context.Context, tx bun.IDB, propertyID uuid.UUID, in []PenaltyInput) ([]Charge, error) {
 	now := s.now()
-	today := calendar.DateOf(now)
+	today := period.DateOf(now)
 	rows := make([]Charge, 0, len(in))
 	for _, p := range in {
 		id, err := uuid.NewV7()
@@ -91,7 +91,7 @@ func (s *Service) CreatePenaltiesTx(ctx context.Context, tx bun.IDB, propertyID 
 }
 
 // Today is the service clock's date (UTC).
-func (s *Service) Today() calendar.Date { return calendar.DateOf(s.now()) }
+func (s *Service) Today() period.Date { return period.DateOf(s.now()) }
 
 // ChargeJSON is the charge as clients see it (the Charge schema of the
 // module's openapi.yaml), for other modules that answer with charges.

@@ -11,8 +11,6 @@ import (
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
@@ -20,6 +18,8 @@ import (
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/metrics"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // Service holds the rules of expenses and charges. Every method takes a
@@ -59,9 +59,9 @@ type ExpenseInput struct {
 	Amount    *money.Amount
 	Currency  *string
 	IsActive  *bool
-	StartDate *calendar.Date
+	StartDate *period.Date
 	// EndDate, when SetEndDate, replaces the end; a zero date clears it.
-	EndDate    calendar.Date
+	EndDate    period.Date
 	SetEndDate bool
 	DueDay     *int
 }
@@ -148,7 +148,7 @@ func recordExpense(ctx context.Context, db bun.IDB, action string, prop *propert
 // end, one that starts after end is deactivated. Charges already made stay;
 // refresh-all makes none for a period that starts after end. It returns how
 // many expenses it changed.
-func (s *Service) EndContractExpensesTx(ctx context.Context, db bun.IDB, contractID uuid.UUID, end calendar.Date) (int, error) {
+func (s *Service) EndContractExpensesTx(ctx context.Context, db bun.IDB, contractID uuid.UUID, end period.Date) (int, error) {
 	return s.store.EndContractExpenses(ctx, db, contractID, end, s.now())
 }
 
@@ -272,7 +272,7 @@ func required(fields ...field) []string {
 
 // EndExpenseTx sets, inside db, the end date of the expense id (the caller
 // checked the expense is its own and end is not before its start).
-func (s *Service) EndExpenseTx(ctx context.Context, db bun.IDB, id uuid.UUID, end calendar.Date) error {
+func (s *Service) EndExpenseTx(ctx context.Context, db bun.IDB, id uuid.UUID, end period.Date) error {
 	return s.store.EndExpense(ctx, db, id, end, s.now())
 }
 

@@ -10,9 +10,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // Store reads and writes expenses and charges.
@@ -291,7 +291,7 @@ func (s *Store) Charges(ctx context.Context, propertyID uuid.UUID, q listing.Que
 // EndContractExpenses ends the contract's undeleted expenses on end, on db:
 // those running past end (or without an end) end on it, those starting
 // after it are deactivated. It returns how many rows changed.
-func (s *Store) EndContractExpenses(ctx context.Context, db bun.IDB, contractID uuid.UUID, end calendar.Date, at time.Time) (int, error) {
+func (s *Store) EndContractExpenses(ctx context.Context, db bun.IDB, contractID uuid.UUID, end period.Date, at time.Time) (int, error) {
 	res, err := database.Exec(ctx, db, db.NewUpdate().Model((*Expense)(nil)).
 		Set("end_date = ?", end).Set("updated_at = ?", at).
 		Where("contract_id = ?", contractID).Where("deleted_at IS NULL").
@@ -315,7 +315,7 @@ func (s *Store) EndContractExpenses(ctx context.Context, db bun.IDB, contractID 
 }
 
 // EndExpense sets the end of the undeleted expense id on db.
-func (s *Store) EndExpense(ctx context.Context, db bun.IDB, id uuid.UUID, end calendar.Date, at time.Time) error {
+func (s *Store) EndExpense(ctx context.Context, db bun.IDB, id uuid.UUID, end period.Date, at time.Time) error {
 	_, err := database.Exec(ctx, db, db.NewUpdate().Model((*Expense)(nil)).Set("end_date = ?", end).Set("updated_at = ?", at).
 		Where("id = ?", id).Where("deleted_at IS NULL"))
 	if err != nil {

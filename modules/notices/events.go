@@ -12,8 +12,6 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/documents"
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/receipts"
@@ -21,6 +19,8 @@ import (
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/jobs"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // receiptArgs is the job that sends a payment's receipt: inserted in the
@@ -63,7 +63,7 @@ func (l *listener) PaymentReversed(context.Context, bun.IDB, *payments.Payment) 
 
 // RentChanged writes the tenant of the new rent in the transaction that
 // records it, once per contract and first day.
-func (l *listener) RentChanged(ctx context.Context, tx bun.Tx, c *contracts.Contract, amount money.Amount, from calendar.Date) error {
+func (l *listener) RentChanged(ctx context.Context, tx bun.Tx, c *contracts.Contract, amount money.Amount, from period.Date) error {
 	s := l.svc
 	ws, err := s.store.workspace(ctx, tx, c.WorkspaceID)
 	if err != nil {
@@ -162,7 +162,7 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[receiptArgs]) e
 			return err
 		}
 		paid := lt.st.Money(r.Amount, r.Currency)
-		day := lt.st.Date(calendar.DateOf(r.IssuedAt))
+		day := lt.st.Date(period.DateOf(r.IssuedAt))
 		if p, err := s.paidOn(ctx, tx, paymentID); err == nil {
 			day = lt.st.Date(p)
 		}
@@ -185,10 +185,10 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[receiptArgs]) e
 }
 
 // paidOn is the day the payment was made.
-func (s *Service) paidOn(ctx context.Context, tx bun.Tx, paymentID uuid.UUID) (calendar.Date, error) {
+func (s *Service) paidOn(ctx context.Context, tx bun.Tx, paymentID uuid.UUID) (period.Date, error) {
 	p := new(payments.Payment)
 	if err := database.Select(ctx, tx, tx.NewSelect().Model(p).Column("id", "paid_on").Where("id = ?", paymentID)); err != nil {
-		return calendar.Date{}, err
+		return period.Date{}, err
 	}
 	return p.PaidOn, nil
 }

@@ -11,9 +11,9 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/platform/jobs"
+	"github.com/propman/propman/platform/period"
 )
 
 // page is how many candidates the run reads, asks about and decides at
@@ -94,7 +94,7 @@ func (s *Service) run(ctx context.Context, run jobs.Run) (map[string]int, []stri
 // reminderStep is the last reminder step reached today for a charge due
 // on due: a run that missed days sends the step it has reached, not every
 // step it missed.
-func reminderStep(due, today calendar.Date) int {
+func reminderStep(due, today period.Date) int {
 	step := ReminderSteps[0]
 	for _, d := range ReminderSteps {
 		if !due.AddDays(d).After(today) {
@@ -109,7 +109,7 @@ func reminderStep(due, today calendar.Date) int {
 // or (charges nil) a contract ending on due.
 type group struct {
 	contract uuid.UUID
-	due      calendar.Date
+	due      period.Date
 	charges  []expenses.Charge
 }
 
@@ -118,7 +118,7 @@ type group struct {
 // falls due on one day, without the late fees (they are due at once, and
 // the reminders name them); a reminder names everything overdue, so a
 // tenant late with the rent and its interest gets one mail, not two.
-func (s *Service) owed(ctx context.Context, workspaceID int64, from, to calendar.Date, call bool) ([]group, error) {
+func (s *Service) owed(ctx context.Context, workspaceID int64, from, to period.Date, call bool) ([]group, error) {
 	type key struct {
 		contract uuid.UUID
 		due      string
@@ -178,7 +178,7 @@ func (s *Service) owed(ctx context.Context, workspaceID int64, from, to calendar
 }
 
 // ending reads the workspace's contracts ending from from to to.
-func (s *Service) ending(ctx context.Context, workspaceID int64, from, to calendar.Date) ([]group, error) {
+func (s *Service) ending(ctx context.Context, workspaceID int64, from, to period.Date) ([]group, error) {
 	var out []group
 	for after := uuid.Nil; ; {
 		list, err := s.contracts.Ending(ctx, workspaceID, from, to, after, page)

@@ -16,8 +16,6 @@ import (
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/properties"
@@ -26,6 +24,8 @@ import (
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/jobs"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // Service decides the notices and writes them, through the messages
@@ -187,10 +187,10 @@ func (s *Service) authorizeContract(ctx context.Context, p auth.Principal, rawID
 }
 
 // dateOf parses a run's local date.
-func dateOf(local string) (calendar.Date, error) {
-	d, err := calendar.ParseDate(local)
+func dateOf(local string) (period.Date, error) {
+	d, err := period.ParseDate(local)
 	if err != nil {
-		return calendar.Date{}, fmt.Errorf("notices: run date %q: %w", local, err)
+		return period.Date{}, fmt.Errorf("notices: run date %q: %w", local, err)
 	}
 	return d, nil
 }

@@ -7,8 +7,8 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/money"
 )
 
 // BalanceAfter is what was still owed right after p was posted: on p's

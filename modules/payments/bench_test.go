@@ -15,9 +15,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/payments"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // seedCharges inserts n open charges of 10.00 under the property.
@@ -29,7 +29,7 @@ func seedCharges(b *testing.B, f fixture, n int) []expenses.Charge {
 	for i := range list {
 		id := uuid.Must(uuid.NewV7())
 		list[i] = expenses.Charge{ID: id, PropertyID: pid, Origin: id, Name: "C", Amount: 1000, Currency: "EUR",
-			Period: "2026-11", DueDate: calendar.NewDate(2020, 1, 1).AddDays(i % 2000), Status: expenses.Unpaid,
+			Period: "2026-11", DueDate: period.NewDate(2020, 1, 1).AddDays(i % 2000), Status: expenses.Unpaid,
 			Kind: expenses.Regular, CreatedAt: now}
 	}
 	for start := 0; start < n; start += 1000 {
@@ -83,7 +83,7 @@ func BenchmarkBalance(b *testing.B) {
 	for i := range pays {
 		id := uuid.Must(uuid.NewV7())
 		pays[i] = payments.Payment{ID: id, PropertyID: pid, OwnerID: f.user.ID, Amount: 500, Currency: "EUR",
-			PaidOn: calendar.NewDate(2026, 1, 1), Method: "cash", Status: payments.Posted, CreatedBy: f.user.ID,
+			PaidOn: period.NewDate(2026, 1, 1), Method: "cash", Status: payments.Posted, CreatedBy: f.user.ID,
 			CreatedAt: now, UpdatedAt: now}
 		allocs[i] = payments.Allocation{PaymentID: id, ChargeID: charges[i].ID, PropertyID: pid, Amount: 500, CreatedAt: now}
 	}
@@ -118,7 +118,7 @@ func BenchmarkCatchUp60Months(b *testing.B) {
 	list := make([]expenses.Expense, 100)
 	for i := range list {
 		list[i] = expenses.Expense{ID: uuid.Must(uuid.NewV7()), PropertyID: pid, Name: fmt.Sprint("E", i), Type: expenses.Monthly,
-			Amount: money.Amount(1000 + i), Currency: "EUR", IsActive: true, StartDate: calendar.NewDate(2020, 1, 1), DueDay: 1,
+			Amount: money.Amount(1000 + i), Currency: "EUR", IsActive: true, StartDate: period.NewDate(2020, 1, 1), DueDay: 1,
 			CreatedAt: now, UpdatedAt: now}
 	}
 	if _, err := f.app.DB.NewInsert().Model(&list).Exec(context.Background()); err != nil {

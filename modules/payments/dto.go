@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // paymentRequest is the body of POST .../payments. Amounts and dates
@@ -40,7 +40,7 @@ const (
 )
 
 // input checks the request field by field; today is the default paid_on.
-func (r *paymentRequest) input(today calendar.Date) (Input, []string) {
+func (r *paymentRequest) input(today period.Date) (Input, []string) {
 	var in Input
 	var details []string
 	fail := func(format string, args ...any) { details = append(details, fmt.Sprintf(format, args...)) }
@@ -64,7 +64,7 @@ func (r *paymentRequest) input(today calendar.Date) (Input, []string) {
 	}
 	in.PaidOn = today
 	if r.PaidOn != nil && string(r.PaidOn) != "null" {
-		d, err := calendar.ParseJSON(r.PaidOn)
+		d, err := period.ParseJSON(r.PaidOn)
 		if err != nil {
 			fail("paid_on: must be a date, YYYY-MM-DD")
 		}
@@ -133,7 +133,7 @@ type paymentJSON struct {
 	PayerID        *string          `json:"payer_id"`
 	Amount         money.Amount     `json:"amount"`
 	Currency       string           `json:"currency"`
-	PaidOn         calendar.Date    `json:"paid_on"`
+	PaidOn         period.Date      `json:"paid_on"`
 	Method         string           `json:"method"`
 	Reference      string           `json:"reference"`
 	Status         string           `json:"status"`

@@ -6,8 +6,8 @@ import (
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // Listener is a module that keeps records of payments (modules/receipts
@@ -36,8 +36,8 @@ type PostedPayment struct {
 
 // Line is what a payment gave one charge.
 type Line struct {
-	ChargeName string        `json:"charge_name"`
-	Period     string        `json:"period"`
-	DueDate    calendar.Date `json:"due_date"`
-	Amount     money.Amount  `json:"amount"`
+	ChargeName string       `json:"charge_name"`
+	Period     string       `json:"period"`
+	DueDate    period.Date  `json:"due_date"`
+	Amount     money.Amount `json:"amount"`
 }

@@ -7,12 +7,12 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // Handler turns HTTP requests into service calls. Every route first
@@ -76,7 +76,7 @@ func (h *Handler) create(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	in, details := req.input(calendar.DateOf(h.svc.clock.Now()))
+	in, details := req.input(period.DateOf(h.svc.clock.Now()))
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
@@ -126,9 +126,9 @@ func (h *Handler) balance(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var asOf calendar.Date
+	var asOf period.Date
 	if v := q.Get("as_of"); v != "" {
-		asOf, _ = calendar.ParseDate(v)
+		asOf, _ = period.ParseDate(v)
 	}
 	var contractID *uuid.UUID
 	if v := q.Get("contract_id"); v != "" {

@@ -6,8 +6,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // The payment statuses.
@@ -23,24 +23,24 @@ var Methods = []string{"bank_transfer", "cash", "card", "other"}
 type Payment struct {
 	bun.BaseModel `bun:"table:payments"`
 
-	ID             uuid.UUID     `bun:"id,pk"`
-	PropertyID     uuid.UUID     `bun:"property_id,notnull"`
-	OwnerID        int64         `bun:"owner_id,notnull"`
-	ContractID     *uuid.UUID    `bun:"contract_id"`
-	PayerID        *uuid.UUID    `bun:"payer_id"`
-	Amount         money.Amount  `bun:"amount_minor,notnull"`
-	Currency       string        `bun:"currency,notnull"`
-	PaidOn         calendar.Date `bun:"paid_on,notnull"`
-	Method         string        `bun:"method,notnull"`
-	Reference      string        `bun:"reference,notnull"`
-	Status         string        `bun:"status,notnull"`
-	Unallocated    money.Amount  `bun:"unallocated_minor,notnull"`
-	CreatedBy      int64         `bun:"created_by,notnull"`
-	CreatedAt      time.Time     `bun:"created_at,notnull"`
-	UpdatedAt      time.Time     `bun:"updated_at,notnull"`
-	ReversedAt     *time.Time    `bun:"reversed_at"`
-	ReversedBy     *int64        `bun:"reversed_by"`
-	ReversalReason *string       `bun:"reversal_reason"`
+	ID             uuid.UUID    `bun:"id,pk"`
+	PropertyID     uuid.UUID    `bun:"property_id,notnull"`
+	OwnerID        int64        `bun:"owner_id,notnull"`
+	ContractID     *uuid.UUID   `bun:"contract_id"`
+	PayerID        *uuid.UUID   `bun:"payer_id"`
+	Amount         money.Amount `bun:"amount_minor,notnull"`
+	Currency       string       `bun:"currency,notnull"`
+	PaidOn         period.Date  `bun:"paid_on,notnull"`
+	Method         string       `bun:"method,notnull"`
+	Reference      string       `bun:"reference,notnull"`
+	Status         string       `bun:"status,notnull"`
+	Unallocated    money.Amount `bun:"unallocated_minor,notnull"`
+	CreatedBy      int64        `bun:"created_by,notnull"`
+	CreatedAt      time.Time    `bun:"created_at,notnull"`
+	UpdatedAt      time.Time    `bun:"updated_at,notnull"`
+	ReversedAt     *time.Time   `bun:"reversed_at"`
+	ReversedBy     *int64       `bun:"reversed_by"`
+	ReversalReason *string      `bun:"reversal_reason"`
 
 	// Allocations are the payment's live allocations (none once reversed).
 	Allocations []Allocation `bun:"-"`

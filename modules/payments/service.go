@@ -14,8 +14,6 @@ import (
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
@@ -23,6 +21,8 @@ import (
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // MaxAllocations bounds the explicit allocations of one payment.
@@ -63,7 +63,7 @@ func NewService(p ServiceParams) *Service {
 type Input struct {
 	Amount      money.Amount
 	Currency    string
-	PaidOn      calendar.Date
+	PaidOn      period.Date
 	Method      string
 	Reference   string
 	ContractID  *uuid.UUID
@@ -142,7 +142,7 @@ func (s *Service) check(ctx context.Context, prop *properties.Property, in *Inpu
 	if in.Currency != "" && in.Currency != prop.Currency {
 		details = append(details, fmt.Sprintf("currency: must be the property's currency, %s", prop.Currency))
 	}
-	if in.PaidOn.After(calendar.DateOf(s.clock.Now())) {
+	if in.PaidOn.After(period.DateOf(s.clock.Now())) {
 		details = append(details, "paid_on: must not be in the future")
 	}
 	var sum money.Amount
@@ -513,7 +513,7 @@ func (s *Service) ChargeEnteredPaid(ctx context.Context, tx bun.IDB, c *expenses
 		return err
 	}
 	in := Input{
-		Amount: c.Amount, PaidOn: calendar.DateOf(s.clock.Now()), Method: "other",
+		Amount: c.Amount, PaidOn: period.DateOf(s.clock.Now()), Method: "other",
 		Reference: "entered as paid with the charge", ContractID: c.ContractID,
 		Allocations: []AllocationInput{{ChargeID: c.ID, Amount: c.Amount}}, Explicit: true,
 	}
@@ -523,21 +523,21 @@ func (s *Service) ChargeEnteredPaid(ctx context.Context, tx bun.IDB, c *expenses
 
 // Balance is a property's (or a contract's) money at a glance.
 type Balance struct {
-	Currency    string        `json:"currency"`
-	Charged     money.Amount  `json:"charged"`
-	Paid        money.Amount  `json:"paid"`
-	Outstanding money.Amount  `json:"outstanding"`
-	Overdue     money.Amount  `json:"overdue"`
-	Credit      money.Amount  `json:"credit"`
-	AsOf        calendar.Date `json:"as_of"`
+	Currency    string       `json:"currency"`
+	Charged     money.Amount `json:"charged"`
+	Paid        money.Amount `json:"paid"`
+	Outstanding money.Amount `json:"outstanding"`
+	Overdue     money.Amount `json:"overdue"`
+	Credit      money.Amount `json:"credit"`
+	AsOf        period.Date  `json:"as_of"`
 }
 
 // Balance returns prop's balance in one query: charged (charges not
 // cancelled), paid (posted payments), outstanding, overdue (outstanding
 // of charges due before asOf, default today) and credit (unallocated).
-func (s *Service) Balance(ctx context.Context, prop *properties.Property, contractID *uuid.UUID, asOf calendar.Date) (Balance, error) {
+func (s *Service) Balance(ctx context.Context, prop *properties.Property, contractID *uuid.UUID, asOf period.Date) (Balance, error) {
 	if asOf.IsZero() {
-		asOf = calendar.DateOf(s.clock.Now())
+		asOf = period.DateOf(s.clock.Now())
 	}
 	b, err := s.store.Balance(ctx, prop.ID, contractID, asOf)
 	if err != nil {

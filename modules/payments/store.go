@@ -11,9 +11,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // Store reads and writes payments and their allocations.
@@ -197,7 +197,7 @@ func (s *Store) SetUnallocated(ctx context.Context, db bun.IDB, list []*Payment,
 
 // Balance sums, in one statement, the property's charges (through the
 // expenses module's TotalsQuery) and posted payments.
-func (s *Store) Balance(ctx context.Context, propertyID uuid.UUID, contractID *uuid.UUID, asOf calendar.Date) (Balance, error) {
+func (s *Store) Balance(ctx context.Context, propertyID uuid.UUID, contractID *uuid.UUID, asOf period.Date) (Balance, error) {
 	pay := s.db.NewSelect().Model((*Payment)(nil)).
 		ColumnExpr("CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) AS paid").
 		ColumnExpr("CAST(COALESCE(SUM(unallocated_minor), 0) AS BIGINT) AS credit").

@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/money"
 )
 
 // maxPercentDigits bounds the digits of a percentage (the contracts module

@@ -3,7 +3,7 @@ package penalties
 import (
 	"testing"
 
-	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/money"
 )
 
 func TestFee(t *testing.T) {

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/jobs"
+	"github.com/propman/propman/platform/period"
 )
 
 // codeNotAllowed is the code of errNotAllowed.
@@ -26,7 +26,7 @@ func LateFeesKind(s *Service, props *properties.Service) jobs.Kind {
 	return jobs.Kind{Name: "late_fees", At: "06:30", After: []string{"billing"}, Run: func(ctx context.Context, run jobs.Run) (map[string]int, []string, error) {
 		counts := map[string]int{"properties": 0, "fees_created": 0, "skipped": 0, "errors": 0, "refused": 0}
 		var problems []string
-		today, err := calendar.ParseDate(run.LocalDate)
+		today, err := period.ParseDate(run.LocalDate)
 		if err != nil {
 			return counts, nil, fmt.Errorf("late fees: run date %q: %w", run.LocalDate, err)
 		}

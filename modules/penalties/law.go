@@ -12,10 +12,10 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/config"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // Config is the section modules.penalties.
@@ -108,7 +108,7 @@ type rule struct {
 }
 
 // fee is the late fee of the overdue charge c on today.
-func (r rule) fee(c *expenses.Charge, today calendar.Date) (money.Amount, error) {
+func (r rule) fee(c *expenses.Charge, today period.Date) (money.Amount, error) {
 	if r.interest != nil {
 		days := int(today.Time().Sub(c.DueDate.Time()).Hours() / 24)
 		return Interest(c.Outstanding(), r.interest, days)

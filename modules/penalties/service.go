@@ -12,11 +12,11 @@ import (
 	"github.com/propman/propman/modules/agreements"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // Service holds the late-fee rules. Every method takes a property the
@@ -64,7 +64,7 @@ func (s *Service) Refresh(ctx context.Context, prop *properties.Property) (Resul
 // RefreshOn is Refresh on the day today: the daily run passes the
 // workspace's local day, so a charge due on the 3rd is late from the 4th
 // there, whatever the date is in UTC.
-func (s *Service) RefreshOn(ctx context.Context, prop *properties.Property, today calendar.Date) (Result, error) {
+func (s *Service) RefreshOn(ctx context.Context, prop *properties.Property, today period.Date) (Result, error) {
 	var res Result
 	fees, err := contracts.LateFees(ctx, s.db, prop.ID, prop.CountryCode)
 	if err != nil || len(fees) == 0 {

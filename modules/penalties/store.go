@@ -8,9 +8,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // Store reads penalties and the charges that may get one. Penalties are
@@ -27,7 +27,7 @@ func NewStore(db *bun.DB) *Store { return &Store{db: db} }
 // owed, oldest due first: every such charge of the contracts all, and of
 // the contracts periodic only those billed by an expense (rent, utility
 // prepayment) or a meter, never a one-off charge such as the deposit.
-func (s *Store) Overdue(ctx context.Context, db bun.IDB, propertyID uuid.UUID, all, periodic []uuid.UUID, today calendar.Date) ([]expenses.Charge, error) {
+func (s *Store) Overdue(ctx context.Context, db bun.IDB, propertyID uuid.UUID, all, periodic []uuid.UUID, today period.Date) ([]expenses.Charge, error) {
 	var list []expenses.Charge
 	if len(all)+len(periodic) == 0 {
 		return list, nil

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/propman/propman/modules/agreements/catalog"
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // benchForm is a contract with 30 terms of the real catalogue (names and
@@ -28,7 +28,7 @@ func benchForm(b *testing.B, locale string) ContractForm {
 		Tenant: Party{Name: "Олена Коваленко", Address: "Lindenweg 7, 10117 Berlin", Email: "olena@example.com",
 			Phone: "+4915112345678", TaxID: "DE123456789"},
 		PropertyName: "Flat 3B", PropertyAddress: "Hauptstraße 5, 10115 Berlin, Deutschland",
-		Start: calendar.NewDate(2026, 12, 1), End: calendar.NewDate(2027, 11, 30), StartRent: &rent, Deposit: &deposit, DueDay: 3,
+		Start: period.NewDate(2026, 12, 1), End: period.NewDate(2027, 11, 30), StartRent: &rent, Deposit: &deposit, DueDay: 3,
 		Updated: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC),
 	}
 	for _, bl := range blocks[:30] {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/propman/propman/modules/agreements"
 	"github.com/propman/propman/modules/contracts"
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // ContractForm is everything the contract's print form shows, gathered by
@@ -23,7 +23,7 @@ type ContractForm struct {
 	// country) describe the rented property.
 	PropertyName    string
 	PropertyAddress string
-	Start, End      calendar.Date // End zero: open-ended
+	Start, End      period.Date // End zero: open-ended
 	// StartRent is the monthly rent in force on the start date (nil: not
 	// set); RentSteps are the later rents, oldest first (an indexation or
 	// a graduated rent), printed as a clause of their own.
@@ -41,7 +41,7 @@ type ContractForm struct {
 
 // RentStep is a rent from a day on.
 type RentStep struct {
-	From   calendar.Date
+	From   period.Date
 	Amount money.Amount
 }
 
@@ -312,7 +312,7 @@ func (d *doc) value(t FormTerm, currency string) string {
 			return d.l.get(keyNo)
 		}
 	case agreements.TypeDate:
-		if dt, err := calendar.ParseJSON([]byte(raw)); err == nil {
+		if dt, err := period.ParseJSON([]byte(raw)); err == nil {
 			return d.st.Date(dt)
 		}
 	case agreements.TypeText:

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // nbsp is the no-break space: French and Ukrainian group digits with it, and
@@ -153,7 +153,7 @@ func (s style) Decimal(num string) string {
 func (s style) Percent(num string) string { return s.Decimal(num) + s.percent }
 
 // Date writes a calendar day.
-func (s style) Date(d calendar.Date) string {
+func (s style) Date(d period.Date) string {
 	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC).Format(s.date)
 }
 
@@ -161,7 +161,7 @@ func (s style) Date(d calendar.Date) string {
 // locale's order, a quarter (YYYY-Qn) as "Qn YYYY", a year as it is;
 // anything else is returned as it is.
 func (s style) Period(label string) string {
-	if !calendar.ValidLabel(label) {
+	if !period.ValidLabel(label) {
 		return label
 	}
 	switch {
@@ -189,7 +189,7 @@ func StyleOf(locale string) Style { return Style{styleOf(locale)} }
 func (s Style) Money(a money.Amount, currency string) string { return s.s.Money(a, currency) }
 
 // Date writes a calendar day.
-func (s Style) Date(d calendar.Date) string { return s.s.Date(d) }
+func (s Style) Date(d period.Date) string { return s.s.Date(d) }
 
 // Period writes a billing period label.
 func (s Style) Period(label string) string { return s.s.Period(label) }

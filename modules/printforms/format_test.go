@@ -5,12 +5,12 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 func TestLocaleFormats(t *testing.T) {
-	day := calendar.NewDate(2026, 11, 23)
+	day := period.NewDate(2026, 11, 23)
 	tests := []struct {
 		locale                                       string
 		money, small, negative, integer, dec, pct    string

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/propman/propman/modules/accounts"
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // The statuses of a receipt.
@@ -36,7 +36,7 @@ type Receipt struct {
 	// PaidOn is the day the money was paid, Method how (bank_transfer,
 	// cash, card, other: printed in the locale; anything else as it is),
 	// Reference the payer's reference (empty prints nothing).
-	PaidOn    calendar.Date
+	PaidOn    period.Date
 	Method    string
 	Reference string
 	// ContractNumber is the number of the contract the payment was for
@@ -125,7 +125,7 @@ func (r *Renderer) Receipt(locale string, rc Receipt) (out []byte, err error) {
 		}
 		d.gap(3)
 	}
-	d.row(l.get(keyIssuedOn), d.st.Date(calendar.DateOf(rc.IssuedAt)))
+	d.row(l.get(keyIssuedOn), d.st.Date(period.DateOf(rc.IssuedAt)))
 	if n := clean(rc.Landlord.Name, false); strings.TrimSpace(n) != "" {
 		d.row(l.get(keyLandlord), n)
 		if a := clean(rc.Landlord.Address, false); strings.TrimSpace(a) != "" {

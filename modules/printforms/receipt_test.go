@@ -13,12 +13,12 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/propman/propman/modules/expenses/calendar"
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 func testLabels(t testing.TB) *Labels {
@@ -34,7 +34,7 @@ func sampleReceipt(status string) Receipt {
 	return Receipt{
 		Number: "2026-000042", IssuedAt: time.Date(2026, 11, 23, 22, 30, 0, 0, time.UTC),
 		PayerName: "Олена Коваленко", PropertyName: "Flat 3B", PropertyAddress: "Hauptstraße 5, 10115 Berlin",
-		Currency: "EUR", PaidOn: calendar.NewDate(2026, 11, 21), Method: "bank_transfer", Reference: "Miete 11/2026 Whg. 3B",
+		Currency: "EUR", PaidOn: period.NewDate(2026, 11, 21), Method: "bank_transfer", Reference: "Miete 11/2026 Whg. 3B",
 		ContractNumber: "2026/001",
 		Lines: []ReceiptLine{
 			{Charge: "Rent, contract 2026/001", Period: "2026-11", Amount: 95000},

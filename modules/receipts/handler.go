@@ -3,13 +3,13 @@ package receipts
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/module"
+	"github.com/propman/propman/platform/money"
 )
 
 // Handler turns HTTP requests into service calls, after the property's

@@ -6,8 +6,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/money"
 	"github.com/propman/propman/modules/payments"
+	"github.com/propman/propman/platform/money"
 )
 
 // The receipt statuses.

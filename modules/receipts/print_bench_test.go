@@ -12,8 +12,8 @@ import (
 
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/payments"
+	"github.com/propman/propman/platform/period"
 	"github.com/propman/propman/platform/testkit"
 )
 
@@ -35,7 +35,7 @@ func BenchmarkReceiptPrintBigProperty(b *testing.B) {
 		for i := range charges {
 			id := uuid.Must(uuid.NewV7())
 			charges[i] = expenses.Charge{ID: id, PropertyID: pid, Origin: id, Name: "C", Amount: 1000, Currency: "EUR",
-				Period: "2026-11", DueDate: calendar.NewDate(2020, 1, 1).AddDays(i % 2000), Status: expenses.Unpaid,
+				Period: "2026-11", DueDate: period.NewDate(2020, 1, 1).AddDays(i % 2000), Status: expenses.Unpaid,
 				Kind: expenses.Regular, CreatedAt: now}
 		}
 		pays := make([]payments.Payment, 5000)
@@ -43,7 +43,7 @@ func BenchmarkReceiptPrintBigProperty(b *testing.B) {
 		for i := range pays {
 			id := uuid.Must(uuid.NewV7())
 			pays[i] = payments.Payment{ID: id, PropertyID: pid, OwnerID: u.ID, Amount: 500, Currency: "EUR",
-				PaidOn: calendar.NewDate(2026, 1, 1), Method: "cash", Status: payments.Posted, CreatedBy: u.ID, CreatedAt: now, UpdatedAt: now}
+				PaidOn: period.NewDate(2026, 1, 1), Method: "cash", Status: payments.Posted, CreatedBy: u.ID, CreatedAt: now, UpdatedAt: now}
 			allocs[i] = payments.Allocation{PaymentID: id, ChargeID: charges[i].ID, PropertyID: pid, Amount: 500, CreatedAt: now}
 		}
 		for start := 0; start < 10000; start += 1000 {

@@ -6,12 +6,12 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/expenses/calendar"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/receipts"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // Handler serves the portal. Every /tenancy route first finds the
@@ -111,7 +111,7 @@ func (h *Handler) balance(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	b, err := h.payments.Balance(httpserver.Context(c), t.Property, &t.Contract.ID, calendar.Date{})
+	b, err := h.payments.Balance(httpserver.Context(c), t.Property, &t.Contract.ID, period.Date{})
 	if err != nil {
 		return err
 	}

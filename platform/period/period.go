@@ -1,7 +1,7 @@
-// Package calendar holds calendar dates (no time of day, no zone) and the
+// Package period holds calendar dates (no time of day, no zone) and the
 // billing periods charges are generated for: a month ("2026-11"), a quarter
 // ("2026-Q4") or a year ("2026"), all in UTC.
-package calendar
+package period
 
 import (
 	"database/sql/driver"
@@ -99,7 +99,7 @@ func (d *Date) Scan(src any) error {
 	case []byte:
 		return d.scanText(string(v))
 	}
-	return fmt.Errorf("calendar: cannot scan %T into a date", src)
+	return fmt.Errorf("period: cannot scan %T into a date", src)
 }
 
 func (d *Date) scanText(s string) error {
@@ -108,7 +108,7 @@ func (d *Date) scanText(s string) error {
 	}
 	t, err := time.Parse(layout, s)
 	if err != nil {
-		return fmt.Errorf("calendar: %q is not a date: %w", s, err)
+		return fmt.Errorf("period: %q is not a date: %w", s, err)
 	}
 	*d = Date{t}
 	return nil
@@ -146,7 +146,7 @@ func PeriodOf(span Span, t time.Time) (Period, error) {
 	case Year:
 		first, months, label = NewDate(y, time.January, 1), 12, fmt.Sprintf("%04d", y)
 	default:
-		return Period{}, fmt.Errorf("calendar: unknown span %d", span)
+		return Period{}, fmt.Errorf("period: unknown span %d", span)
 	}
 	last := Date{first.t.AddDate(0, months, -1)}
 	return Period{Label: label, First: first, Last: last}, nil
