@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"testing"
 
-
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/platform/testkit"
 )
