@@ -23,7 +23,14 @@ type provider struct {
 
 	mu    sync.Mutex
 	ready *discovered
+	// failed is the last failed discovery: requests within retryAfter of
+	// it fail at once instead of queueing on the mutex for a provider that
+	// is down.
+	failed   error
+	failedAt time.Time
 }
+
+const retryAfter = 5 * time.Second
 
 type discovered struct {
 	oauth    oauth2.Config
@@ -44,12 +51,17 @@ func (p *provider) discover(ctx context.Context) (*discovered, error) {
 	if p.ready != nil {
 		return p.ready, nil
 	}
+	if p.failed != nil && p.now().Sub(p.failedAt) < retryAfter {
+		return nil, p.failed
+	}
 	// go-oidc keeps only the client of this context (for the key set), not
 	// its deadline.
 	op, err := gooidc.NewProvider(p.context(ctx), p.cfg.Issuer)
 	if err != nil {
+		p.failed, p.failedAt = err, p.now()
 		return nil, err
 	}
+	p.failed = nil
 	p.ready = &discovered{
 		oauth: oauth2.Config{
 			ClientID: p.cfg.ClientID, ClientSecret: p.cfg.ClientSecret,

@@ -24,12 +24,12 @@ const (
 )
 
 type env struct {
-	t   *testing.T
+	t   testing.TB
 	app *testkit.App
 	op  *testop.Provider
 }
 
-func start(t *testing.T, opts ...testkit.Option) *env {
+func start(t testing.TB, opts ...testkit.Option) *env {
 	t.Helper()
 	op := testop.Start(t, publicURL+"/api/v1/auth/oidc/"+provider+"/callback")
 	op.SignInAs(testop.User{Subject: "u-1", Email: "Ada@Example.com", EmailVerified: true, Name: "Ada Lovelace", Locale: "de-DE"})
@@ -355,13 +355,26 @@ func TestUnknownProvider(t *testing.T) {
 	}
 }
 
-func TestProviderDeclinedOrUnreachable(t *testing.T) {
+func TestProviderDeclined(t *testing.T) {
 	e := start(t)
 	wantError(t, e.browser().callback(&url.URL{Path: "/api/v1/auth/oidc/corp/callback", RawQuery: "error=access_denied&state=x"}), "access_denied")
 	wantError(t, e.browser().callback(&url.URL{Path: "/api/v1/auth/oidc/corp/callback", RawQuery: "error=server_error"}), "provider_error")
 
-	down := start(t, testkit.WithConfig("modules.oidc.providers."+provider+".issuer", "http://127.0.0.1:1"))
-	down.app.Get("/api/v1/auth/oidc/corp/start", "").Expect(http.StatusServiceUnavailable)
+}
+
+func TestProviderUnreachable(t *testing.T) {
+	e := start(t)
+	e.op.SetDown(true)
+	e.app.Get("/api/v1/auth/oidc/corp/start", "").Expect(http.StatusServiceUnavailable)
+	// Within 5 s of a failure the next request fails without asking the
+	// provider (it is up again, and still the answer is 503)...
+	e.op.SetDown(false)
+	e.app.Get("/api/v1/auth/oidc/corp/start", "").Expect(http.StatusServiceUnavailable)
+	// ...later it is asked again, and the sign-in goes through.
+	e.app.Clock.Advance(6 * time.Second)
+	if _, status := e.exchange(e.browser().signIn().Get("code")); status != http.StatusOK {
+		t.Fatalf("sign-in after the provider came back: %d", status)
+	}
 }
 
 func TestFlowCookie(t *testing.T) {

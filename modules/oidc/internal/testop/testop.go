@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -40,6 +41,7 @@ type Provider struct {
 
 	server  *httptest.Server
 	storage *storage
+	down    atomic.Bool
 	op      *op.Provider
 }
 
@@ -53,7 +55,13 @@ func Start(t testing.TB, redirectURI string) *Provider {
 	}
 	p := &Provider{ClientID: "propman", ClientSecret: rand.Text()}
 	var handler http.Handler
-	p.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	p.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p.down.Load() {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		handler.ServeHTTP(w, r)
+	}))
 	t.Cleanup(p.server.Close)
 	p.Issuer = p.server.URL
 	p.storage = &storage{
@@ -78,6 +86,9 @@ func Start(t testing.TB, redirectURI string) *Provider {
 	handler = mux
 	return p
 }
+
+// SetDown makes the provider answer every request 503 (or serve again).
+func (p *Provider) SetDown(down bool) { p.down.Store(down) }
 
 // SignInAs makes u the user of the next sign-ins.
 func (p *Provider) SignInAs(u User) {
