@@ -23,7 +23,7 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Sign-in through OpenID Connect identity providers", Status: module.Ready,
-		Depends:    []string{"accounts"},
+		Depends:    []string{"reference", "accounts"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

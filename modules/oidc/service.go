@@ -19,8 +19,10 @@ import (
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
 
 	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/config"
 )
 
 // Service runs the sign-in: start, callback, exchange.
@@ -36,7 +38,14 @@ type Service struct {
 }
 
 // NewService builds the configured providers (none is contacted yet).
-func NewService(cfg Config, store *Store, acc *accounts.Service, tokens *auth.Tokens, clk clock.Clock, log *slog.Logger) (*Service, error) {
+func NewService(cfg Config, store *Store, acc *accounts.Service, dir *reference.Directory, tokens *auth.Tokens, clk clock.Clock, log *slog.Logger) (*Service, error) {
+	// A country the directory does not know would refuse every first
+	// sign-in; say so at the start instead.
+	for name, pc := range cfg.Providers {
+		if _, ok := dir.Country(pc.Country); !ok {
+			return nil, &config.Error{Key: "modules.oidc.providers." + name + ".country", Reason: fmt.Sprintf("%q is not an active country code", pc.Country)}
+		}
+	}
 	sl, err := newSealer(tokens.DeriveKey("propman/oidc/flow-cookie/v1"))
 	if err != nil {
 		return nil, err

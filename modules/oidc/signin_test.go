@@ -2,6 +2,7 @@ package oidc_test
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -10,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/propman/propman/modules"
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/modules/oidc/internal/testop"
+	"github.com/propman/propman/platform/boot"
 	"github.com/propman/propman/platform/testkit"
 )
 
@@ -374,6 +377,19 @@ func TestProviderUnreachable(t *testing.T) {
 	e.app.Clock.Advance(6 * time.Second)
 	if _, status := e.exchange(e.browser().signIn().Get("code")); status != http.StatusOK {
 		t.Fatalf("sign-in after the provider came back: %d", status)
+	}
+}
+
+func TestUnknownCountryStopsTheStart(t *testing.T) {
+	op := testop.Start(t, publicURL+"/api/v1/auth/oidc/x/callback")
+	cfg := testkit.Config(t, map[string]any{
+		"modules.oidc.publicurl": publicURL, "modules.oidc.weburl": webURL,
+		"modules.oidc.providers.x.issuer": op.Issuer, "modules.oidc.providers.x.clientid": "c",
+		"modules.oidc.providers.x.country": "QQ",
+	})
+	_, err := boot.New(t.Context(), boot.Options{Config: cfg, Entries: modules.Catalog(), Logger: slog.New(slog.DiscardHandler)})
+	if err == nil || !strings.Contains(err.Error(), "modules.oidc.providers.x.country") {
+		t.Fatalf("boot: %v", err)
 	}
 }
 
