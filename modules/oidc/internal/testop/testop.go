@@ -340,7 +340,7 @@ func (c *client) ClockSkew() time.Duration             { return 0 }
 func (c *client) LoginURL(id string) string {
 	return c.loginURL + "?authRequestID=" + url.QueryEscape(id)
 }
-func (c *client) RestrictAdditionalIdTokenScopes() func([]string) []string {
+func (c *client) RestrictAdditionalIdTokenScopes() func([]string) []string { //nolint:revive // the name is op.Client's
 	return func(s []string) []string { return s }
 }
 func (c *client) RestrictAdditionalAccessTokenScopes() func([]string) []string {
