@@ -19,6 +19,7 @@ import (
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/notices"
+	"github.com/propman/propman/modules/oidc"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/penalties"
 	"github.com/propman/propman/modules/printforms"
@@ -39,6 +40,7 @@ func Catalog() []module.Entry {
 		reference.Entry(),
 		agreements.Entry(),
 		accounts.Entry(),
+		oidc.Entry(),
 		profile.Entry(),
 		workspaces.Entry(),
 		translations.Entry(),
