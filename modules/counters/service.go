@@ -359,7 +359,7 @@ func (s *Service) AddReading(ctx context.Context, p auth.Principal, prop *proper
 	var out *Reading
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		var err error
-		out, err = s.addReading(ctx, tx, p, prop, id, in)
+		_, out, err = s.addReading(ctx, tx, p, prop, id, in)
 		return err
 	})
 	switch {
@@ -501,36 +501,36 @@ func (s *Service) now() time.Time {
 }
 
 // addReading is AddReading's work inside tx.
-func (s *Service) addReading(ctx context.Context, tx bun.Tx, p auth.Principal, prop *properties.Property, id uuid.UUID, in ReadingInput) (*Reading, error) {
+func (s *Service) addReading(ctx context.Context, tx bun.Tx, p auth.Principal, prop *properties.Property, id uuid.UUID, in ReadingInput) (*Counter, *Reading, error) {
 	c, err := s.store.LockCounter(ctx, tx, prop.ID, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !c.IsActive {
-		return nil, errInactive
+		return nil, nil, errInactive
 	}
 	latest, err := s.store.Latest(ctx, tx, c.ID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	readings, charges, problems, err := s.plan(prop, c, latest, p.UserID, []ReadingInput{in})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(problems) > 0 {
 		if problems[0].outOfOrder {
-			return nil, apierror.Conflict("out_of_order", problems[0].msg)
+			return nil, nil, apierror.Conflict("out_of_order", problems[0].msg)
 		}
-		return nil, apierror.Validation(problems[0].msg)
+		return nil, nil, apierror.Validation(problems[0].msg)
 	}
 	if err := s.charges.CreateMeterChargesInTx(ctx, tx, charges); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := s.store.InsertReadings(ctx, tx, readings); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := &readings[0]
-	return out, record(ctx, tx, activity.Created, prop, "reading", out.ID, nil, readingOut(out))
+	return c, out, record(ctx, tx, activity.Created, prop, "reading", out.ID, nil, readingOut(out))
 }
 
 // AddReadingTx is AddReading inside tx, the caller's transaction, for a
@@ -538,15 +538,16 @@ func (s *Service) addReading(ctx context.Context, tx bun.Tx, p auth.Principal, p
 // the same rules, the same charge, the same errors (404 for a counter not
 // of prop, 409 inactive or out_of_order, 400 for a value below the last).
 // The counter's lock takes the property's first, as every money writer.
-func (s *Service) AddReadingTx(ctx context.Context, tx bun.Tx, p auth.Principal, prop *properties.Property, counterID uuid.UUID, in ReadingInput) (*Reading, error) {
-	out, err := s.addReading(ctx, tx, p, prop, counterID, in)
+// It returns the counter as well as the reading.
+func (s *Service) AddReadingTx(ctx context.Context, tx bun.Tx, p auth.Principal, prop *properties.Property, counterID uuid.UUID, in ReadingInput) (*Counter, *Reading, error) {
+	c, out, err := s.addReading(ctx, tx, p, prop, counterID, in)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return nil, errNoCounter()
+		return nil, nil, errNoCounter()
 	case database.IsUniqueViolation(err):
-		return nil, apierror.Conflict("out_of_order", "A reading of this date was added meanwhile.")
+		return nil, nil, apierror.Conflict("out_of_order", "A reading of this date was added meanwhile.")
 	}
-	return out, err
+	return c, out, err
 }
 
 // ParseReading checks a reading's value sent to another module (an
