@@ -30,6 +30,7 @@ import (
 	"github.com/propman/propman/modules/stubs"
 	"github.com/propman/propman/modules/tenancy"
 	"github.com/propman/propman/modules/translations"
+	"github.com/propman/propman/modules/violations"
 	"github.com/propman/propman/modules/workspaces"
 	"github.com/propman/propman/platform/module"
 )
@@ -57,6 +58,7 @@ func Catalog() []module.Entry {
 		messages.Entry(),
 		notices.Entry(),
 		assets.Entry(),
+		violations.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -13,7 +13,6 @@ func stub(name, summary string, prefixes ...string) module.Entry {
 // Entries are the stub modules, in catalogue order.
 func Entries() []module.Entry {
 	return []module.Entry{
-		stub("violations", "Violations of contract terms", "/properties/:propertyId/violations"),
 		stub("compensations", "Compensations", "/properties/:propertyId/compensations"),
 		stub("negotiations", "Negotiations with tenants", "/properties/:propertyId/negotiations"),
 		stub("proposals", "Proposals", "/properties/:propertyId/proposals"),
