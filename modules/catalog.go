@@ -13,6 +13,7 @@ import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/agreements"
 	"github.com/propman/propman/modules/assets"
+	"github.com/propman/propman/modules/compensations"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/counters"
@@ -59,6 +60,7 @@ func Catalog() []module.Entry {
 		notices.Entry(),
 		assets.Entry(),
 		violations.Entry(),
+		compensations.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -364,7 +364,9 @@ func (s *Service) Inspections(ctx context.Context, prop *properties.Property, q 
 	var list []Inspection
 	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", prop.ID)
 	if v := q.Get("contract_id"); v != "" {
-		sel = sel.Where("contract_id = ?", v)
+		// listing.UUID checked it.
+		id, _ := uuid.Parse(v)
+		sel = sel.Where("contract_id = ?", id)
 	}
 	if v := q.Get("kind"); v != "" {
 		sel = sel.Where("kind = ?", v)

@@ -13,7 +13,6 @@ func stub(name, summary string, prefixes ...string) module.Entry {
 // Entries are the stub modules, in catalogue order.
 func Entries() []module.Entry {
 	return []module.Entry{
-		stub("compensations", "Compensations", "/properties/:propertyId/compensations"),
 		stub("negotiations", "Negotiations with tenants", "/properties/:propertyId/negotiations"),
 		stub("proposals", "Proposals", "/properties/:propertyId/proposals"),
 		stub("tools", "Tools: postal-carrier lookup, geolocation, help links", "/tools"),

@@ -208,7 +208,9 @@ func (s *Service) List(ctx context.Context, prop *properties.Property, q listing
 		sel = sel.Where("status = ?", v)
 	}
 	if v := q.Get("contract_id"); v != "" {
-		sel = sel.Where("contract_id = ?", v)
+		// listing.UUID checked it.
+		id, _ := uuid.Parse(v)
+		sel = sel.Where("contract_id = ?", id)
 	}
 	res, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
 	if err != nil {
