@@ -189,18 +189,6 @@ func (h *Handler) listSettlements(c *fiber.Ctx) error {
 	return c.JSON(listing.NewPage("deposit_settlements", list, settlementOut, res, q))
 }
 
-func (h *Handler) getSettlement(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
-	st, err := h.svc.Settlement(httpserver.Context(c), prop, c.Params("settlementId"))
-	if err != nil {
-		return err
-	}
-	return c.JSON(settlementOut(st))
-}
-
 func (h *Handler) printSettlement(c *fiber.Ctx) error {
 	pdf, name, err := h.svc.StatementPDF(httpserver.Context(c), auth.Current(c), c.Params("settlementId"))
 	if err != nil {

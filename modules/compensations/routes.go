@@ -22,7 +22,6 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		// read as an id.
 		r.Get(settlements, auth.Viewer, h.listSettlements)
 		r.Post(settlements, auth.Manager, h.settle)
-		r.Get(settlements+"/:settlementId", auth.Viewer, h.getSettlement)
 		r.Get(one, auth.Viewer, h.get)
 		r.Post(one+"/credit", auth.Accountant, h.credit)
 		r.Post(one+"/pay-out", auth.Accountant, h.payOut)

@@ -219,22 +219,6 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 	return out, nil
 }
 
-// Settlement returns the settlement with the raw id under prop.
-func (s *Service) Settlement(ctx context.Context, prop *properties.Property, rawID string) (*Settlement, error) {
-	id, err := uuid.Parse(rawID)
-	if err != nil || len(rawID) != 36 {
-		return nil, errNoSettlement()
-	}
-	st, err := s.settlementByID(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if st.PropertyID != prop.ID {
-		return nil, errNoSettlement()
-	}
-	return st, nil
-}
-
 func (s *Service) settlementByID(ctx context.Context, id uuid.UUID) (*Settlement, error) {
 	st := new(Settlement)
 	err := database.Select(ctx, s.db, s.db.NewSelect().Model(st).Where("id = ?", id))

@@ -60,7 +60,7 @@ func (f tenancy) path(s string) string { return "/api/v1/properties/" + f.proper
 
 // lease makes a property in country, a tenant and an active contract with
 // the terms.
-func lease(t *testing.T, app *testkit.App, token, country, locale, number string, terms ...map[string]any) tenancy {
+func lease(t testing.TB, app *testkit.App, token, country, locale, number string, terms ...map[string]any) tenancy {
 	t.Helper()
 	f := tenancy{app: app, token: token}
 	f.property = id(t, app.Post("/api/v1/properties", token, map[string]any{"name": "Wohnung " + number, "country_code": country}).Expect(http.StatusCreated))
@@ -71,7 +71,7 @@ func lease(t *testing.T, app *testkit.App, token, country, locale, number string
 	return f
 }
 
-func (f tenancy) balance(t *testing.T) balance {
+func (f tenancy) balance(t testing.TB) balance {
 	t.Helper()
 	var b balance
 	f.app.Get(f.path("/balance?contract_id="+f.contract), f.token).Expect(http.StatusOK).JSON(&b)
@@ -89,7 +89,7 @@ func exact(t *testing.T, r *testkit.Response, pairs ...string) {
 	}
 }
 
-func pdfText(t *testing.T, pdf []byte) string {
+func pdfText(t testing.TB, pdf []byte) string {
 	t.Helper()
 	if _, err := exec.LookPath("pdftotext"); err != nil {
 		t.Fatalf("pdftotext is needed (poppler-utils): %v", err)
@@ -109,7 +109,7 @@ func pdfText(t *testing.T, pdf []byte) string {
 // plain is a formatted figure as pdftotext reads it back.
 func plain(s string) string { return strings.ReplaceAll(s, "\u00a0", " ") }
 
-func start(t *testing.T, opts ...testkit.Option) (*testkit.App, string) {
+func start(t testing.TB, opts ...testkit.Option) (*testkit.App, string) {
 	t.Helper()
 	app := testkit.Start(t, opts...)
 	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
