@@ -1,6 +1,8 @@
 package assets_test
 
 import (
+	"bytes"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"os/exec"
@@ -220,4 +222,42 @@ func TestInspectionsCheckInCheckOutAndPDF(t *testing.T) {
 		}
 	}
 	f.app.Get("/api/v1/print-forms/inspections/"+out.ID, other.Token).Expect(http.StatusForbidden)
+}
+
+// upload stores a text document of the property and returns its id.
+func (f fixture) upload(t *testing.T, name string) string {
+	t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	_ = w.WriteField("title", name)
+	_ = w.WriteField("category", "photo")
+	fw, _ := w.CreateFormFile("file", name+".txt")
+	_, _ = fw.Write([]byte("a photo of " + name))
+	_ = w.Close()
+	return id(t, f.app.Do(testkit.Request{Method: http.MethodPost, Path: "/api/v1/properties/" + f.property + "/documents",
+		Token: f.token, Body: body.Bytes(), Headers: map[string]string{"Content-Type": w.FormDataContentType()}}).Expect(http.StatusCreated))
+}
+
+func TestPhotosAreDocumentsOfTheProperty(t *testing.T) {
+	f := start(t)
+	photo := f.upload(t, "sofa")
+	var a asset
+	f.app.Post(f.assets(), f.token, map[string]any{"name": "Sofa", "photos": []string{photo}}).Expect(http.StatusCreated).JSON(&a)
+	if len(a.Photos) != 1 || a.Photos[0] != photo {
+		t.Fatalf("photos %+v", a.Photos)
+	}
+	f.app.Post(f.assets(), f.token, map[string]any{"name": "Sofa", "photos": []string{photo, photo}}).Expect(http.StatusBadRequest)
+	// A document of another property of the same workspace is not this one's.
+	other := id(t, f.app.Post("/api/v1/properties", f.token, map[string]any{"name": "Other", "country_code": "FR"}).Expect(http.StatusCreated))
+	g := fixture{app: f.app, token: f.token, property: other}
+	foreign := g.upload(t, "elsewhere")
+	f.app.Put(f.assets()+"/"+a.ID, f.token, map[string]any{"photos": []string{foreign}}).Expect(http.StatusBadRequest)
+	var ins struct {
+		Photos []string `json:"photos"`
+	}
+	f.app.Post(f.assets()+"/inspections", f.token, map[string]any{"contract_id": f.contract, "kind": "check_in", "inspected_on": "2026-01-01",
+		"photos": []string{photo}}).Expect(http.StatusCreated).JSON(&ins)
+	if len(ins.Photos) != 1 || ins.Photos[0] != photo {
+		t.Fatalf("inspection photos %+v", ins.Photos)
+	}
 }
