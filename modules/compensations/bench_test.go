@@ -22,11 +22,12 @@ func settled(b *testing.B) (*testkit.App, string, tenancy, string) {
 	return app, token, f, st
 }
 
-// BenchmarkSettlementRead: GET of one settlement against a bare Fiber
-// handler sending the same bytes (the ceiling, measured in the same run).
+// BenchmarkSettlementRead: GET of a contract's settlement (the list
+// filtered to it) against a bare Fiber handler sending the same bytes (the
+// ceiling, measured in the same run).
 func BenchmarkSettlementRead(b *testing.B) {
-	app, token, f, st := settled(b)
-	testkit.BenchAgainstBare(b, app, "settlement", f.path("/compensations/deposit-settlements/"+st), token)
+	app, token, f, _ := settled(b)
+	testkit.BenchAgainstBare(b, app, "settlement", f.path("/compensations/deposit-settlements?contract_id="+f.contract), token)
 }
 
 // BenchmarkStatementPDF: the statement drawn on every request (no cache).
