@@ -12,6 +12,8 @@ package modules
 import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/agreements"
+	"github.com/propman/propman/modules/assets"
+	"github.com/propman/propman/modules/compensations"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/counters"
@@ -30,6 +32,7 @@ import (
 	"github.com/propman/propman/modules/stubs"
 	"github.com/propman/propman/modules/tenancy"
 	"github.com/propman/propman/modules/translations"
+	"github.com/propman/propman/modules/violations"
 	"github.com/propman/propman/modules/workspaces"
 	"github.com/propman/propman/platform/module"
 )
@@ -57,6 +60,9 @@ func Catalog() []module.Entry {
 		tenancy.Entry(),
 		messages.Entry(),
 		notices.Entry(),
+		assets.Entry(),
+		violations.Entry(),
+		compensations.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

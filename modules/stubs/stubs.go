@@ -13,9 +13,6 @@ func stub(name, summary string, prefixes ...string) module.Entry {
 // Entries are the stub modules, in catalogue order.
 func Entries() []module.Entry {
 	return []module.Entry{
-		stub("violations", "Violations of contract terms", "/properties/:propertyId/violations"),
-		stub("compensations", "Compensations", "/properties/:propertyId/compensations"),
-		stub("assets", "Property assets and inventory", "/properties/:propertyId/assets"),
 		stub("negotiations", "Negotiations with tenants", "/properties/:propertyId/negotiations"),
 		stub("proposals", "Proposals", "/properties/:propertyId/proposals"),
 		stub("tools", "Tools: postal-carrier lookup, geolocation, help links", "/tools"),

@@ -112,6 +112,10 @@ func newWorld(t *testing.T, app *testkit.App, token string, workspaceID int64) w
 	w["receiptId"] = receipts.Receipts[0].ID
 	w["documentId"] = uuid.NewString() // the role check comes before the document is looked up
 	w["messageId"] = uuid.NewString()
+	// assets, violations, compensations: the role check comes first too.
+	for _, k := range []string{"assetId", "inspectionId", "violationId", "compensationId", "settlementId"} {
+		w[k] = uuid.NewString()
+	}
 	w["locale"] = "en"
 	w["token"] = "no-such-token"
 	w["invitationId"] = "987654321" // refused before any lookup
