@@ -31,6 +31,7 @@ import (
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/modules/stubs"
 	"github.com/propman/propman/modules/tenancy"
+	"github.com/propman/propman/modules/tools"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/modules/violations"
 	"github.com/propman/propman/modules/workspaces"
@@ -63,6 +64,7 @@ func Catalog() []module.Entry {
 		assets.Entry(),
 		violations.Entry(),
 		compensations.Entry(),
+		tools.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }
