@@ -182,23 +182,33 @@ func (g *Geocoder) remember(ctx context.Context, key string, p Place, found bool
 // One UPDATE both checks and books the next slot, so two instances can
 // never book the same one; RETURNING tells this request how long to wait
 // for the slot it booked. The WHERE books nothing when the wait would
-// exceed the allowed maximum.
+// exceed the allowed maximum. The table has its one row (CHECK id = 1).
 const (
 	nowMillisPG     = "(extract(epoch from clock_timestamp()) * 1000)::bigint"
 	nowMillisSQLite = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
 	gatePG          = `WITH now AS (SELECT ` + nowMillisPG + ` AS ms)
 UPDATE tools_geocode_gate AS g SET next_ms = GREATEST(g.next_ms, now.ms) + ? FROM now
-WHERE g.id = 1 AND g.next_ms - now.ms <= ? RETURNING g.next_ms - ? - now.ms`
+WHERE g.next_ms - now.ms <= ? RETURNING g.next_ms - ? - now.ms`
 	gateSQLite = `UPDATE tools_geocode_gate SET next_ms = max(next_ms, ` + nowMillisSQLite + `) + ?
-WHERE id = 1 AND next_ms - ` + nowMillisSQLite + ` <= ? RETURNING next_ms - ? - ` + nowMillisSQLite
-	waitPG     = `SELECT next_ms - ` + nowMillisPG + ` FROM tools_geocode_gate WHERE id = 1`
-	waitSQLite = `SELECT next_ms - ` + nowMillisSQLite + ` FROM tools_geocode_gate WHERE id = 1`
+WHERE next_ms - ` + nowMillisSQLite + ` <= ? RETURNING next_ms - ? - ` + nowMillisSQLite
+	waitPG     = `SELECT next_ms - ` + nowMillisPG + ` FROM tools_geocode_gate`
+	waitSQLite = `SELECT next_ms - ` + nowMillisSQLite + ` FROM tools_geocode_gate`
 )
 
 // waitTurn books the provider's next free slot and sleeps until it comes;
 // a slot further away than GeocodeMaxWait is a 429 with the wait.
+//
+// The slots are spaced a little more than the interval (a twentieth and
+// 20 ms): they space the departures, and a request that leaves some
+// milliseconds after its slot (a busy scheduler, a slow connection setup)
+// would otherwise reach the provider less than the interval after the
+// one before. Seen on the 2-core test machine under load: up to 9 ms.
 func (g *Geocoder) waitTurn(ctx context.Context) error {
-	interval := database.Param{V: g.cfg.GeocodeInterval.Milliseconds()}
+	slot := g.cfg.GeocodeInterval
+	if slot > 0 {
+		slot += slot/20 + 20*time.Millisecond
+	}
+	interval := database.Param{V: slot.Milliseconds()}
 	maxWait := database.Param{V: g.cfg.GeocodeMaxWait.Milliseconds()}
 	gate, wait := gateSQLite, waitSQLite
 	if database.IsPostgres(g.db) {

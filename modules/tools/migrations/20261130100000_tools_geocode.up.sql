@@ -12,9 +12,10 @@ CREATE TABLE tools_geocode_cache (
 --bun:split
 -- One row every instance updates before it asks the provider: next_ms is
 -- the earliest moment (milliseconds since 1970 on the database's clock,
--- the one clock all instances share) the next request may leave.
+-- the one clock all instances share) the next request may leave. One
+-- row only, so the statements need no WHERE on it.
 CREATE TABLE tools_geocode_gate (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY CHECK (id = 1),
     next_ms BIGINT NOT NULL
 );
 --bun:split
