@@ -34,6 +34,8 @@ const (
 	PrecisionCity    = "city"
 	maxAddress       = 300 // characters
 	maxProviderBody  = 1 << 20
+	// leasePoll is how often a request waiting for the lease looks again.
+	leasePoll = 20 * time.Millisecond
 )
 
 // Place is a geocoding answer.
@@ -109,10 +111,12 @@ func (g *Geocoder) Geocode(ctx context.Context, address, country string) (p Plac
 		}
 		return p, true, nil
 	}
-	if err := g.waitTurn(ctx); err != nil {
+	lease, err := g.waitTurn(ctx)
+	if err != nil {
 		return Place{}, false, err
 	}
 	p, found, err := g.ask(ctx, address, country)
+	g.release(ctx, lease)
 	if err != nil {
 		return Place{}, false, err
 	}
@@ -179,56 +183,118 @@ func (g *Geocoder) remember(ctx context.Context, key string, p Place, found bool
 
 // The gate's statements take the time from the database, the one clock
 // every instance shares (theirs may differ by more than the interval).
-// One UPDATE both checks and books the next slot, so two instances can
-// never book the same one; RETURNING tells this request how long to wait
-// for the slot it booked. The WHERE books nothing when the wait would
-// exceed the allowed maximum. The table has its one row (CHECK id = 1).
+//
+// A request first books a slot: one UPDATE both checks and moves
+// next_ms, so two instances never book the same slot, and RETURNING tells
+// the request how long to wait for it; the WHERE books nothing when the
+// wait would exceed the allowed maximum. The slots queue the requests.
+//
+// After its wait the request takes the lease: sent_ms, set to the end of
+// its timeout, only when the last request finished at least the interval
+// ago; when it has its answer it sets sent_ms to that moment. So a
+// request leaves the interval after the previous one has finished, which
+// is after that one reached the provider: the provider sees them at least
+// the interval apart however late a request woke up or however long its
+// way to the provider was (both up to 50 ms on this shared test machine
+// under load). A lease whose holder died ends with its timeout.
+//
+// The table has its one row (CHECK id = 1), so the statements need no
+// WHERE on it. The time is read where it is used, not once for the
+// statement: on PostgreSQL an UPDATE that waited for the row's lock
+// re-checks its WHERE on the new row, and clock_timestamp() then gives the
+// time after the wait. Each reading is a few microseconds later than the
+// one before, which only makes a wait shorter or a check stricter by as
+// much.
 const (
 	nowMillisPG     = "(extract(epoch from clock_timestamp()) * 1000)::bigint"
 	nowMillisSQLite = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
-	gatePG          = `WITH now AS (SELECT ` + nowMillisPG + ` AS ms)
-UPDATE tools_geocode_gate AS g SET next_ms = GREATEST(g.next_ms, now.ms) + ? FROM now
-WHERE g.next_ms - now.ms <= ? RETURNING g.next_ms - ? - now.ms`
-	gateSQLite = `UPDATE tools_geocode_gate SET next_ms = max(next_ms, ` + nowMillisSQLite + `) + ?
+	bookPG          = `UPDATE tools_geocode_gate SET next_ms = GREATEST(next_ms, ` + nowMillisPG + `) + ?
+WHERE next_ms - ` + nowMillisPG + ` <= ? RETURNING next_ms - ? - ` + nowMillisPG
+	bookSQLite = `UPDATE tools_geocode_gate SET next_ms = max(next_ms, ` + nowMillisSQLite + `) + ?
 WHERE next_ms - ` + nowMillisSQLite + ` <= ? RETURNING next_ms - ? - ` + nowMillisSQLite
-	waitPG     = `SELECT next_ms - ` + nowMillisPG + ` FROM tools_geocode_gate`
-	waitSQLite = `SELECT next_ms - ` + nowMillisSQLite + ` FROM tools_geocode_gate`
+	bookedPG      = `SELECT next_ms - ` + nowMillisPG + ` FROM tools_geocode_gate`
+	bookedSQLite  = `SELECT next_ms - ` + nowMillisSQLite + ` FROM tools_geocode_gate`
+	leasePG       = `UPDATE tools_geocode_gate SET sent_ms = ` + nowMillisPG + ` + ? WHERE sent_ms <= ` + nowMillisPG + ` - ? RETURNING sent_ms`
+	leaseSQLite   = `UPDATE tools_geocode_gate SET sent_ms = ` + nowMillisSQLite + ` + ? WHERE sent_ms <= ` + nowMillisSQLite + ` - ? RETURNING sent_ms`
+	sincePG       = `SELECT sent_ms + ? - ` + nowMillisPG + ` FROM tools_geocode_gate`
+	sinceSQLite   = `SELECT sent_ms + ? - ` + nowMillisSQLite + ` FROM tools_geocode_gate`
+	releasePG     = `UPDATE tools_geocode_gate SET sent_ms = ` + nowMillisPG + ` WHERE sent_ms = ?`
+	releaseSQLite = `UPDATE tools_geocode_gate SET sent_ms = ` + nowMillisSQLite + ` WHERE sent_ms = ?`
 )
 
-// waitTurn books the provider's next free slot and sleeps until it comes;
-// a slot further away than GeocodeMaxWait is a 429 with the wait.
+// waitTurn books the provider's next free slot, sleeps until it comes and
+// takes the lease, whose value it returns for release; a slot further
+// away than GeocodeMaxWait is a 429 with the wait.
 //
 // The slots are spaced a little more than the interval (a twentieth and
-// 20 ms): they space the departures, and a request that leaves some
-// milliseconds after its slot (a busy scheduler, a slow connection setup)
-// would otherwise reach the provider less than the interval after the
-// one before. Seen on the 2-core test machine under load: up to 9 ms.
-func (g *Geocoder) waitTurn(ctx context.Context) error {
-	slot := g.cfg.GeocodeInterval
-	if slot > 0 {
-		slot += slot/20 + 20*time.Millisecond
+// 20 ms), so that a request usually finds the lease free when its slot
+// comes.
+func (g *Geocoder) waitTurn(ctx context.Context) (int64, error) {
+	if g.cfg.GeocodeInterval <= 0 {
+		return 0, nil
 	}
-	interval := database.Param{V: slot.Milliseconds()}
-	maxWait := database.Param{V: g.cfg.GeocodeMaxWait.Milliseconds()}
-	gate, wait := gateSQLite, waitSQLite
+	slot := g.cfg.GeocodeInterval + g.cfg.GeocodeInterval/20 + 20*time.Millisecond
+	book, booked, lease, since := bookSQLite, bookedSQLite, leaseSQLite, sinceSQLite
 	if database.IsPostgres(g.db) {
-		gate, wait = gatePG, waitPG
+		book, booked, lease, since = bookPG, bookedPG, leasePG, sincePG
 	}
+	slotMS := database.Param{V: slot.Milliseconds()}
 	var ms int64
-	err := database.Query(ctx, g.db, g.db.NewRaw(gate, interval, maxWait, interval), &ms)
+	err := database.Query(ctx, g.db, g.db.NewRaw(book, slotMS, database.Param{V: g.cfg.GeocodeMaxWait.Milliseconds()}, slotMS), &ms)
 	if errors.Is(err, sql.ErrNoRows) {
-		if err := database.Query(ctx, g.db, g.db.NewRaw(wait), &ms); err != nil {
-			return err
+		if err := database.Query(ctx, g.db, g.db.NewRaw(booked), &ms); err != nil {
+			return 0, err
 		}
-		return apierror.RateLimited(int(math.Ceil(float64(ms-g.cfg.GeocodeMaxWait.Milliseconds()) / 1000)))
+		return 0, apierror.RateLimited(int(math.Ceil(float64(ms-g.cfg.GeocodeMaxWait.Milliseconds()) / 1000)))
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if ms <= 0 {
-		return nil
+	interval := database.Param{V: g.cfg.GeocodeInterval.Milliseconds()}
+	hold := database.Param{V: g.cfg.GeocodeTimeout.Milliseconds()}
+	for {
+		if ms > 0 {
+			if err := g.sleep(ctx, time.Duration(ms)*time.Millisecond); err != nil {
+				return 0, err
+			}
+		}
+		var until int64
+		err := database.Query(ctx, g.db, g.db.NewRaw(lease, hold, interval), &until)
+		if err == nil {
+			return until, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, err
+		}
+		if err := database.Query(ctx, g.db, g.db.NewRaw(since, interval), &ms); err != nil {
+			return 0, err
+		}
+		// More than the interval to go: a request holds the lease and
+		// will release it when answered, long before its timeout.
+		if ms > interval.V.(int64) {
+			ms = leasePoll.Milliseconds()
+		}
+		ms = max(ms, 1)
 	}
-	return g.sleep(ctx, time.Duration(ms)*time.Millisecond)
+}
+
+// release ends the lease taken by waitTurn: the next request may leave
+// the interval after now. It runs even when the client has gone (the
+// lease would otherwise hold the others for the whole timeout); a lease
+// already taken over (ours expired) is left alone.
+func (g *Geocoder) release(ctx context.Context, until int64) {
+	if until == 0 {
+		return
+	}
+	q := releaseSQLite
+	if database.IsPostgres(g.db) {
+		q = releasePG
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if _, err := database.Exec(ctx, g.db, g.db.NewRaw(q, database.Param{V: until})); err != nil {
+		g.log.Warn("geocoding: releasing the provider's lease", "err", err)
+	}
 }
 
 // providerPlace is the part of a Nominatim /search answer (format=jsonv2,

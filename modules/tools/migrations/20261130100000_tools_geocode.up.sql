@@ -12,11 +12,13 @@ CREATE TABLE tools_geocode_cache (
 --bun:split
 -- One row every instance updates before it asks the provider: next_ms is
 -- the earliest moment (milliseconds since 1970 on the database's clock,
--- the one clock all instances share) the next request may leave. One
--- row only, so the statements need no WHERE on it.
+-- the one clock all instances share) the next slot begins, sent_ms when
+-- the last request left. One row only, so the statements need no WHERE on
+-- it.
 CREATE TABLE tools_geocode_gate (
     id INTEGER PRIMARY KEY CHECK (id = 1),
-    next_ms BIGINT NOT NULL
+    next_ms BIGINT NOT NULL,
+    sent_ms BIGINT NOT NULL
 );
 --bun:split
-INSERT INTO tools_geocode_gate (id, next_ms) VALUES (1, 0);
+INSERT INTO tools_geocode_gate (id, next_ms, sent_ms) VALUES (1, 0, 0);
