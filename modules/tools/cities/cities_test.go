@@ -89,3 +89,25 @@ func TestBrokenTable(t *testing.T) {
 		t.Fatal("no error for a table that is not gzip")
 	}
 }
+
+// BenchmarkRead is the first offline lookup's cost: reading the embedded
+// table (see -benchmem for the memory it keeps).
+func BenchmarkRead(b *testing.B) {
+	for b.Loop() {
+		if _, err := cities.Read(bytes.NewReader(cities.Table())); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFind(b *testing.B) {
+	ix, err := cities.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if len(ix.Find("München", "DE")) == 0 {
+			b.Fatal("not found")
+		}
+	}
+}
