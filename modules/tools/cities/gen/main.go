@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -52,7 +53,12 @@ func main() {
 			fail(fmt.Errorf("line %d: %d columns, want %d", len(rows)+1, len(f), columns))
 		}
 		var pop int64
-		fmt.Sscan(f[colPopulation], &pop)
+		if f[colPopulation] != "" {
+			var err error
+			if pop, err = strconv.ParseInt(f[colPopulation], 10, 64); err != nil {
+				fail(fmt.Errorf("line %d: population: %w", len(rows)+1, err))
+			}
+		}
 		rows = append(rows, row{country: f[colCountry], name: f[colName], population: pop,
 			line: strings.Join([]string{f[colName], f[colCountry], f[colAdmin], fmt.Sprint(pop), f[colLat], f[colLon], alternates(f[colName], f[colAlternates])}, "\t")})
 	}
