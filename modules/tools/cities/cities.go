@@ -1,7 +1,7 @@
 // Package cities answers "where is this city" offline, from an embedded
 // extract of GeoNames' cities with at least 1000 inhabitants (CC BY 4.0,
 // see data/LICENSE): about 135,000 cities with their Latin and Cyrillic
-// names. The table is read on first use (0.4 to 1.1 s on the 2-core
+// names. The table is read on first use (0.7 to 1.1 s on the 2-core
 // development machine under load, 27 MB of memory kept), so a service that
 // never asks pays nothing for it.
 package cities
