@@ -19,7 +19,6 @@ func Entries() []module.Entry {
 		stub("negotiations", "Negotiations with tenants", "/properties/:propertyId/negotiations"),
 		stub("proposals", "Proposals", "/properties/:propertyId/proposals"),
 		stub("tools", "Tools: postal-carrier lookup, geolocation, help links", "/tools"),
-		stub("calendar", "Calendar events", "/calendar-events"),
 		stub("billing", "Billing: subscriptions, invoices, payment methods", "/billing"),
 		stub("partners", "Partner invitations (referral program)", "/partner-invitations"),
 		stub("analytics", "Analytics events (POST /api/v1/analytics/track)", "/analytics", "/analytics/track"),
