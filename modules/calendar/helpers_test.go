@@ -2,12 +2,25 @@ package calendar_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
 
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/platform/testkit"
 )
+
+func init() {
+	// The validator reads the feed as the string doc.json says it is.
+	openapi3filter.RegisterBodyDecoder("text/calendar", func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef,
+		_ openapi3filter.EncodingFn) (any, error) {
+		b, err := io.ReadAll(body)
+		return string(b), err
+	})
+}
 
 const base = "/api/v1/calendar-events"
 
