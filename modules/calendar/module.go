@@ -25,13 +25,14 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Calendar: stored and derived events, recurrence, iCalendar feed", Status: module.Ready,
-		Depends:    []string{"workspaces", "properties", "contragents", "contracts"},
+		Depends:    []string{"workspaces", "properties", "contragents", "contracts", "messages"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,
 			fx.Provide(NewService),
 			fx.Provide(fx.Private, NewConfig, NewHandler),
 			module.ProvideRoutes(NewRoutes),
+			fx.Invoke(registerReminders),
 		),
 	}
 }

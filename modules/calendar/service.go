@@ -19,6 +19,7 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
+	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
@@ -36,11 +37,15 @@ type Config struct {
 	// feed's derived events reach (stored events are all in it).
 	FeedPast  int `koanf:"feedpast"`
 	FeedAhead int `koanf:"feedahead"`
+	// RemindEvery is how often the reminder job looks for reminders due;
+	// RemindLookback how late it may send one (older ones are skipped).
+	RemindEvery    time.Duration `koanf:"remindevery"`
+	RemindLookback time.Duration `koanf:"remindlookback"`
 }
 
 // NewConfig reads modules.calendar with its defaults.
 func NewConfig(cfg *config.Config) (Config, error) {
-	c := Config{FeedPast: 31, FeedAhead: 335}
+	c := Config{FeedPast: 31, FeedAhead: 335, RemindEvery: time.Minute, RemindLookback: 6 * time.Hour}
 	if err := cfg.Module(Name, &c); err != nil {
 		return Config{}, err
 	}
@@ -49,21 +54,26 @@ func NewConfig(cfg *config.Config) (Config, error) {
 		return Config{}, &config.Error{Key: "modules.calendar.feedpast", Reason: "must be from 0 to 366 days"}
 	case c.FeedAhead < 1 || c.FeedAhead > 732:
 		return Config{}, &config.Error{Key: "modules.calendar.feedahead", Reason: "must be from 1 to 732 days"}
+	case c.RemindEvery < time.Second || c.RemindEvery > time.Hour:
+		return Config{}, &config.Error{Key: "modules.calendar.remindevery", Reason: "must be from 1s to 1h"}
+	case c.RemindLookback < c.RemindEvery || c.RemindLookback > 7*24*time.Hour:
+		return Config{}, &config.Error{Key: "modules.calendar.remindlookback", Reason: "must be from remindevery to 168h"}
 	}
 	return c, nil
 }
 
 // Service keeps the stored events and answers windows and feeds.
 type Service struct {
-	db    *bun.DB
-	clock clock.Clock
-	log   *slog.Logger
-	cfg   Config
+	db       *bun.DB
+	clock    clock.Clock
+	log      *slog.Logger
+	cfg      Config
+	messages *messages.Service
 }
 
 // NewService returns the service.
-func NewService(db *bun.DB, clk clock.Clock, log *slog.Logger, cfg Config) *Service {
-	return &Service{db: db, clock: clk, log: log, cfg: cfg}
+func NewService(db *bun.DB, clk clock.Clock, log *slog.Logger, cfg Config, msgs *messages.Service) *Service {
+	return &Service{db: db, clock: clk, log: log, cfg: cfg, messages: msgs}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
