@@ -96,13 +96,17 @@ func rentDue(out []Occurrence, c *contracts.Dated, from, to period.Date) []Occur
 		m = time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC)
 	}
 	stop := time.Date(last.Year(), last.Month(), 1, 0, 0, 0, 0, time.UTC)
+	// Made once per contract: a portfolio's year has twelve of each.
+	prefix, title := RentDue+":"+c.ID.String()+":", "Rent due, contract "+c.Number
+	contractID, propertyID := c.ID, c.PropertyID
 	for ; !m.After(stop); m = m.AddDate(0, 1, 0) {
 		due := period.NewDate(m.Year(), m.Month(), day)
 		if !within(due, from, to) {
 			continue
 		}
-		out = append(out, dayEvent(RentDue+":"+c.ID.String()+":"+due.String(), RentDue, c.ID, c.PropertyID, due,
-			fmt.Sprintf("Rent due, contract %s", c.Number), c.PropertyName))
+		t := due.Time().UTC()
+		out = append(out, Occurrence{ID: prefix + due.String(), Source: SourceDerived, Kind: RentDue, Title: title,
+			Description: c.PropertyName, Start: t, End: t, AllDay: true, ContractID: &contractID, PropertyID: &propertyID})
 	}
 	return out
 }

@@ -72,21 +72,10 @@ func (s *Service) Feed(ctx context.Context, workspaceID int64) ([]byte, error) {
 	for _, v := range vevents {
 		cal.AddVEvent(v)
 	}
-	stamp := from.Time()
+	stamp := from.Time().UTC().Format("20060102T150405Z")
+	dateParam := map[string][]string{string(ics.ParameterValue): {string(ics.ValueDataTypeDate)}}
 	for i := range days {
-		d := &days[i]
-		v := ics.NewEvent(d.ID + uidDomain)
-		v.SetDtStampTime(stamp)
-		v.SetSequence(0)
-		v.SetSummary(d.Title)
-		if d.Description != "" {
-			v.SetDescription(d.Description)
-		}
-		v.AddCategory(d.Kind)
-		v.SetAllDayStartAt(d.Start)
-		v.SetAllDayEndAt(d.End.AddDate(0, 0, 1))
-		v.SetProperty(ics.ComponentPropertyTransp, "TRANSPARENT")
-		cal.AddVEvent(v)
+		cal.AddVEvent(derivedVEvent(&days[i], stamp, dateParam))
 	}
 	var b bytes.Buffer
 	b.Grow(400 * (len(vevents) + len(days) + 4))
@@ -94,6 +83,32 @@ func (s *Service) Feed(ctx context.Context, workspaceID int64) ([]byte, error) {
 		return nil, fmt.Errorf("calendar feed: %w", err)
 	}
 	return b.Bytes(), nil
+}
+
+// derivedVEvent is a derived event as an all-day VEVENT. Its properties
+// are laid out directly (the library's setters look each one up first, a
+// third of the feed's time with 12,000 events); the map of the date
+// parameter is shared, as nothing changes it.
+func derivedVEvent(d *Occurrence, stamp string, dateParam map[string][]string) *ics.VEvent {
+	prop := func(name ics.ComponentProperty, value string, params map[string][]string) ics.IANAProperty {
+		return ics.IANAProperty{BaseProperty: ics.BaseProperty{IANAToken: string(name), Value: value, ICalParameters: params}}
+	}
+	v := &ics.VEvent{}
+	v.Properties = make([]ics.IANAProperty, 0, 9)
+	v.Properties = append(v.Properties,
+		prop(ics.ComponentPropertyUniqueId, d.ID+uidDomain, nil),
+		prop(ics.ComponentPropertyDtstamp, stamp, nil),
+		prop(ics.ComponentPropertySequence, "0", nil),
+		prop(ics.ComponentPropertySummary, d.Title, nil))
+	if d.Description != "" {
+		v.Properties = append(v.Properties, prop(ics.ComponentPropertyDescription, d.Description, nil))
+	}
+	v.Properties = append(v.Properties,
+		prop(ics.ComponentPropertyCategories, d.Kind, nil),
+		prop(ics.ComponentPropertyDtStart, d.Start.Format(dateFormat), dateParam),
+		prop(ics.ComponentPropertyDtEnd, d.End.AddDate(0, 0, 1).Format(dateFormat), dateParam),
+		prop(ics.ComponentPropertyTransp, "TRANSPARENT", nil))
+	return v
 }
 
 // vevents are the components of one stored event: the master and one per

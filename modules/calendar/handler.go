@@ -91,11 +91,9 @@ func (h *Handler) window(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out := windowJSON{From: from.String(), To: to.String(), TimeZone: loc.String(), Occurrences: make([]occurrenceJSON, len(list))}
-	for i := range list {
-		out.Occurrences[i] = occurrenceView(&list[i])
-	}
-	return c.JSON(out)
+	body := appendWindow(make([]byte, 0, 64+400*len(list)), from.String(), to.String(), loc.String(), list)
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(body)
 }
 
 func (h *Handler) create(c *fiber.Ctx) error {
