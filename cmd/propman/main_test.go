@@ -78,6 +78,7 @@ func TestOpenAPICommand(t *testing.T) {
 	t.Setenv("PROPMAN_MODULES_TENANCY_ENABLED", "false")    // it needs contracts
 	t.Setenv("PROPMAN_MODULES_MESSAGES_ENABLED", "false")   // it needs contracts
 	t.Setenv("PROPMAN_MODULES_NOTICES_ENABLED", "false")    // it needs messages
+	t.Setenv("PROPMAN_MODULES_CALENDAR_ENABLED", "false")   // it needs contracts and messages
 	code, out, errOut := runCmd(t, "openapi")
 	if code != 0 {
 		t.Fatalf("openapi: %d %q", code, errOut)
@@ -104,7 +105,8 @@ func TestOpenAPICommand(t *testing.T) {
 		testkit.WithConfig("modules.contracts.enabled", false), testkit.WithConfig("modules.counters.enabled", false),
 		testkit.WithConfig("modules.payments.enabled", false), testkit.WithConfig("modules.receipts.enabled", false),
 		testkit.WithConfig("modules.printforms.enabled", false), testkit.WithConfig("modules.penalties.enabled", false),
-		testkit.WithConfig("modules.tenancy.enabled", false), testkit.WithConfig("modules.messages.enabled", false), testkit.WithConfig("modules.notices.enabled", false)).Doc.Operations()
+		testkit.WithConfig("modules.tenancy.enabled", false), testkit.WithConfig("modules.messages.enabled", false), testkit.WithConfig("modules.notices.enabled", false),
+		testkit.WithConfig("modules.calendar.enabled", false)).Doc.Operations()
 	var printed []string
 	for p, item := range doc.Paths {
 		for m := range item {

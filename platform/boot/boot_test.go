@@ -400,7 +400,7 @@ func TestModuleSwitch(t *testing.T) {
 		onStatus int
 	}{
 		{"ready module", "probe", "/api/v1/probe", "/api/v1/probe", http.StatusOK},
-		{"stub module", "calendar", "/api/v1/calendar-events", "/api/v1/calendar-events", http.StatusNotImplemented},
+		{"stub module", "partners", "/api/v1/partner-invitations", "/api/v1/partner-invitations", http.StatusNotImplemented},
 		{"stub module under a property", "violations", "/api/v1/properties/p1/violations/d1",
 			"/api/v1/properties/{propertyId}/violations", http.StatusNotImplemented},
 	}
@@ -428,9 +428,9 @@ func TestModuleSwitch(t *testing.T) {
 func TestStubAnswersNotImplemented(t *testing.T) {
 	app := testkit.Start(t)
 	for _, req := range []testkit.Request{
-		{Method: http.MethodGet, Path: "/api/v1/calendar-events"},
-		{Method: http.MethodGet, Path: "/api/v1/calendar-events/42/print"},
-		{Method: http.MethodPost, Path: "/api/v1/calendar-events", Body: map[string]any{"x": 1}},
+		{Method: http.MethodGet, Path: "/api/v1/partner-invitations"},
+		{Method: http.MethodGet, Path: "/api/v1/partner-invitations/42/print"},
+		{Method: http.MethodPost, Path: "/api/v1/partner-invitations", Body: map[string]any{"x": 1}},
 		{Method: http.MethodDelete, Path: "/api/v1/billing/invoices/7"},
 		{Method: http.MethodPost, Path: "/api/v1/analytics/track", Body: map[string]any{"event": "x"}},
 		{Method: http.MethodPut, Path: "/api/v1/properties/abc/violations/1"},
