@@ -40,13 +40,13 @@ func TestServedDocumentIsValid(t *testing.T) {
 		}
 	}
 	// Stubs are listed once, not as operations.
-	if doc.Paths.Find("/api/v1/calendar-events") != nil {
-		t.Error("the stub prefix /api/v1/calendar-events is an operation")
+	if doc.Paths.Find("/api/v1/partner-invitations") != nil {
+		t.Error("the stub prefix /api/v1/partner-invitations is an operation")
 	}
 	if _, ok := doc.Extensions[openapi.StubsKey]; !ok {
 		t.Errorf("no %s list", openapi.StubsKey)
 	}
-	if !strings.Contains(doc.Info.Description, "`/api/v1/calendar-events`") {
+	if !strings.Contains(doc.Info.Description, "`/api/v1/partner-invitations`") {
 		t.Errorf("info.description does not name the reserved prefixes: %q", doc.Info.Description)
 	}
 	for path, item := range doc.Paths.Map() {
