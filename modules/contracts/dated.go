@@ -56,6 +56,9 @@ func DatedIn(ctx context.Context, db bun.IDB, workspaceID int64, since, to perio
 		ColumnExpr("p.country_code, p.name AS property_name").
 		Join("JOIN properties AS p ON p.id = c.property_id").
 		Where("c.workspace_id = ?", database.Param{V: workspaceID}).
+		// Said of the properties too, so that the planner reads the
+		// workspace's properties by their index, not the whole table.
+		Where("p.workspace_id = ?", database.Param{V: workspaceID}).
 		Where("c.status IN (?, ?)", Active, Terminated).
 		Where("c.start_date IS NOT NULL").
 		Where("c.start_date <= ?", to).
