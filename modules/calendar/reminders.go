@@ -11,6 +11,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 
+	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/jobs"
@@ -75,10 +76,16 @@ func (s *Service) RemindDue(ctx context.Context) (int, error) {
 		}
 		for i := range list {
 			n, err := s.remindEvent(ctx, &list[i], w, since, now)
-			if err != nil {
-				return sent, err
-			}
 			sent += n
+			if err != nil {
+				if ctx.Err() != nil {
+					return sent, err
+				}
+				// One event's failure (a database hiccup) must not hold
+				// back the others; its reminders are tried again next time,
+				// while they are within the lookback.
+				s.log.Warn("calendar reminder not sent", "event", list[i].ID, "error", err)
+			}
 		}
 		if len(list) < remindPage {
 			return sent, nil
@@ -160,7 +167,16 @@ func (s *Service) remind(ctx context.Context, e *Event, sc *schedule, d due) (bo
 		if d.occ.Description != "" {
 			body += "\n\n" + d.occ.Description
 		}
-		for _, a := range attendees {
+		// Attendees deleted since the event was stored are left out.
+		var present []uuid.UUID
+		if len(attendees) > 0 {
+			q := tx.NewSelect().Model((*contragents.Contragent)(nil)).Column("id").
+				Where("id ?", database.In(attendees)).Where("workspace_id = ?", database.Param{V: e.WorkspaceID})
+			if err := database.Query(ctx, tx, q, &present); err != nil {
+				return fmt.Errorf("attendees of reminder: %w", err)
+			}
+		}
+		for _, a := range present {
 			key := "calendar_reminder:" + e.ID.String() + ":" + strconv.FormatInt(d.key.Unix(), 10) + ":" + strconv.Itoa(d.minutes) + ":" + a.String()
 			if _, _, err := s.messages.Remind(ctx, tx, messages.Reminder{WorkspaceID: e.WorkspaceID, PropertyID: *e.PropertyID,
 				ContractID: e.ContractID, ContragentID: a, Key: key, Title: "Reminder: " + d.occ.Title + ", " + when, Body: body}); err != nil {

@@ -85,3 +85,24 @@ func TestRemindersOncePerOccurrence(t *testing.T) {
 		t.Fatalf("%d reminders recorded", n)
 	}
 }
+
+// A deleted attendee is left out; the others are reminded.
+func TestReminderSkipsDeletedAttendee(t *testing.T) {
+	var svc *calendar.Service
+	f := start(t, testkit.WithPopulate(&svc))
+	var gone struct {
+		ID string `json:"id"`
+	}
+	f.app.Post("/api/v1/contragents", f.user.Token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Gone"}).
+		Expect(http.StatusCreated).JSON(&gone)
+	f.create(t, map[string]any{"title": "Inspection", "kind": "inspection", "starts_at": "2026-11-22T12:00:00Z", "ends_at": "2026-11-22T12:30:00Z",
+		"property_id": f.property, "attendees": []string{gone.ID, f.tenant}, "reminders": []int{30}})
+	f.app.Delete("/api/v1/contragents/"+gone.ID, f.user.Token).Expect(http.StatusNoContent)
+	f.app.Clock.Set(time.Date(2026, 11, 22, 11, 31, 0, 0, time.UTC))
+	if n, err := svc.RemindDue(context.Background()); err != nil || n != 1 {
+		t.Fatalf("sent %d, %v", n, err)
+	}
+	if n := count(t, f.app, "messages"); n != 1 {
+		t.Fatalf("%d messages", n)
+	}
+}
