@@ -122,8 +122,10 @@ func BenchmarkPortfolio(b *testing.B) {
 	if derived < 11500 {
 		b.Fatalf("only %d derived events in the window", derived)
 	}
+	b.Logf("window: %d occurrences, %d derived", len(w.Occurrences), derived)
 	for _, c := range []struct{ name, path string }{{"feed", tok.URL}, {"window366", window}} {
 		body := timeGet(b, f, c.path)
+		b.Logf("%s: %d bytes", c.name, len(body))
 		bare := fiber.New(fiber.Config{DisableStartupMessage: true})
 		bare.Get("/bare", func(c *fiber.Ctx) error { return c.Send(body) })
 		b.Run(c.name+"/"+f.app.Engine, func(b *testing.B) {
