@@ -409,7 +409,9 @@ func (s *Service) feedOwner(ctx context.Context, token string) (int64, bool, err
 	}
 	var ws int64
 	q := s.db.NewSelect().TableExpr("calendar_feed_tokens AS t").ColumnExpr("t.workspace_id").
-		Join("JOIN workspace_members AS m ON m.workspace_id = t.workspace_id AND m.user_id = t.user_id").
+		// A token made before the membership (the member left and was
+		// invited again) died with the earlier one.
+		Join("JOIN workspace_members AS m ON m.workspace_id = t.workspace_id AND m.user_id = t.user_id AND m.created_at <= t.created_at").
 		Where("t.token_hash = ?", hashToken(token))
 	err := database.Query(ctx, s.db, q, &ws)
 	if errors.Is(err, sql.ErrNoRows) {
