@@ -51,6 +51,15 @@ func TestStoredEventLifecycle(t *testing.T) {
 	if occ := (fixture{app: f.app, user: other}).window(t, "from=2027-03-01&to=2027-04-30"); len(occ) != 0 {
 		t.Fatalf("other workspace's window: %+v", occ)
 	}
+	// It stops recurring: its exceptions go with the rule.
+	f.app.Do(testkit.Request{Method: http.MethodPatch, Path: base + "/" + e.ID, Token: f.user.Token,
+		Body: map[string]any{"rrule": nil}}).Expect(http.StatusOK).JSON(&got)
+	if got.RRule != nil || len(got.ExDates) != 0 || got.Sequence != 2 {
+		t.Fatalf("no longer recurring: %+v", got)
+	}
+	if occ := f.window(t, "from=2027-03-01&to=2027-04-30&kind=inspection"); len(occ) != 1 || occ[0].ID != e.ID || occ[0].RecurrenceID != nil {
+		t.Fatalf("single event's window: %+v", occ)
+	}
 	f.app.Delete(base+"/"+e.ID, f.user.Token).Expect(http.StatusNoContent)
 	f.app.Get(base+"/"+e.ID, f.user.Token).Expect(http.StatusNotFound)
 }

@@ -151,6 +151,10 @@ func merge(base, upd eventRequest) eventRequest {
 	}
 	if upd.RRule.Set {
 		base.RRule = upd.RRule
+		// An event that stops recurring has no occurrences to except.
+		if upd.RRule.Value == nil || strings.TrimSpace(*upd.RRule.Value) == "" {
+			base.ExDates, base.Overrides = nil, nil
+		}
 	}
 	if upd.ExDates != nil {
 		base.ExDates = upd.ExDates
