@@ -13,6 +13,7 @@ import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/agreements"
 	"github.com/propman/propman/modules/assets"
+	"github.com/propman/propman/modules/calendar"
 	"github.com/propman/propman/modules/compensations"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
@@ -65,6 +66,7 @@ func Catalog() []module.Entry {
 		violations.Entry(),
 		compensations.Entry(),
 		tools.Entry(),
+		calendar.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -17,7 +17,8 @@ func TestDeleteWithoutTheExpensesModuleRelyOnTheSchema(t *testing.T) {
 		testkit.WithConfig("modules.printforms.enabled", false), testkit.WithConfig("modules.penalties.enabled", false),
 		testkit.WithConfig("modules.tenancy.enabled", false), testkit.WithConfig("modules.messages.enabled", false), testkit.WithConfig("modules.notices.enabled", false),
 		testkit.WithConfig("modules.assets.enabled", false), testkit.WithConfig("modules.violations.enabled", false),
-		testkit.WithConfig("modules.compensations.enabled", false))
+		testkit.WithConfig("modules.compensations.enabled", false),
+		testkit.WithConfig("modules.calendar.enabled", false))
 	u := accountstest.NewUser(t, app)
 	create := func() string {
 		var p property

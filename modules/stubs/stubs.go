@@ -15,7 +15,6 @@ func Entries() []module.Entry {
 	return []module.Entry{
 		stub("negotiations", "Negotiations with tenants", "/properties/:propertyId/negotiations"),
 		stub("proposals", "Proposals", "/properties/:propertyId/proposals"),
-		stub("calendar", "Calendar events", "/calendar-events"),
 		stub("billing", "Billing: subscriptions, invoices, payment methods", "/billing"),
 		stub("partners", "Partner invitations (referral program)", "/partner-invitations"),
 		stub("analytics", "Analytics events (POST /api/v1/analytics/track)", "/analytics", "/analytics/track"),

@@ -1,0 +1,343 @@
+package calendar_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	ics "github.com/arran4/golang-ical"
+	"github.com/teambition/rrule-go"
+
+	"github.com/propman/propman/modules/accounts/accountstest"
+	"github.com/propman/propman/platform/testkit"
+)
+
+type feedToken struct {
+	Token string `json:"token"`
+	URL   string `json:"url"`
+}
+
+func (f fixture) rotate(t testing.TB) feedToken {
+	t.Helper()
+	var tok feedToken
+	f.app.Post("/api/v1/calendar/feed-token", f.user.Token, nil).Expect(http.StatusCreated).JSON(&tok)
+	if len(tok.Token) != 43 || tok.URL != "/api/v1/calendar/feed/"+tok.Token+".ics" {
+		t.Fatalf("token %+v", tok)
+	}
+	return tok
+}
+
+func TestFeedTokenETagAndSequence(t *testing.T) {
+	f := start(t)
+	e := f.create(t, map[string]any{"title": "Viewing", "kind": "viewing", "starts_at": "2027-01-10T10:00:00Z", "ends_at": "2027-01-10T10:30:00Z"})
+	tok := f.rotate(t)
+	res := f.app.Get(tok.URL, "").Expect(http.StatusOK)
+	etag := res.Header.Get("ETag")
+	if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/calendar") || etag == "" || !strings.Contains(res.String(), "UID:"+e.ID+"@propman") ||
+		!strings.Contains(res.String(), "SEQUENCE:0") {
+		t.Fatalf("feed %v\n%s", res.Header, res.String())
+	}
+	f.app.Do(testkit.Request{Method: http.MethodGet, Path: tok.URL, Headers: map[string]string{"If-None-Match": etag}}).Expect(http.StatusNotModified)
+	// A change raises SEQUENCE and the ETag.
+	f.app.Do(testkit.Request{Method: http.MethodPatch, Path: base + "/" + e.ID, Token: f.user.Token, Body: map[string]any{"title": "Second viewing"}}).Expect(http.StatusOK)
+	res = f.app.Do(testkit.Request{Method: http.MethodGet, Path: tok.URL, Headers: map[string]string{"If-None-Match": etag}}).Expect(http.StatusOK)
+	if res.Header.Get("ETag") == etag || !strings.Contains(res.String(), "SEQUENCE:1") || !strings.Contains(res.String(), "SUMMARY:Second viewing") {
+		t.Fatalf("changed feed %v\n%s", res.Header, res.String())
+	}
+	// Rotation: the old token is dead at once.
+	tok2 := f.rotate(t)
+	f.app.Get(tok.URL, "").Expect(http.StatusNotFound)
+	f.app.Get(tok2.URL, "").Expect(http.StatusOK)
+	f.app.Get("/api/v1/calendar/feed/"+strings.Repeat("A", 43)+".ics", "").Expect(http.StatusNotFound)
+	f.app.Get("/api/v1/calendar/feed/short.ics", "").Expect(http.StatusNotFound)
+	// Only the hash is stored.
+	var hashes []string
+	if err := f.app.DB.NewSelect().Table("calendar_feed_tokens").Column("token_hash").Scan(t.Context(), &hashes); err != nil {
+		t.Fatal(err)
+	}
+	if len(hashes) != 1 || strings.Contains(hashes[0], tok2.Token) || len(hashes[0]) != 64 {
+		t.Fatalf("stored %v", hashes)
+	}
+	// Another member has a feed of their own, of their workspace.
+	other := accountstest.NewUser(t, f.app)
+	tok3 := (fixture{app: f.app, user: other}).rotate(t)
+	if body := f.app.Get(tok3.URL, "").Expect(http.StatusOK).String(); strings.Contains(body, e.ID) {
+		t.Fatalf("another workspace's feed holds the event")
+	}
+}
+
+// The feed's derived events reach from 31 days before today (2026-11-22,
+// the test clock) to 335 after; the API's longest window is 366 days.
+const (
+	feedFrom = "2026-10-22"
+	feedTo   = "2027-10-22"
+)
+
+// TestFeedMatchesWindow reads the feed with two independent iCalendar
+// readers, golang-ical (expanded with rrule-go) and Python's icalendar
+// with recurring_ical_events, and compares every occurrence of a year with
+// the API's window, across the daylight-saving changes of Berlin and New
+// York.
+func TestFeedMatchesWindow(t *testing.T) {
+	f := start(t)
+	var p2 struct {
+		ID string `json:"id"`
+	}
+	f.app.Post("/api/v1/properties", f.user.Token, map[string]any{"name": "Loft", "country_code": "FR"}).Expect(http.StatusCreated).JSON(&p2)
+	f.contract(t, "C-1", term("MONTHLY_RENT_AMOUNT", 950), term("CONTRACT_START_DATE", "2026-12-01"), term("PAYMENT_DAY_OF_MONTH", 3))
+	g := f
+	g.property = p2.ID
+	c2 := g.contract(t, "C-2", term("MONTHLY_RENT_AMOUNT", 700), term("CONTRACT_START_DATE", "2027-02-01"),
+		term("CONTRACT_END_DATE", "2027-05-31"), term("PAYMENT_DAY_OF_MONTH", 10), term("DEPOSIT_AMOUNT", 1400))
+	f.app.Post("/api/v1/contracts/"+c2+"/rent", f.user.Token, map[string]any{"amount": 720, "from": "2027-04-01"}).Expect(http.StatusOK)
+	f.create(t, map[string]any{"title": "Sunday viewing", "kind": "viewing", "time_zone": "Europe/Berlin",
+		"starts_at": "2027-03-14T10:00:00+01:00", "ends_at": "2027-03-14T10:30:00+01:00", "rrule": "FREQ=WEEKLY;COUNT=8",
+		"exdates":   []string{"2027-03-21T10:00:00+01:00"},
+		"overrides": []map[string]any{{"occurrence": "2027-04-04T10:00:00+02:00", "starts_at": "2027-04-04T15:00:00+02:00", "title": "Moved viewing"}}})
+	f.create(t, map[string]any{"title": "Call", "kind": "meeting", "time_zone": "America/New_York",
+		"starts_at": "2027-03-10T09:00:00-05:00", "ends_at": "2027-03-10T09:15:00-05:00", "rrule": "FREQ=DAILY;UNTIL=20270317T235959Z"})
+	f.create(t, map[string]any{"title": "Autumn call", "kind": "meeting", "time_zone": "America/New_York",
+		"starts_at": "2026-10-26T08:00:00-04:00", "ends_at": "2026-10-26T09:00:00-04:00", "rrule": "FREQ=WEEKLY;BYDAY=MO,TH"})
+	f.create(t, map[string]any{"title": "Meter reading", "kind": "inspection", "all_day": true, "starts_at": "2026-11-30",
+		"rrule": "FREQ=MONTHLY;BYMONTHDAY=-1;UNTIL=20270831", "exdates": []string{"2027-02-28"}})
+	f.create(t, map[string]any{"title": "Roof repair", "kind": "repair", "all_day": true, "starts_at": "2027-07-01", "ends_at": "2027-07-03", "time_zone": "Europe/Berlin"})
+	f.create(t, map[string]any{"title": "Owners meeting", "kind": "meeting", "starts_at": "2027-10-31T18:00:00+01:00", "ends_at": "2027-10-31T20:00:00+01:00", "time_zone": "Europe/Berlin"})
+
+	api := map[string]bool{}
+	for _, o := range f.window(t, "from="+feedFrom+"&to="+feedTo) {
+		uid := o.ID
+		if o.EventID != nil {
+			uid = *o.EventID
+		}
+		api[key(t, uid+"@propman", o.StartsAt, o.AllDay, o.Title)] = true
+	}
+	if len(api) < 60 {
+		t.Fatalf("only %d occurrences in the API's year", len(api))
+	}
+	body := f.app.Get(f.rotate(t).URL, "").Expect(http.StatusOK).Body
+
+	goKeys := expandWithGo(t, body)
+	compare(t, "golang-ical", api, goKeys)
+	pyKeys := expandWithPython(t, body)
+	compare(t, "python icalendar", api, pyKeys)
+	// Under names no zone database knows, Python can only read the local
+	// times through the feed's own VTIMEZONE components.
+	renamed := bytes.ReplaceAll(bytes.ReplaceAll(body, []byte("Europe/Berlin"), []byte("X-Propman-Berlin")),
+		[]byte("America/New_York"), []byte("X-Propman-New-York"))
+	compare(t, "python icalendar with the feed's VTIMEZONE", api, expandWithPython(t, renamed))
+}
+
+// key is an occurrence as both sides can write it: UID, start (UTC, or a
+// date), title.
+func key(t testing.TB, uid, start string, allDay bool, title string) string {
+	t.Helper()
+	if allDay {
+		return uid + "|" + strings.ReplaceAll(start, "-", "") + "|" + title
+	}
+	ts, err := time.Parse(time.RFC3339, start)
+	if err != nil {
+		t.Fatalf("start %q: %v", start, err)
+	}
+	return uid + "|" + ts.UTC().Format("20060102T150405Z") + "|" + title
+}
+
+// inYear keeps what starts on a day of the API's window (by the UTC date).
+func inYear(k string) bool {
+	parts := strings.Split(k, "|")
+	d := parts[1][:8]
+	return d >= strings.ReplaceAll(feedFrom, "-", "") && d <= strings.ReplaceAll(feedTo, "-", "")
+}
+
+func compare(t *testing.T, reader string, api, feed map[string]bool) {
+	t.Helper()
+	var missing, extra []string
+	for k := range api {
+		if !feed[k] {
+			missing = append(missing, k)
+		}
+	}
+	for k := range feed {
+		if !api[k] && inYear(k) {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(extra)
+	if len(missing)+len(extra) > 0 {
+		t.Fatalf("%s: the feed differs from the API\nonly in the API (%d): %v\nonly in the feed (%d): %v", reader,
+			len(missing), missing[:min(len(missing), 8)], len(extra), extra[:min(len(extra), 8)])
+	}
+}
+
+// stampOf reads a DTSTART-like property: a date, a UTC time or a local
+// time with TZID.
+func stampOf(t testing.TB, p *ics.IANAProperty) (time.Time, bool) {
+	t.Helper()
+	if v := p.ICalParameters["VALUE"]; len(v) == 1 && v[0] == "DATE" {
+		d, err := time.Parse("20060102", p.Value)
+		if err != nil {
+			t.Fatalf("date %q: %v", p.Value, err)
+		}
+		return d, true
+	}
+	if strings.HasSuffix(p.Value, "Z") {
+		ts, err := time.Parse("20060102T150405Z", p.Value)
+		if err != nil {
+			t.Fatalf("time %q: %v", p.Value, err)
+		}
+		return ts, false
+	}
+	tz := p.ICalParameters["TZID"]
+	if len(tz) != 1 {
+		t.Fatalf("floating time %q", p.Value)
+	}
+	loc, err := time.LoadLocation(tz[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := time.ParseInLocation("20060102T150405", p.Value, loc)
+	if err != nil {
+		t.Fatalf("time %q: %v", p.Value, err)
+	}
+	return ts, false
+}
+
+func stampKey(ts time.Time, allDay bool) string {
+	if allDay {
+		return ts.Format("20060102")
+	}
+	return ts.UTC().Format("20060102T150405Z")
+}
+
+func expandWithGo(t *testing.T, body []byte) map[string]bool {
+	t.Helper()
+	cal, err := ics.ParseCalendar(bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("golang-ical: %v", err)
+	}
+	zones := map[string]bool{}
+	for _, z := range cal.Timezones() {
+		zones[z.GetProperty(ics.ComponentPropertyTzid).Value] = len(z.Components) > 0
+	}
+	if !zones["Europe/Berlin"] || !zones["America/New_York"] {
+		t.Fatalf("VTIMEZONE missing: %v", zones)
+	}
+	from, _ := time.Parse(time.DateOnly, feedFrom)
+	to, _ := time.Parse(time.DateOnly, feedTo)
+	to = to.AddDate(0, 0, 1)
+	moved := map[string]bool{} // uid|recurrence-id
+	for _, ev := range cal.Events() {
+		if r := ev.GetProperty(ics.ComponentPropertyRecurrenceId); r != nil {
+			ts, allDay := stampOf(t, r)
+			moved[ev.Id()+"|"+stampKey(ts, allDay)] = true
+		}
+	}
+	out := map[string]bool{}
+	uids := map[string]int{}
+	for _, ev := range cal.Events() {
+		uid := ev.Id()
+		summary := ev.GetProperty(ics.ComponentPropertySummary).Value
+		start, allDay := stampOf(t, ev.GetProperty(ics.ComponentPropertyDtStart))
+		if ev.GetProperty(ics.ComponentPropertySequence) == nil || ev.GetProperty(ics.ComponentPropertyDtstamp) == nil {
+			t.Fatalf("event %s without SEQUENCE or DTSTAMP", uid)
+		}
+		rr := ev.GetProperty(ics.ComponentPropertyRrule)
+		if rr == nil {
+			if ev.GetProperty(ics.ComponentPropertyRecurrenceId) == nil {
+				uids[uid]++
+			}
+			out[uid+"|"+stampKey(start, allDay)+"|"+summary] = true
+			continue
+		}
+		uids[uid]++
+		ex := map[string]bool{}
+		for _, p := range ev.GetProperties(ics.ComponentPropertyExdate) {
+			ts, ad := stampOf(t, p)
+			ex[stampKey(ts, ad)] = true
+		}
+		opt, err := rrule.StrToROption(rr.Value)
+		if err != nil {
+			t.Fatalf("RRULE %q: %v", rr.Value, err)
+		}
+		opt.Dtstart = start
+		rule, err := rrule.NewRRule(*opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ts := range rule.Between(from.AddDate(0, 0, -2), to, true) {
+			k := stampKey(ts, allDay)
+			if ex[k] || moved[uid+"|"+k] {
+				continue
+			}
+			out[uid+"|"+k+"|"+summary] = true
+		}
+	}
+	for uid, n := range uids {
+		if n != 1 {
+			t.Fatalf("UID %s on %d events", uid, n)
+		}
+	}
+	return out
+}
+
+// python finds an interpreter with icalendar and recurring_ical_events
+// (.ci/needs/calendar.sh installs them).
+func python(t *testing.T) string {
+	t.Helper()
+	for _, py := range []string{"python3", "/usr/bin/python3"} {
+		if exec.Command(py, "-c", "import icalendar, recurring_ical_events").Run() == nil {
+			return py
+		}
+	}
+	t.Fatal("no python3 with icalendar and recurring_ical_events: run .ci/needs/calendar.sh")
+	return ""
+}
+
+const pyExpand = `
+import sys, json, datetime, icalendar, recurring_ical_events
+cal = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
+start = datetime.date.fromisoformat(sys.argv[2])
+end = datetime.date.fromisoformat(sys.argv[3])
+out = []
+for ev in recurring_ical_events.of(cal).between(start, end):
+    s = ev['DTSTART'].dt
+    if isinstance(s, datetime.datetime):
+        s = s.astimezone(datetime.timezone.utc).strftime('%Y%m%dT%H%M%SZ')
+    else:
+        s = s.strftime('%Y%m%d')
+    out.append([str(ev['UID']), s, str(ev['SUMMARY'])])
+print(json.dumps(out))
+`
+
+func expandWithPython(t *testing.T, body []byte) map[string]bool {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "feed.ics")
+	if err := os.WriteFile(file, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	to, _ := time.Parse(time.DateOnly, feedTo)
+	cmd := exec.Command(python(t), "-c", pyExpand, file, feedFrom, to.AddDate(0, 0, 1).Format(time.DateOnly))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	raw, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python: %v\n%s", err, stderr.String())
+	}
+	var rows [][3]string
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		t.Fatalf("python answer: %v\n%s", err, raw)
+	}
+	out := map[string]bool{}
+	for _, r := range rows {
+		out[r[0]+"|"+r[1]+"|"+r[2]] = true
+	}
+	return out
+}

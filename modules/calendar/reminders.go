@@ -1,0 +1,189 @@
+package calendar
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/contragents"
+	"github.com/propman/propman/modules/messages"
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/jobs"
+	"github.com/propman/propman/platform/period"
+)
+
+// remindArgs is the job that sends the reminders that have fallen due.
+type remindArgs struct{}
+
+// Kind is River's name of the job.
+func (remindArgs) Kind() string { return "calendar_reminders" }
+
+type remindWorker struct {
+	river.WorkerDefaults[remindArgs]
+	svc *Service
+}
+
+func (w *remindWorker) Work(ctx context.Context, _ *river.Job[remindArgs]) error {
+	_, err := w.svc.RemindDue(ctx)
+	return err
+}
+
+// registerReminders adds the worker and its schedule: every RemindEvery,
+// on the leader only.
+func registerReminders(q *jobs.Queue, s *Service) {
+	jobs.Register(q, &remindWorker{svc: s})
+	q.Every(s.cfg.RemindEvery, "calendar_reminders", func() river.JobArgs { return remindArgs{} })
+}
+
+// remindPage is how many events with reminders one read takes.
+const remindPage = 500
+
+// due is one reminder of one occurrence.
+type due struct {
+	occ     Occurrence
+	start   time.Time // the occurrence's start (midnight in its zone when all-day)
+	key     time.Time // its recurrence id, or its start when the event happens once
+	minutes int
+}
+
+// RemindDue sends every reminder whose time (an occurrence's start less
+// its minutes) has come since RemindLookback ago and is not before the
+// event was stored, as a message to each attendee in the property's
+// thread with them. A row per event, occurrence and minutes, inserted in
+// the transaction of the messages, makes each reminder once however often
+// the job runs or how many instances run it; a run that missed more than
+// the lookback skips what is older. It returns how many reminders it sent.
+func (s *Service) RemindDue(ctx context.Context) (int, error) {
+	now := s.clock.Now().UTC()
+	since := now.Add(-s.cfg.RemindLookback)
+	horizon := now.Add(time.Duration(maxReminderMin)*time.Minute + 48*time.Hour)
+	w := window{from: period.DateOf(since).AddDays(-1).Time(), to: period.DateOf(horizon).Time(), start: since, end: horizon}
+	sent := 0
+	for after := uuid.Nil; ; {
+		var list []Event
+		sel := s.db.NewSelect().Model(&list).Where("reminders <> ?", "[]").Where("starts_at <= ?", horizon).
+			WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+				return q.Where("until_at IS NULL").WhereOr("until_at >= ?", since)
+			}).Where("id > ?", after).OrderExpr("id").Limit(remindPage)
+		if err := database.Select(ctx, s.db, sel); err != nil {
+			return sent, fmt.Errorf("events with reminders: %w", err)
+		}
+		for i := range list {
+			n, err := s.remindEvent(ctx, &list[i], w, since, now)
+			sent += n
+			if err != nil {
+				if ctx.Err() != nil {
+					return sent, err
+				}
+				// One event's failure (a database hiccup) must not hold
+				// back the others; its reminders are tried again next time,
+				// while they are within the lookback.
+				s.log.Warn("calendar reminder not sent", "event", list[i].ID, "error", err)
+			}
+		}
+		if len(list) < remindPage {
+			return sent, nil
+		}
+		after = list[len(list)-1].ID
+	}
+}
+
+func (s *Service) remindEvent(ctx context.Context, e *Event, w window, since, now time.Time) (int, error) {
+	sc, err := newSchedule(e)
+	if err != nil {
+		return 0, err
+	}
+	var minutes []int
+	if err := json.Unmarshal([]byte(e.Reminders), &minutes); err != nil {
+		return 0, fmt.Errorf("event %s: reminders: %w", e.ID, err)
+	}
+	budget := maxWindowOccurrences
+	occs, err := sc.expand(w, nil, &budget)
+	if err != nil {
+		return 0, err
+	}
+	var list []due
+	for _, o := range occs {
+		start := o.Start
+		if o.AllDay {
+			start = time.Date(o.Start.Year(), o.Start.Month(), o.Start.Day(), 0, 0, 0, 0, sc.loc)
+		}
+		key := o.Start
+		if o.Recurrence != nil {
+			key = *o.Recurrence
+		}
+		for _, m := range minutes {
+			at := start.Add(-time.Duration(m) * time.Minute)
+			if at.After(since) && !at.After(now) && !at.Before(e.CreatedAt) {
+				list = append(list, due{occ: o, start: start, key: key.UTC(), minutes: m})
+			}
+		}
+	}
+	sent := 0
+	for _, d := range list {
+		ok, err := s.remind(ctx, e, sc, d)
+		if err != nil {
+			return sent, err
+		}
+		if ok {
+			sent++
+		}
+	}
+	return sent, nil
+}
+
+// remind records one reminder and writes its messages in one transaction;
+// false when another run recorded it first.
+func (s *Service) remind(ctx context.Context, e *Event, sc *schedule, d due) (bool, error) {
+	var attendees []uuid.UUID
+	if err := json.Unmarshal([]byte(e.Attendees), &attendees); err != nil {
+		return false, fmt.Errorf("event %s: attendees: %w", e.ID, err)
+	}
+	first := false
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		row := &ReminderSent{EventID: e.ID, Occurrence: d.key, Minutes: d.minutes, SentAt: s.now()}
+		res, err := database.Exec(ctx, tx, tx.NewInsert().Model(row).On("CONFLICT DO NOTHING"))
+		if err != nil {
+			return fmt.Errorf("record reminder: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil
+		}
+		first = true
+		if e.PropertyID == nil || s.messages == nil {
+			return nil
+		}
+		when := timeText(d.occ.Start, e.AllDay, sc.loc)
+		if !e.AllDay {
+			when = d.start.In(sc.loc).Format("Mon 2 Jan 2006 15:04 MST")
+		}
+		body := d.occ.Title + "\n" + when + " (" + e.TimeZone + ")"
+		if d.occ.Description != "" {
+			body += "\n\n" + d.occ.Description
+		}
+		// Attendees deleted since the event was stored are left out.
+		var present []uuid.UUID
+		if len(attendees) > 0 {
+			q := tx.NewSelect().Model((*contragents.Contragent)(nil)).Column("id").
+				Where("id ?", database.In(attendees)).Where("workspace_id = ?", database.Param{V: e.WorkspaceID})
+			if err := database.Query(ctx, tx, q, &present); err != nil {
+				return fmt.Errorf("attendees of reminder: %w", err)
+			}
+		}
+		for _, a := range present {
+			key := "calendar_reminder:" + e.ID.String() + ":" + strconv.FormatInt(d.key.Unix(), 10) + ":" + strconv.Itoa(d.minutes) + ":" + a.String()
+			if _, _, err := s.messages.Remind(ctx, tx, messages.Reminder{WorkspaceID: e.WorkspaceID, PropertyID: *e.PropertyID,
+				ContractID: e.ContractID, ContragentID: a, Key: key, Title: "Reminder: " + d.occ.Title + ", " + when, Body: body}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return first, err
+}
