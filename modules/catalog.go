@@ -26,6 +26,7 @@ import (
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/receipts"
 	"github.com/propman/propman/modules/reference"
+	"github.com/propman/propman/modules/reports"
 	"github.com/propman/propman/modules/stubs"
 	"github.com/propman/propman/modules/tenancy"
 	"github.com/propman/propman/modules/translations"
@@ -55,6 +56,7 @@ func Catalog() []module.Entry {
 		tenancy.Entry(),
 		messages.Entry(),
 		notices.Entry(),
+		reports.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }
