@@ -2,6 +2,7 @@ package reports
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"net/http"
 	"strconv"
@@ -104,8 +105,8 @@ func (h *Handler) arrears(c *fiber.Ctx) error {
 			defer cancel()
 			return h.store.Arrears(ctx, ws, asOf, func(r *ArrearsRow) error {
 				cur := r.Currency
-				return w.Row(r.PropertyID.String(), r.PropertyName, idText(r.ContractID), r.ContractNumber.String,
-					idText(r.TenantID), r.TenantName.String, cur,
+				return w.Row(r.PropertyID.String(), r.PropertyName, idText(r.ContractID), nullText(r.ContractNumber),
+					idText(r.TenantID), nullText(r.TenantName), cur,
 					export.Amount{Value: r.Days30, Currency: cur}, export.Amount{Value: r.Days60, Currency: cur},
 					export.Amount{Value: r.Days90, Currency: cur}, export.Amount{Value: r.Over90, Currency: cur},
 					export.Amount{Value: r.Total, Currency: cur}, r.OldestDue)
@@ -195,8 +196,8 @@ func (h *Handler) rentRoll(c *fiber.Ctx) error {
 			defer cancel()
 			return h.store.RentRoll(ctx, ws, asOf, func(r *RentRollRow) error {
 				cur := r.Currency
-				return w.Row(r.PropertyID.String(), r.PropertyName, r.Address, r.City, cur, idText(r.ContractID), r.ContractNumber.String,
-					idText(r.TenantID), r.TenantName.String, r.StartDate, r.EndDate, amountCell(r.Rent, cur), amountCell(r.DepositHeld, cur),
+				return w.Row(r.PropertyID.String(), r.PropertyName, r.Address, r.City, cur, idText(r.ContractID), nullText(r.ContractNumber),
+					idText(r.TenantID), nullText(r.TenantName), r.StartDate, r.EndDate, amountCell(r.Rent, cur), amountCell(r.DepositHeld, cur),
 					export.Amount{Value: r.Outstanding, Currency: cur}, export.Amount{Value: r.Overdue, Currency: cur})
 			})
 		})
@@ -470,4 +471,12 @@ func (h *Handler) ownerStatement(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentType, "application/pdf")
 	c.Set(fiber.HeaderContentDisposition, `inline; filename="owner-statement-`+month.String()[:7]+`.pdf"`)
 	return c.Send(pdf)
+}
+
+// nullText is an empty cell for NULL.
+func nullText(s sql.NullString) any {
+	if !s.Valid {
+		return nil
+	}
+	return s.String
 }

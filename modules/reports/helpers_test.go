@@ -2,6 +2,7 @@ package reports_test
 
 import (
 	"fmt"
+	"io"
 	"math/rand"
 	"net/http"
 	"os"
@@ -10,6 +11,9 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
 
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/modules/payments/paymentstest"
@@ -175,7 +179,7 @@ func python(t *testing.T, script string, args ...string) []byte {
 	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("python3", append([]string{path}, args...)...).CombinedOutput()
+	out, err := exec.Command(pythonWithOpenpyxl(t), append([]string{path}, args...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("python: %v\n%s", err, out)
 	}
@@ -192,3 +196,28 @@ func keys[V any](m map[string]V) []string {
 }
 
 func timeParse(s string) (time.Time, error) { return time.Parse(time.DateOnly, s) }
+
+// pythonWithOpenpyxl is the first of python3 and /usr/bin/python3 that
+// imports openpyxl (a pyenv python3 may shadow Debian's, which has it).
+func pythonWithOpenpyxl(t *testing.T) string {
+	t.Helper()
+	for _, py := range []string{"python3", "/usr/bin/python3"} {
+		if exec.Command(py, "-c", "import openpyxl").Run() == nil {
+			return py
+		}
+	}
+	t.Fatal("no python3 with openpyxl: run .ci/needs/reports.sh")
+	return ""
+}
+
+func init() {
+	// The validator reads the reports' files as strings.
+	for _, ct := range []string{"image/svg+xml", "application/pdf",
+		"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"} {
+		openapi3filter.RegisterBodyDecoder(ct, func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef,
+			_ openapi3filter.EncodingFn) (any, error) {
+			b, err := io.ReadAll(body)
+			return string(b), err
+		})
+	}
+}
