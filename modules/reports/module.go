@@ -9,9 +9,13 @@ package reports
 import (
 	_ "embed"
 
+	"github.com/gofiber/fiber/v2"
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/platform/export"
+	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/module"
+	"github.com/propman/propman/platform/openapi"
 )
 
 // Name is the module's configuration key.
@@ -30,6 +34,19 @@ func Entry() module.Entry {
 			fx.Provide(NewStore, NewStatements),
 			fx.Provide(fx.Private, NewHandler),
 			module.ProvideRoutes(NewRoutes),
+			fx.Invoke(exportLists),
 		),
 	}
+}
+
+// exportLists gives every list of the API ?format=csv|xlsx
+// (platform/export.Lists) and documents it. It runs before the routes are
+// mounted, so its middleware comes before every list: a middleware added
+// among the modules' routes would only see the lists mounted after it.
+func exportLists(app *fiber.App, doc *openapi.Document) error {
+	if err := doc.Amend(export.Document); err != nil {
+		return err
+	}
+	app.Use(httpserver.APIPrefix, export.NewLists(app, doc).Handler)
+	return nil
 }
