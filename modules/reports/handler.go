@@ -390,7 +390,7 @@ func (h *Handler) charges(c *fiber.Ctx) error {
 		defer cancel()
 		return h.store.Charges(ctx, ws, func(r *ChargeRow) error {
 			cur := r.Currency
-			return w.Row(r.ID.String(), r.PropertyID.String(), r.PropertyName, idText(r.ContractID), r.Name, r.Kind, r.Period, r.DueDate, cur,
+			return w.Row(r.ID, r.PropertyID, r.PropertyName, nullText(r.ContractID), r.Name, r.Kind, r.Period, r.DueDate, cur,
 				export.Amount{Value: r.Amount, Currency: cur}, export.Amount{Value: r.PaidAmount, Currency: cur},
 				export.Amount{Value: r.Outstanding(), Currency: cur}, r.State())
 		})

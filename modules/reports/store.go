@@ -76,20 +76,31 @@ type ArrearsRow struct {
 // rows equals the sum of the properties' balance "overdue" at asOf.
 func (s *Store) Arrears(ctx context.Context, workspaceID int64, asOf period.Date, fn func(*ArrearsRow) error) error {
 	d30, d60, d90 := asOf.AddDays(-30), asOf.AddDays(-60), asOf.AddDays(-90)
-	q := s.db.NewRaw(`SELECT p.id, p.name, p.currency, ch.contract_id, ct.number, ct.tenant_id, t.name,
-		CAST(SUM(CASE WHEN ch.due_date >= ? THEN ch.amount_minor - ch.paid_amount_minor ELSE 0 END) AS BIGINT),
-		CAST(SUM(CASE WHEN ch.due_date < ? AND ch.due_date >= ? THEN ch.amount_minor - ch.paid_amount_minor ELSE 0 END) AS BIGINT),
-		CAST(SUM(CASE WHEN ch.due_date < ? AND ch.due_date >= ? THEN ch.amount_minor - ch.paid_amount_minor ELSE 0 END) AS BIGINT),
-		CAST(SUM(CASE WHEN ch.due_date < ? THEN ch.amount_minor - ch.paid_amount_minor ELSE 0 END) AS BIGINT),
-		CAST(SUM(ch.amount_minor - ch.paid_amount_minor) AS BIGINT) AS total,
-		MIN(ch.due_date)
-	FROM charges AS ch
-	JOIN properties AS p ON p.id = ch.property_id
-	LEFT JOIN contracts AS ct ON ct.id = ch.contract_id
+	// The charges are summed per property and contract first, on their
+	// own narrow columns, and only the ~one row per contract that leaves
+	// is joined to names: grouping after the joins sorted every open
+	// charge with its texts (measured at 10,000 units: 2.0-2.3 s against
+	// 1.3-1.4 s, same moment, a loaded machine).
+	q := s.db.NewRaw(`WITH a AS (
+		SELECT ch.property_id, ch.contract_id,
+			SUM(CASE WHEN ch.due_date >= ? THEN ch.amount_minor - ch.paid_amount_minor ELSE 0 END) AS d30,
+			SUM(CASE WHEN ch.due_date < ? AND ch.due_date >= ? THEN ch.amount_minor - ch.paid_amount_minor ELSE 0 END) AS d60,
+			SUM(CASE WHEN ch.due_date < ? AND ch.due_date >= ? THEN ch.amount_minor - ch.paid_amount_minor ELSE 0 END) AS d90,
+			SUM(CASE WHEN ch.due_date < ? THEN ch.amount_minor - ch.paid_amount_minor ELSE 0 END) AS o90,
+			SUM(ch.amount_minor - ch.paid_amount_minor) AS total,
+			MIN(ch.due_date) AS oldest
+		FROM charges AS ch
+		WHERE ch.property_id IN (SELECT w.id FROM properties AS w WHERE w.workspace_id = ?)
+			AND ch.status <> ? AND ch.amount_minor > ch.paid_amount_minor AND ch.due_date < ?
+		GROUP BY ch.property_id, ch.contract_id
+	)
+	SELECT p.id, p.name, p.currency, a.contract_id, ct.number, ct.tenant_id, t.name,
+		CAST(a.d30 AS BIGINT), CAST(a.d60 AS BIGINT), CAST(a.d90 AS BIGINT), CAST(a.o90 AS BIGINT), CAST(a.total AS BIGINT), a.oldest
+	FROM a
+	JOIN properties AS p ON p.id = a.property_id
+	LEFT JOIN contracts AS ct ON ct.id = a.contract_id
 	LEFT JOIN contragents AS t ON t.id = ct.tenant_id
-	WHERE p.workspace_id = ? AND ch.status <> ? AND ch.amount_minor > ch.paid_amount_minor AND ch.due_date < ?
-	GROUP BY p.id, p.name, p.currency, ch.contract_id, ct.number, ct.tenant_id, t.name
-	ORDER BY total DESC, p.name, p.id, CASE WHEN ch.contract_id IS NULL THEN 1 ELSE 0 END, ct.number`,
+	ORDER BY a.total DESC, p.name, p.id, CASE WHEN a.contract_id IS NULL THEN 1 ELSE 0 END, ct.number`,
 		d30, d30, d60, d60, d90, d90, database.Param{V: workspaceID}, expenses.Cancelled, asOf)
 	var r ArrearsRow
 	return s.each(ctx, q, func(rows *sql.Rows) error {
@@ -131,7 +142,8 @@ type RentRollRow struct {
 // asOf (contract_rents), its deposit held what was paid on its one-off
 // charges (the deposit: no expense, meter or late fee). Outstanding and
 // overdue are the unit's balance as GET /properties/{id}/balance?as_of
-// gives it.
+// gives it. Fully paid charges add nothing to either, so only open ones
+// (and the deposits, for what was paid on them) are summed.
 func (s *Store) RentRoll(ctx context.Context, workspaceID int64, asOf period.Date, fn func(*RentRollRow) error) error {
 	ws := database.Param{V: workspaceID}
 	q := s.db.NewRaw(`WITH cur AS (
@@ -152,8 +164,9 @@ func (s *Store) RentRoll(ctx context.Context, workspaceID int64, asOf period.Dat
 			SUM(CASE WHEN ch.due_date < ? THEN ch.amount_minor - ch.paid_amount_minor ELSE 0 END) AS overdue,
 			SUM(CASE WHEN ch.kind = ? AND ch.expense_id IS NULL AND ch.counter_id IS NULL AND ch.contract_id IS NOT NULL
 				THEN ch.paid_amount_minor ELSE 0 END) AS deposit
-		FROM charges AS ch JOIN properties AS pc ON pc.id = ch.property_id
-		WHERE pc.workspace_id = ? AND ch.status <> ?
+		FROM charges AS ch
+		WHERE ch.property_id IN (SELECT w.id FROM properties AS w WHERE w.workspace_id = ?) AND ch.status <> ?
+			AND (ch.amount_minor > ch.paid_amount_minor OR ch.kind = ? AND ch.expense_id IS NULL AND ch.counter_id IS NULL AND ch.contract_id IS NOT NULL)
 		GROUP BY ch.property_id, ch.contract_id
 	), bal AS (
 		SELECT property_id, SUM(outstanding) AS outstanding, SUM(overdue) AS overdue FROM agg GROUP BY property_id
@@ -171,7 +184,7 @@ func (s *Store) RentRoll(ctx context.Context, workspaceID int64, asOf period.Dat
 	ORDER BY p.name, p.id`,
 		ws, contracts.Active, contracts.Terminated, asOf, asOf, asOf,
 		asOf,
-		asOf, expenses.Regular, ws, expenses.Cancelled,
+		asOf, expenses.Regular, ws, expenses.Cancelled, expenses.Regular,
 		ws)
 	var r RentRollRow
 	return s.each(ctx, q, func(rows *sql.Rows) error {
@@ -242,29 +255,48 @@ func (s *Store) Income(ctx context.Context, workspaceID int64, year int, propert
 	return out, err
 }
 
-// ChargeRow is one charge of the workspace with its property.
+// ChargeRow is one charge of the workspace with its property, in the
+// shapes the export writes (ids and texts as the driver gives them).
 type ChargeRow struct {
-	expenses.Charge
-	PropertyName string
+	ID, PropertyID, PropertyName string
+	ContractID                   sql.NullString
+	Name, Kind, Period           string
+	DueDate                      period.Date
+	Amount, PaidAmount           money.Amount
+	Currency, Status             string
 }
 
-// Charges calls fn for every charge of the workspace, by property and due
-// date: the ledger as one spreadsheet.
+// Outstanding is what is still owed on the charge.
+func (r *ChargeRow) Outstanding() money.Amount {
+	if r.Status == expenses.Cancelled {
+		return 0
+	}
+	return r.Amount - r.PaidAmount
+}
+
+// State is the status clients see (partially_paid, see expenses.Charge).
+func (r *ChargeRow) State() string {
+	if r.Status == expenses.Unpaid && r.PaidAmount > 0 {
+		return expenses.PartiallyPaid
+	}
+	return r.Status
+}
+
+// Charges calls fn for every charge of the workspace, in no particular
+// order: sorting half a million rows before the first one is sent cost as
+// long as sending them (PostgreSQL, 10,000 units: 5.1 s against 2.7 s for
+// the bare query), and a spreadsheet sorts them as its user likes.
 func (s *Store) Charges(ctx context.Context, workspaceID int64, fn func(*ChargeRow) error) error {
 	q := s.db.NewRaw(`SELECT ch.id, ch.property_id, p.name, ch.contract_id, ch.name, ch.kind, ch.period, ch.due_date,
 		ch.amount_minor, ch.paid_amount_minor, ch.currency, ch.status
 	FROM properties AS p JOIN charges AS ch ON ch.property_id = p.id
-	WHERE p.workspace_id = ?
-	ORDER BY p.id, ch.due_date, ch.id`, database.Param{V: workspaceID})
+	WHERE p.workspace_id = ?`, database.Param{V: workspaceID})
 	var r ChargeRow
 	return s.each(ctx, q, func(rows *sql.Rows) error {
-		r = ChargeRow{}
-		var contract uuid.NullUUID
-		if err := rows.Scan(&r.ID, &r.PropertyID, &r.PropertyName, &contract, &r.Name, &r.Kind, &r.Period, &r.DueDate,
+		if err := rows.Scan(&r.ID, &r.PropertyID, &r.PropertyName, &r.ContractID, &r.Name, &r.Kind, &r.Period, &r.DueDate,
 			&r.Amount, &r.PaidAmount, &r.Currency, &r.Status); err != nil {
 			return fmt.Errorf("charges: %w", err)
 		}
-		r.ContractID = nullable(contract)
 		return fn(&r)
 	})
 }
