@@ -203,13 +203,8 @@ func (l *Lists) Handler(c *fiber.Ctx) error {
 	if c.Method() != fiber.MethodGet || !mayAsk(c) {
 		return c.Next()
 	}
-	format, err := Negotiate(c)
-	if err != nil {
-		return err
-	}
-	if format == JSON {
-		return c.Next()
-	}
+	// Only lists: other routes read ?format= their own way (the income
+	// report takes svg).
 	var ls *list
 	path := c.Path()
 	for i := range l.lists {
@@ -219,6 +214,13 @@ func (l *Lists) Handler(c *fiber.Ctx) error {
 		}
 	}
 	if ls == nil {
+		return c.Next()
+	}
+	format, err := Negotiate(c)
+	if err != nil {
+		return err
+	}
+	if format == JSON {
 		return c.Next()
 	}
 	// Everything the pages need is copied now: Fiber reuses the request's
