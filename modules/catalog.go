@@ -30,6 +30,7 @@ import (
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/receipts"
 	"github.com/propman/propman/modules/reference"
+	"github.com/propman/propman/modules/reports"
 	"github.com/propman/propman/modules/stubs"
 	"github.com/propman/propman/modules/tenancy"
 	"github.com/propman/propman/modules/tools"
@@ -67,6 +68,7 @@ func Catalog() []module.Entry {
 		compensations.Entry(),
 		tools.Entry(),
 		calendar.Entry(),
+		reports.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -96,6 +96,11 @@ var spreadsheetTypes = []string{"text/csv", "text/tab-separated-values", "applic
 
 const csvcellPath = "github.com/propman/propman/platform/csvcell"
 
+// xlsxWriters are the files taught to write XLSX: each passes every text
+// cell through csvcell.Escape (and imports csvcell); modules/reports'
+// tests read their cells back.
+var xlsxWriters = map[string]bool{"platform/export/export.go": true}
+
 // unescapedWriters lists, as "file:line: what", each Go file under root
 // (tests excepted) that makes an encoding/csv Writer outside csvcell,
 // imports an XLSX writer, or answers with a spreadsheet type without
@@ -140,7 +145,7 @@ func unescapedWriters(t *testing.T, root string) []string {
 				usesCSVCell = true
 			}
 			for _, m := range spreadsheetModules {
-				if strings.HasPrefix(path, m) {
+				if strings.HasPrefix(path, m) && !(xlsxWriters[rel] && importsCSVCell(f)) {
 					found = append(found, rel+":"+strconv.Itoa(fset.Position(imp.Pos()).Line)+": imports "+path+
 						"; escape its cells with csvcell.Escape and teach this guard the file")
 				}
@@ -180,4 +185,13 @@ func unescapedWriters(t *testing.T, root string) []string {
 		t.Fatal(err)
 	}
 	return found
+}
+
+func importsCSVCell(f *ast.File) bool {
+	for _, imp := range f.Imports {
+		if path, _ := strconv.Unquote(imp.Path.Value); path == csvcellPath {
+			return true
+		}
+	}
+	return false
 }

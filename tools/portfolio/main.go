@@ -39,13 +39,20 @@ func main() {
 	per := flag.Int("requests", 20, "requests of each case in a round")
 	owner := flag.Int64("owner", 0, "measure this landlord instead of seeding a new one")
 	sweep := flag.Int("sweep", 2000, "properties in the per-property sweep (0: none)")
-	only := flag.String("only", "", "lists or sweep: measure only that part; monthend: the periodic runs of N units instead")
+	only := flag.String("only", "", "lists or sweep: measure only that part; monthend: the periodic runs of N units instead; reports: the portfolio reports (modules/reports)")
 	otherUnits := flag.Int("other-units", 50, "monthend: units of the other landlord, who reads lists meanwhile")
 	others := flag.Int("others", 2, "monthend: the other landlord's concurrent clients")
 	think := flag.Duration("think", 10*time.Millisecond, "monthend: each client's pause between two requests")
 	flag.Parse()
 	if *only == "monthend" {
 		if err := monthEndMain(*units, strings.TrimRight(*base, "/"), *otherUnits, *others, *think); err != nil {
+			fmt.Fprintln(os.Stderr, "portfolio:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *only == "reports" {
+		if err := reportsMain(*units, strings.TrimRight(*base, "/"), *rounds, *per, *owner); err != nil {
 			fmt.Fprintln(os.Stderr, "portfolio:", err)
 			os.Exit(1)
 		}

@@ -1,0 +1,195 @@
+package reports_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/propman/propman/platform/testkit"
+)
+
+// readXLSX is the Python (openpyxl) reader: every cell with its type and
+// number format, as JSON.
+const readXLSX = `import sys, json, datetime, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+ws = wb.active
+rows = []
+for row in ws.iter_rows():
+    out = []
+    for c in row:
+        v = c.value
+        if isinstance(v, datetime.datetime):
+            out.append({"t": "date", "v": v.date().isoformat(), "f": c.number_format})
+        elif isinstance(v, bool):
+            out.append({"t": "bool", "v": v})
+        elif isinstance(v, (int, float)):
+            out.append({"t": "num", "v": v, "f": c.number_format})
+        elif v is None:
+            out.append({"t": "none"})
+        else:
+            out.append({"t": "str", "v": str(v)})
+    rows.append(out)
+print(json.dumps({"sheet": ws.title, "rows": rows}))
+`
+
+type xcell struct {
+	T string `json:"t"`
+	V any    `json:"v"`
+	F string `json:"f"`
+}
+
+type xsheet struct {
+	Sheet string    `json:"sheet"`
+	Rows  [][]xcell `json:"rows"`
+}
+
+func openXLSX(t *testing.T, body []byte) xsheet {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "report.xlsx")
+	if err := os.WriteFile(path, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var s xsheet
+	if err := json.Unmarshal(python(t, readXLSX, path), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func readCSV(t *testing.T, body []byte) [][]string {
+	t.Helper()
+	rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
+	if err != nil {
+		t.Fatalf("csv: %v\n%s", err, body)
+	}
+	return rows
+}
+
+// escaped is a text cell as the files must carry it.
+func escaped(s string) string {
+	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// TestReportsAsCSVAndXLSX fetches each report as JSON, CSV (by ?format and
+// by Accept) and XLSX, reads the files with encoding/csv and openpyxl, and
+// compares every cell with the JSON: amounts are numbers with the
+// currency's format, dates are dates, and text starting with = + - @ is
+// escaped.
+func TestReportsAsCSVAndXLSX(t *testing.T) {
+	app := testkit.Start(t)
+	p := generate(t, app, 6, 7)
+	for _, report := range []string{"arrears", "rent-roll", "income"} {
+		path := base + "/" + report + "?as_of=2026-11-22"
+		key := map[string]string{"arrears": "arrears", "rent-roll": "units", "income": "months"}[report]
+		if report == "income" {
+			path = base + "/income?year=2026"
+		}
+		var doc map[string]json.RawMessage
+		app.Get(path, p.user.Token).Expect(http.StatusOK).JSON(&doc)
+		var items []map[string]any
+		dec := json.NewDecoder(bytes.NewReader(doc[key]))
+		dec.UseNumber()
+		if err := dec.Decode(&items); err != nil || len(items) == 0 {
+			t.Fatalf("%s: %v %s", report, err, doc[key])
+		}
+
+		byQuery := app.Get(path+"&format=csv", p.user.Token).Expect(http.StatusOK)
+		byAccept := app.Do(testkit.Request{Method: http.MethodGet, Path: path, Token: p.user.Token, Headers: map[string]string{"Accept": "text/csv"}}).Expect(http.StatusOK)
+		if !strings.HasPrefix(byQuery.Header.Get("Content-Type"), "text/csv") || !bytes.Equal(byQuery.Body, byAccept.Body) ||
+			!strings.Contains(byQuery.Header.Get("Content-Disposition"), "attachment") {
+			t.Fatalf("%s: csv %q / accept %q", report, byQuery.Header, byAccept.Header)
+		}
+		rows := readCSV(t, byQuery.Body)
+		header := rows[0]
+		if len(rows)-1 != len(items) {
+			t.Fatalf("%s: %d csv rows, %d json items", report, len(rows)-1, len(items))
+		}
+		xres := app.Do(testkit.Request{Method: http.MethodGet, Path: path, Token: p.user.Token,
+			Headers: map[string]string{"Accept": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}}).Expect(http.StatusOK)
+		x := openXLSX(t, xres.Body)
+		if len(x.Rows) != len(rows) {
+			t.Fatalf("%s: %d xlsx rows, %d csv rows", report, len(x.Rows), len(rows))
+		}
+		for i, item := range items {
+			for j, col := range header {
+				if x.Rows[0][j].V != col {
+					t.Errorf("%s: xlsx header %d is %v, csv %s", report, j, x.Rows[0][j].V, col)
+				}
+				want, ok := item[col]
+				if !ok {
+					t.Fatalf("%s: csv column %s is no JSON field", report, col)
+				}
+				got, cell := rows[i+1][j], x.Rows[i+1][j]
+				switch v := want.(type) {
+				case nil:
+					if got != "" || cell.T != "none" {
+						t.Errorf("%s row %d %s: null is csv %q, xlsx %+v", report, i, col, got, cell)
+					}
+				case json.Number:
+					f, _ := v.Float64()
+					if got != fmt.Sprintf("%.2f", f) {
+						t.Errorf("%s row %d %s: csv %q, json %s", report, i, col, got, v)
+					}
+					cur, _ := item["currency"].(string)
+					if cell.T != "num" || fmt.Sprintf("%.2f", cell.V) != fmt.Sprintf("%.2f", f) || !strings.Contains(cell.F, cur) || !strings.Contains(cell.F, "0.00") {
+						t.Errorf("%s row %d %s: xlsx %+v, json %s %s", report, i, col, cell, v, cur)
+					}
+				case string:
+					isDate := strings.HasSuffix(col, "_date") || col == "as_of"
+					switch {
+					case isDate:
+						if got != v || cell.T != "date" || cell.V != v {
+							t.Errorf("%s row %d %s: csv %q, xlsx %+v, json %q", report, i, col, got, cell, v)
+						}
+					default:
+						if got != escaped(v) || cell.T != "str" || cell.V != escaped(v) {
+							t.Errorf("%s row %d %s: csv %q, xlsx %+v, json %q", report, i, col, got, cell, v)
+						}
+					}
+				}
+			}
+		}
+	}
+	// The generated names that look like formulas reached the files escaped.
+	body := app.Get(base+"/rent-roll?format=csv", p.user.Token).Expect(http.StatusOK).String()
+	for _, s := range []string{`'=HYPERLINK(`, `'@Berlin`, `'-Minus +Plus`} {
+		if !strings.Contains(body, s) {
+			t.Errorf("rent roll csv has no %s:\n%s", s, body)
+		}
+	}
+	// Every charge of the workspace, with its outstanding amount.
+	var all int
+	var sum int64
+	for _, u := range p.units {
+		for _, c := range p.charges(t, u) {
+			all++
+			if c.Status != "cancelled" {
+				sum += cents(c.Amount) - cents(c.PaidAmount)
+			}
+		}
+	}
+	rows := readCSV(t, app.Get(base+"/charges", p.user.Token).Expect(http.StatusOK).Body)
+	x := openXLSX(t, app.Get(base+"/charges?format=xlsx", p.user.Token).Expect(http.StatusOK).Body)
+	if len(rows)-1 != all || len(x.Rows) != len(rows) {
+		t.Fatalf("charges: %d csv rows, %d xlsx rows, %d charges", len(rows)-1, len(x.Rows)-1, all)
+	}
+	var csvSum, xSum int64
+	for i, r := range rows[1:] {
+		var f float64
+		fmt.Sscanf(r[11], "%f", &f)
+		csvSum += cents(f)
+		xSum += cents(x.Rows[i+1][11].V.(float64))
+	}
+	if csvSum != sum || xSum != sum {
+		t.Errorf("charges outstanding: csv %d, xlsx %d, lists %d", csvSum, xSum, sum)
+	}
+}
