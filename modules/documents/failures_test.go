@@ -274,3 +274,17 @@ func (f *fixture) leaveChunked(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	conn.Close()
 }
+
+// A request without a body (or one fasthttp already read whole, as
+// app.Test sends it) reaches the upload as a stream like any other: a clear
+// 415 for the missing form, never a 500. Fuzzing found it.
+func TestUploadWithoutABody(t *testing.T) {
+	f := start(t, "file")
+	res := f.app.Do(testkit.Request{Method: http.MethodPost, Path: "/api/v1/properties/" + f.property + "/documents", Token: f.user.Token})
+	if res.Status != http.StatusUnsupportedMediaType {
+		t.Fatalf("%d %s, want 415", res.Status, res.Body)
+	}
+	if n := f.rows(t); n != 0 {
+		t.Errorf("%d rows after a refused upload", n)
+	}
+}

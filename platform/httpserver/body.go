@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"slices"
@@ -139,6 +140,12 @@ var errTooLarge = apierror.New(fiber.StatusRequestEntityTooLarge, "payload_too_l
 func (b *BodyLimits) serve(c *fiber.Ctx) error {
 	stream := c.Context().RequestBodyStream()
 	if stream == nil {
+		// No stream: fasthttp already holds the whole body (an empty one,
+		// or a test's app.Test). A streamed route still reads it through
+		// BodyStream, under its own limit, and nothing is left unread.
+		if r, ok := b.match(c.Method(), c.Path()); ok {
+			c.Locals(streamKey{}, &limitedStream{r: bytes.NewReader(c.Request().Body()), left: r.limit})
+		}
 		return c.Next()
 	}
 	req := c.Request()
