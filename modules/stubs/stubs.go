@@ -22,6 +22,5 @@ func Entries() []module.Entry {
 		stub("calendar", "Calendar events", "/calendar-events"),
 		stub("billing", "Billing: subscriptions, invoices, payment methods", "/billing"),
 		stub("partners", "Partner invitations (referral program)", "/partner-invitations"),
-		stub("analytics", "Analytics events (POST /api/v1/analytics/track)", "/analytics", "/analytics/track"),
 	}
 }

@@ -1,0 +1,213 @@
+package analytics
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/propman/propman/platform/apierror"
+)
+
+// The bounds of one request. A full request of maximal events is about
+// 700 KB, under the 1 MiB body limit.
+const (
+	MaxEvents      = 100
+	MaxProperties  = 20
+	MaxNameLen     = 100
+	MaxAnonIDLen   = 100
+	MaxKeyLen      = 64
+	MaxValueLen    = 256
+	maxNumberLen   = 32
+	maxDetails     = 50
+	maxPast        = 30 * 24 * time.Hour
+	maxFuture      = 10 * time.Minute
+	eventOverhead  = 96 // bytes an Event holds besides its strings
+	timestampField = "timestamp"
+)
+
+// trackRequest is the body of POST /analytics/track. Every string is a
+// fresh copy made by encoding/json (json.RawMessage values are copied
+// too), never a view of Fiber's request buffer, so the events may outlive
+// the request in the buffer.
+type trackRequest struct {
+	Events []eventInput `json:"events"`
+}
+
+type eventInput struct {
+	Name        string                     `json:"name"`
+	Properties  map[string]json.RawMessage `json:"properties"`
+	Timestamp   *string                    `json:"timestamp"`
+	AnonymousID *string                    `json:"anonymous_id"`
+}
+
+// Event is one accepted event on its way to the database.
+type Event struct {
+	Name        string
+	OccurredAt  time.Time
+	ReceivedAt  time.Time
+	UserID      int64 // 0: anonymous
+	WorkspaceID int64 // 0: none
+	AnonymousID string
+	Properties  []byte // a flat JSON object, keys sorted
+}
+
+// size is what e holds in memory, for the buffer's byte bound.
+func (e *Event) size() int {
+	return eventOverhead + len(e.Name) + len(e.AnonymousID) + len(e.Properties)
+}
+
+// Day is the UTC date the summary counts e on.
+func (e *Event) Day() string { return e.OccurredAt.Format(time.DateOnly) }
+
+// unprocessable is the 422 of a well-formed body that breaks the rules of
+// events: nothing of the request is kept.
+func unprocessable(details []string) *apierror.Error {
+	if len(details) > maxDetails {
+		more := len(details) - maxDetails
+		details = append(details[:maxDetails:maxDetails], fmt.Sprintf("... and %d more", more))
+	}
+	return &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "validation_failed",
+		Message: "The events are not valid; none of them was recorded.", Details: details}
+}
+
+// toEvents checks every event of req and returns them ready to buffer, or
+// the 422 listing every broken rule. now is the time of receipt.
+func toEvents(req *trackRequest, now time.Time, userID, workspaceID int64) ([]Event, int, error) {
+	switch n := len(req.Events); {
+	case req.Events == nil:
+		return nil, 0, unprocessable([]string{"events: required, a list of 1 to 100 events"})
+	case n == 0:
+		return nil, 0, unprocessable([]string{"events: at least one event is required"})
+	case n > MaxEvents:
+		return nil, 0, unprocessable([]string{fmt.Sprintf("events: at most %d events a request, got %d", MaxEvents, n)})
+	}
+	now = now.UTC().Truncate(time.Microsecond)
+	var details []string
+	out := make([]Event, len(req.Events))
+	size := 0
+	for i := range req.Events {
+		in := &req.Events[i]
+		at := fmt.Sprintf("events[%d].", i)
+		e := Event{ReceivedAt: now, OccurredAt: now, UserID: userID, WorkspaceID: workspaceID}
+
+		e.Name = strings.TrimSpace(in.Name)
+		switch n := utf8.RuneCountInString(e.Name); {
+		case n == 0:
+			details = append(details, at+"name: required")
+		case n > MaxNameLen:
+			details = append(details, fmt.Sprintf("%sname: at most %d characters", at, MaxNameLen))
+		}
+
+		if in.AnonymousID != nil {
+			e.AnonymousID = strings.TrimSpace(*in.AnonymousID)
+			if utf8.RuneCountInString(e.AnonymousID) > MaxAnonIDLen {
+				details = append(details, fmt.Sprintf("%sanonymous_id: at most %d characters", at, MaxAnonIDLen))
+			}
+		}
+		if userID == 0 && e.AnonymousID == "" {
+			details = append(details, at+"anonymous_id: required without a bearer token")
+		}
+
+		if in.Timestamp != nil {
+			t, err := time.Parse(time.RFC3339Nano, *in.Timestamp)
+			switch {
+			case err != nil:
+				details = append(details, at+timestampField+": must be an RFC 3339 time such as 2026-11-22T10:00:00Z")
+			case t.Before(now.Add(-maxPast)):
+				details = append(details, at+timestampField+": must not be more than 30 days in the past")
+			case t.After(now.Add(maxFuture)):
+				details = append(details, at+timestampField+": must not be more than 10 minutes in the future")
+			default:
+				e.OccurredAt = t.UTC().Truncate(time.Microsecond)
+			}
+		}
+
+		props, broken := properties(in.Properties, at+"properties")
+		details = append(details, broken...)
+		e.Properties = props
+		out[i] = e
+		size += e.size()
+	}
+	if len(details) > 0 {
+		return nil, 0, unprocessable(details)
+	}
+	return out, size, nil
+}
+
+// properties checks a flat object (string, number, boolean or null
+// values) and returns it as compact JSON with sorted keys.
+func properties(in map[string]json.RawMessage, at string) ([]byte, []string) {
+	if len(in) == 0 {
+		return []byte("{}"), nil
+	}
+	var details []string
+	if len(in) > MaxProperties {
+		return nil, []string{fmt.Sprintf("%s: at most %d keys, got %d", at, MaxProperties, len(in))}
+	}
+	keys := make([]string, 0, len(in))
+	for k := range in {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		v := bytes.TrimSpace(in[k])
+		where := at + "." + k
+		if n := utf8.RuneCountInString(k); n == 0 || n > MaxKeyLen {
+			details = append(details, fmt.Sprintf("%s: keys must be 1 to %d characters", at, MaxKeyLen))
+			continue
+		}
+		if msg := flatValue(v); msg != "" {
+			details = append(details, where+": "+msg)
+			continue
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kq, _ := json.Marshal(k)
+		b.Write(kq)
+		b.WriteByte(':')
+		_ = json.Compact(&b, v)
+	}
+	b.WriteByte('}')
+	if details != nil {
+		return nil, details
+	}
+	return b.Bytes(), nil
+}
+
+// flatValue returns why v (valid JSON) cannot be a property value, or "".
+func flatValue(v []byte) string {
+	if len(v) == 0 {
+		return "must be a string, number, boolean or null"
+	}
+	switch v[0] {
+	case '{', '[':
+		return "must be a string, number, boolean or null (properties are flat: no objects or lists)"
+	case '"':
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return "must be a valid string"
+		}
+		if utf8.RuneCountInString(s) > MaxValueLen {
+			return fmt.Sprintf("at most %d characters", MaxValueLen)
+		}
+	case 't', 'f', 'n':
+	default:
+		// Bounded so that no number reaches the database it cannot hold
+		// (PostgreSQL's jsonb refuses 1e1000000 and would fail a batch).
+		f, err := strconv.ParseFloat(string(v), 64)
+		if len(v) > maxNumberLen || err != nil || math.IsInf(f, 0) {
+			return fmt.Sprintf("numbers must be finite and at most %d characters", maxNumberLen)
+		}
+	}
+	return ""
+}
