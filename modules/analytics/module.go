@@ -35,8 +35,8 @@ type Config struct {
 	// properties as stored), so large events cannot take more memory
 	// than small ones would.
 	BufferBytes int `koanf:"bufferbytes"`
-	// Batch is how many events one write carries at most... or a little
-	// more: a request's events are never split.
+	// Batch is how many events a write carries; a request's events are
+	// never split, so a batch may hold up to 99 more.
 	Batch int `koanf:"batch"`
 	// Flush is the longest an accepted event waits for a batch to fill.
 	Flush time.Duration `koanf:"flush"`
