@@ -15,6 +15,7 @@ import (
 	"github.com/propman/propman/modules/assets"
 	"github.com/propman/propman/modules/calendar"
 	"github.com/propman/propman/modules/compensations"
+	"github.com/propman/propman/modules/analytics"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/counters"
@@ -69,6 +70,7 @@ func Catalog() []module.Entry {
 		tools.Entry(),
 		calendar.Entry(),
 		reports.Entry(),
+		analytics.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

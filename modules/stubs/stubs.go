@@ -17,6 +17,5 @@ func Entries() []module.Entry {
 		stub("proposals", "Proposals", "/properties/:propertyId/proposals"),
 		stub("billing", "Billing: subscriptions, invoices, payment methods", "/billing"),
 		stub("partners", "Partner invitations (referral program)", "/partner-invitations"),
-		stub("analytics", "Analytics events (POST /api/v1/analytics/track)", "/analytics", "/analytics/track"),
 	}
 }
