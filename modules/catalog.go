@@ -12,6 +12,7 @@ package modules
 import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/agreements"
+	"github.com/propman/propman/modules/billing"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/counters"
@@ -55,6 +56,7 @@ func Catalog() []module.Entry {
 		tenancy.Entry(),
 		messages.Entry(),
 		notices.Entry(),
+		billing.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }
