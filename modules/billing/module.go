@@ -31,7 +31,7 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Billing: plans, subscriptions, invoices, payment methods and Stripe webhooks", Status: module.Ready,
-		Depends:    []string{"accounts", "workspaces", "properties", "printforms"},
+		Depends:    []string{"accounts", "workspaces", "properties"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

@@ -70,7 +70,7 @@ type ServiceParams struct {
 	Log       *slog.Logger
 	Mailer    mail.Mailer
 	Accounts  *accounts.Service
-	Renderer  *printforms.Renderer
+	Renderer  *printforms.Renderer `optional:"true"`
 	Payments  *payments
 	Listeners []PaidListener `group:"billing_paid"`
 }

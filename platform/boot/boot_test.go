@@ -431,7 +431,7 @@ func TestStubAnswersNotImplemented(t *testing.T) {
 		{Method: http.MethodGet, Path: "/api/v1/calendar-events"},
 		{Method: http.MethodGet, Path: "/api/v1/calendar-events/42/print"},
 		{Method: http.MethodPost, Path: "/api/v1/calendar-events", Body: map[string]any{"x": 1}},
-		{Method: http.MethodDelete, Path: "/api/v1/billing/invoices/7"},
+		{Method: http.MethodDelete, Path: "/api/v1/properties/abc/compensations/7"},
 		{Method: http.MethodPost, Path: "/api/v1/analytics/track", Body: map[string]any{"event": "x"}},
 		{Method: http.MethodPut, Path: "/api/v1/properties/abc/violations/1"},
 	} {
