@@ -26,7 +26,8 @@ const maxWebhook = 256 << 10
 func (h *Handler) webhook(c *fiber.Ctx) error {
 	secret := h.svc.cfg.WebhookSecret
 	if secret == "" {
-		return apierror.Unavailable("Stripe webhooks are not configured (modules.billing.webhooksecret).")
+		// Nothing can be verified without the endpoint's secret.
+		return apierror.New(http.StatusBadRequest, "invalid_signature", "Stripe webhooks are not configured on this service (modules.billing.webhooksecret).")
 	}
 	body := c.Body()
 	if len(body) > maxWebhook {

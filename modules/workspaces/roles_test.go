@@ -112,6 +112,7 @@ func newWorld(t *testing.T, app *testkit.App, token string, workspaceID int64) w
 	w["receiptId"] = receipts.Receipts[0].ID
 	w["documentId"] = uuid.NewString() // the role check comes before the document is looked up
 	w["messageId"] = uuid.NewString()
+	w["invoiceId"] = uuid.NewString() // billing: the role check comes before the invoice is looked up
 	w["locale"] = "en"
 	w["token"] = "no-such-token"
 	w["invitationId"] = "987654321" // refused before any lookup
