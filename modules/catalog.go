@@ -20,6 +20,7 @@ import (
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/notices"
+	"github.com/propman/propman/modules/partners"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/penalties"
 	"github.com/propman/propman/modules/printforms"
@@ -57,6 +58,7 @@ func Catalog() []module.Entry {
 		messages.Entry(),
 		notices.Entry(),
 		billing.Entry(),
+		partners.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

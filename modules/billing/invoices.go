@@ -130,6 +130,7 @@ func (s *Service) issue(ctx context.Context, workspaceID int64, month time.Time)
 			Where("workspace_id = ?", database.Param{V: workspaceID}).Where("invoice_id IS NULL").Order("created_at", "id")); err != nil {
 			return err
 		}
+		var used []uuid.UUID
 		for _, c := range credits {
 			if c.Amount > inv.Net-inv.Credit {
 				break
@@ -137,10 +138,7 @@ func (s *Service) issue(ctx context.Context, workspaceID int64, month time.Time)
 			inv.Credit += c.Amount
 			inv.Lines = append(inv.Lines, Line{InvoiceID: id, Position: len(inv.Lines) + 1, Description: "Credit: " + c.Reason,
 				Period: label, Quantity: 1, UnitPrice: -c.Amount, Amount: -c.Amount})
-			if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*credit)(nil)).Set("invoice_id = ?", id).
-				Where("id = ?", c.ID)); err != nil {
-				return err
-			}
+			used = append(used, c.ID)
 		}
 		vat := treatment(s.cfg.IssuerCountry, inv.Country, deref(sub.VATID))
 		inv.ReverseCharge = vat.ReverseCharge
@@ -160,6 +158,12 @@ func (s *Service) issue(ctx context.Context, workspaceID int64, month time.Time)
 		}
 		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(&inv.Lines)); err != nil {
 			return err
+		}
+		if len(used) > 0 {
+			if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*credit)(nil)).Set("invoice_id = ?", id).
+				Where("id ?", database.In(used))); err != nil {
+				return err
+			}
 		}
 		out, created = inv, true
 		return nil

@@ -338,14 +338,15 @@ func (s *Service) writeCheck(c *fiber.Ctx, p auth.Principal) error {
 }
 
 // Credit adds amount to what the workspace's next invoice takes off, once
-// per source (a second call with the same source changes nothing), in
-// the caller's transaction.
-func (s *Service) Credit(ctx context.Context, tx bun.Tx, workspaceID int64, amount money.Amount, reason, source string) error {
+// per source (a second call with the same source changes nothing), in the
+// caller's transaction. A function, not a method: the partners module calls
+// it from the listener billing's service is built with.
+func Credit(ctx context.Context, tx bun.Tx, workspaceID int64, amount money.Amount, reason, source string, at time.Time) error {
 	id, err := uuid.NewV7()
 	if err != nil {
 		return err
 	}
-	c := &credit{ID: id, WorkspaceID: workspaceID, Amount: amount, Reason: reason, Source: source, CreatedAt: s.now()}
+	c := &credit{ID: id, WorkspaceID: workspaceID, Amount: amount, Reason: reason, Source: source, CreatedAt: at.UTC().Truncate(time.Microsecond)}
 	_, err = database.Exec(ctx, tx, tx.NewInsert().Model(c).On("CONFLICT (source) DO NOTHING"))
 	return err
 }

@@ -20,7 +20,6 @@ func Entries() []module.Entry {
 		stub("proposals", "Proposals", "/properties/:propertyId/proposals"),
 		stub("tools", "Tools: postal-carrier lookup, geolocation, help links", "/tools"),
 		stub("calendar", "Calendar events", "/calendar-events"),
-		stub("partners", "Partner invitations (referral program)", "/partner-invitations"),
 		stub("analytics", "Analytics events (POST /api/v1/analytics/track)", "/analytics", "/analytics/track"),
 	}
 }
