@@ -160,7 +160,9 @@ func (s *Service) limit(sub *Subscription, now time.Time) (string, int) {
 // PropertyAdding refuses a property beyond the plan's limit (402
 // plan_limit); properties.Limit.
 func (s *Service) PropertyAdding(ctx context.Context, tx bun.Tx, workspaceID int64) error {
-	sub, err := s.subscription(ctx, tx, workspaceID)
+	// The subscription's row lock queues the workspace's additions, so
+	// two at the limit cannot both pass the count on PostgreSQL.
+	sub, err := s.lockSubscription(ctx, tx, workspaceID)
 	if err != nil {
 		return err
 	}
