@@ -36,7 +36,10 @@ func toJSON(i *Invitation) invitationJSON {
 }
 
 type invitationCreate struct {
-	Email *string `json:"email" validate:"omitnil,max=254"`
+	// Channel is how the invitation travels: "email" (mailed to Email)
+	// or "code" (the caller shares it).
+	Channel string  `json:"channel" validate:"required,oneof=email code"`
+	Email   *string `json:"email" validate:"omitnil,max=254"`
 }
 
 func (h *Handler) create(c *fiber.Ctx) error {
@@ -50,6 +53,12 @@ func (h *Handler) create(c *fiber.Ctx) error {
 	email := ""
 	if req.Email != nil {
 		email = strings.TrimSpace(*req.Email)
+	}
+	switch {
+	case req.Channel == "email" && email == "":
+		return apierror.Validation("email: is required with channel email")
+	case req.Channel == "code" && email != "":
+		return apierror.Validation("email: must be absent with channel code")
 	}
 	inv, err := h.svc.Create(httpserver.Context(c), auth.Current(c), email)
 	if err != nil {

@@ -143,22 +143,23 @@ func TestReferralConvertsOnFirstPaidInvoiceAndCreditsOnce(t *testing.T) {
 	other := accountstest.NewUser(t, app)
 	tok := partner.Token
 
-	app.Post("/api/v1/partner-invitations", tok, map[string]any{"email": partner.Email}).Expect(http.StatusConflict)
-	app.Post("/api/v1/partner-invitations", tok, map[string]any{"email": other.Email}).Expect(http.StatusConflict)
-	app.Post("/api/v1/partner-invitations", tok, map[string]any{"email": "not an email"}).Expect(http.StatusBadRequest)
+	app.Post("/api/v1/partner-invitations", tok, map[string]any{"channel": "email", "email": partner.Email}).Expect(http.StatusConflict)
+	app.Post("/api/v1/partner-invitations", tok, map[string]any{"channel": "email", "email": other.Email}).Expect(http.StatusConflict)
+	app.Post("/api/v1/partner-invitations", tok, map[string]any{"channel": "email", "email": "not an email"}).Expect(http.StatusBadRequest)
 	var inv struct {
 		ID, Code, Status string
 	}
-	app.Post("/api/v1/partner-invitations", tok, map[string]any{"email": "New@Example.com"}).Expect(http.StatusCreated).JSON(&inv)
+	app.Post("/api/v1/partner-invitations", tok, map[string]any{"channel": "email", "email": "New@Example.com"}).Expect(http.StatusCreated).JSON(&inv)
 	if inv.Status != "sent" || len(inv.Code) != 10 {
 		t.Fatalf("invitation: %+v", inv)
 	}
 	if m, ok := app.Mail.Last("new@example.com"); !ok || !strings.Contains(m.Text, inv.Code) {
 		t.Fatalf("invitation mail: %+v %v", m, ok)
 	}
-	app.Post("/api/v1/partner-invitations", tok, map[string]any{"email": "new@example.com"}).Expect(http.StatusConflict)
+	app.Post("/api/v1/partner-invitations", tok, map[string]any{"channel": "email", "email": "new@example.com"}).Expect(http.StatusConflict)
 	var shared struct{ Code string }
-	app.Post("/api/v1/partner-invitations", tok, map[string]any{}).Expect(http.StatusCreated).JSON(&shared)
+	app.Post("/api/v1/partner-invitations", tok, map[string]any{"channel": "email"}).Expect(http.StatusBadRequest)
+	app.Post("/api/v1/partner-invitations", tok, map[string]any{"channel": "code"}).Expect(http.StatusCreated).JSON(&shared)
 
 	// Registration: another email's code and an unknown code are refused
 	// and make no account; the invitee's own code links it.
@@ -170,20 +171,20 @@ func TestReferralConvertsOnFirstPaidInvoiceAndCreditsOnce(t *testing.T) {
 		return codePattern.FindString(m.Text)
 	}
 	code := register("stranger@example.com")
-	app.Post("/api/v1/auth/register/verify", "", map[string]any{"email": "stranger@example.com", "code": code,
+	app.Post("/api/v1/auth/register/verify", "", map[string]any{"channel": "email", "email": "stranger@example.com", "code": code,
 		"password": "Tenant-Ledger-2026", "country_code": "DE", "referral_code": inv.Code}).Expect(http.StatusBadRequest)
 	code = register("new@example.com")
-	app.Post("/api/v1/auth/register/verify", "", map[string]any{"email": "new@example.com", "code": code,
+	app.Post("/api/v1/auth/register/verify", "", map[string]any{"channel": "email", "email": "new@example.com", "code": code,
 		"password": "Tenant-Ledger-2026", "country_code": "DE", "referral_code": "NOSUCHCODE"}).Expect(http.StatusBadRequest)
 	var users int
 	if err := app.DB.NewRaw("SELECT COUNT(*) FROM users WHERE email = 'new@example.com'").Scan(t.Context(), &users); err != nil || users != 0 {
 		t.Fatalf("a refused referral made an account: %d %v", users, err)
 	}
 	code = register("new@example.com")
-	app.Post("/api/v1/auth/register/verify", "", map[string]any{"email": "new@example.com", "code": code,
+	app.Post("/api/v1/auth/register/verify", "", map[string]any{"channel": "email", "email": "new@example.com", "code": code,
 		"password": "Tenant-Ledger-2026", "country_code": "DE", "referral_code": strings.ToLower(inv.Code)}).Expect(http.StatusCreated)
 	var login struct{ Token string }
-	app.Post("/api/v1/auth/login", "", map[string]any{"email": "new@example.com", "password": "Tenant-Ledger-2026"}).Expect(http.StatusOK).JSON(&login)
+	app.Post("/api/v1/auth/login", "", map[string]any{"channel": "email", "email": "new@example.com", "password": "Tenant-Ledger-2026"}).Expect(http.StatusOK).JSON(&login)
 
 	status := func() map[string]string {
 		var page struct {
