@@ -53,6 +53,12 @@ func TestPlanLimitInvoiceAndWebhooks(t *testing.T) {
 		!inv.ReverseCharge || inv.VAT != 0 || inv.Total != 19.60 {
 		t.Fatalf("invoice: %+v", inv)
 	}
+	// The run charged it through Stripe (stripe-mock answers a payment
+	// intent that waits for its webhook).
+	var intent string
+	if err := w.app.DB.NewRaw("SELECT COALESCE(payment_intent, '') FROM billing_invoices").Scan(t.Context(), &intent); err != nil || !strings.HasPrefix(intent, "pi_") {
+		t.Fatalf("payment intent of the invoice: %q (%v)", intent, err)
+	}
 	// A second run of the day issues nothing more.
 	w.at(t, time.Date(2026, 12, 1, 7, 0, 0, 0, time.UTC))
 	if n := len(w.invoices(t)); n != 1 {
