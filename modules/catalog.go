@@ -16,6 +16,7 @@ import (
 	"github.com/propman/propman/modules/calendar"
 	"github.com/propman/propman/modules/compensations"
 	"github.com/propman/propman/modules/analytics"
+	"github.com/propman/propman/modules/billing"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/counters"
@@ -24,6 +25,7 @@ import (
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/notices"
 	"github.com/propman/propman/modules/oidc"
+	"github.com/propman/propman/modules/partners"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/penalties"
 	"github.com/propman/propman/modules/printforms"
@@ -71,6 +73,8 @@ func Catalog() []module.Entry {
 		calendar.Entry(),
 		reports.Entry(),
 		analytics.Entry(),
+		billing.Entry(),
+		partners.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

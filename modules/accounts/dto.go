@@ -50,6 +50,9 @@ type verifyRequest struct {
 	CountryCode string `json:"country_code"`
 	Phone       string `json:"phone"`
 	Locale      string `json:"locale"`
+	// ReferralCode links the new account to a partner's invitation (the
+	// partners module); optional.
+	ReferralCode string `json:"referral_code"`
 }
 
 type loginRequest struct {

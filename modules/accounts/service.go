@@ -43,6 +43,8 @@ type Service struct {
 	// perIP is ratelimit.enabled: it switches the per-IP limits only.
 	perIP   bool
 	codeKey []byte
+
+	referrals Referrals
 }
 
 // NewService returns the accounts service.
@@ -163,7 +165,22 @@ type VerifyInput struct {
 	CountryCode string
 	Phone       string
 	Locale      string
+	// ReferralCode is a partner's invitation code (optional; checked and
+	// linked by the Referrals the partners module sets).
+	ReferralCode string
 }
+
+// Referrals is the partners module's part in registration: a referral
+// code is checked before the account is made (an error is a 400 naming
+// referral_code, and nothing is stored) and linked to it after.
+type Referrals interface {
+	CheckReferral(ctx context.Context, code, email string) error
+	Referred(ctx context.Context, code string, userID int64) error
+}
+
+// SetReferrals installs the referral check of registration (the partners
+// module calls it at start); without it a referral_code is ignored.
+func (s *Service) SetReferrals(r Referrals) { s.referrals = r }
 
 // Verify checks the code and creates the user.
 func (s *Service) Verify(ctx context.Context, in VerifyInput) (*User, error) {
@@ -184,6 +201,10 @@ func (s *Service) Verify(ctx context.Context, in VerifyInput) (*User, error) {
 	if in.Locale != "" {
 		locale = r.locale("locale", in.Locale)
 	}
+	referral := strings.TrimSpace(in.ReferralCode)
+	if len(referral) > 40 {
+		r.fail("referral_code: must be at most 40 characters")
+	}
 	if err := r.err(); err != nil {
 		return nil, err
 	}
@@ -203,6 +224,13 @@ func (s *Service) Verify(ctx context.Context, in VerifyInput) (*User, error) {
 		return nil, err
 	} else if taken {
 		return nil, ErrEmailExists
+	}
+	if referral != "" && s.referrals != nil {
+		// A *FieldError (400 validation_failed) when the code is unknown,
+		// used, for another email, or the registrant's own.
+		if err := s.referrals.CheckReferral(ctx, referral, in.Email); err != nil {
+			return nil, err
+		}
 	}
 	if phone != nil {
 		if taken, err := s.store.PhoneTaken(ctx, *phone, 0); err != nil {
@@ -235,6 +263,13 @@ func (s *Service) Verify(ctx context.Context, in VerifyInput) (*User, error) {
 		return nil, ErrPhoneExists
 	case err != nil:
 		return nil, err
+	}
+	if referral != "" && s.referrals != nil {
+		// The account exists: a referral that cannot be linked now is
+		// logged, not a failed registration.
+		if err := s.referrals.Referred(ctx, referral, u.ID); err != nil {
+			s.log.WarnContext(ctx, "referral not linked", "user", u.ID, "error", err)
+		}
 	}
 	return u, nil
 }

@@ -34,7 +34,7 @@ func TestBillingRunsByItselfAtTheLocalTime(t *testing.T) {
 	f.newExpense(t, map[string]any{"name": "Tax", "type": "QUARTERLY", "amount": 90, "start_date": "2026-01-01", "end_date": "2026-08-31"})
 	path := fmt.Sprintf("/api/v1/workspaces/%d", ws)
 	// The late fees and notices are off: the runs are the billing's.
-	f.app.Do(testkit.Request{Method: http.MethodPatch, Path: path, Token: f.user.Token, Body: map[string]any{"time_zone": "Europe/Berlin", "schedule": map[string]any{"billing": "06:00", "late_fees": "off", "notices": "off"}}}).Expect(http.StatusOK)
+	f.app.Do(testkit.Request{Method: http.MethodPatch, Path: path, Token: f.user.Token, Body: map[string]any{"time_zone": "Europe/Berlin", "schedule": map[string]any{"billing": "06:00", "late_fees": "off", "notices": "off", "invoices": "off"}}}).Expect(http.StatusOK)
 	tick := func(want int) {
 		t.Helper()
 		n, err := q.Tick(context.Background())

@@ -77,7 +77,7 @@ func newWorld(t *testing.T, start time.Time, locale, from, to string, extra ...t
 			{"code": "PAYMENT_DAY_OF_MONTH", "value": 3}, {"code": "DE_STATUTORY_INTEREST", "value": true}}}))
 	w.app.Post("/api/v1/contracts/"+w.contract+"/activate", tok, nil).Expect(http.StatusOK)
 	w.app.Do(testkit.Request{Method: http.MethodPatch, Path: fmt.Sprintf("/api/v1/workspaces/%d", w.ws), Token: tok,
-		Body: map[string]any{"time_zone": "Europe/Berlin", "schedule": map[string]any{"billing": "00:30", "late_fees": "00:30", "notices": "08:00"}}}).Expect(http.StatusOK)
+		Body: map[string]any{"time_zone": "Europe/Berlin", "schedule": map[string]any{"billing": "00:30", "late_fees": "00:30", "notices": "08:00", "invoices": "off"}}}).Expect(http.StatusOK)
 	return w
 }
 

@@ -55,7 +55,7 @@ func TestLateFeesRunByThemselvesAtTheLocalTime(t *testing.T) {
 		Schedule map[string]string `json:"schedule"`
 	}
 	f.app.Do(testkit.Request{Method: http.MethodPatch, Path: path, Token: f.user.Token,
-		Body: map[string]any{"time_zone": "Europe/Berlin", "schedule": map[string]any{"billing": "off", "notices": "off"}}}).Expect(http.StatusOK).JSON(&w)
+		Body: map[string]any{"time_zone": "Europe/Berlin", "schedule": map[string]any{"billing": "off", "notices": "off", "invoices": "off"}}}).Expect(http.StatusOK).JSON(&w)
 	if w.Schedule["late_fees"] != "06:30" {
 		t.Fatalf("schedule %v, want late_fees at 06:30", w.Schedule)
 	}
@@ -155,7 +155,7 @@ func TestLateFeesAtTheWorkspacesChosenTime(t *testing.T) {
 	f.activeContract(t, "E-2", 1000, "2026-11-01", 5)
 	f.catchUp(t)
 	f.app.Do(testkit.Request{Method: http.MethodPatch, Path: fmt.Sprintf("/api/v1/workspaces/%d", ws), Token: f.user.Token,
-		Body: map[string]any{"time_zone": "America/New_York", "schedule": map[string]any{"billing": "off", "notices": "off", "late_fees": "09:15"}}}).Expect(http.StatusOK)
+		Body: map[string]any{"time_zone": "America/New_York", "schedule": map[string]any{"billing": "off", "notices": "off", "invoices": "off", "late_fees": "09:15"}}}).Expect(http.StatusOK)
 	f.app.Clock.Set(time.Date(2026, 11, 23, 14, 14, 0, 0, time.UTC))
 	if n, err := q.Tick(context.Background()); n != 0 || err != nil {
 		t.Fatalf("tick at 09:14: %d, %v", n, err)

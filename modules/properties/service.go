@@ -34,6 +34,19 @@ func ProvideDependent(constructor any) fx.Option {
 	return fx.Provide(fx.Annotate(constructor, fx.As(new(Dependent)), fx.ResultTags(`group:"property_dependents"`)))
 }
 
+// Limit is a module that bounds how many active properties a workspace may
+// have (the billing module's plans). It is asked in the transaction that
+// adds a property or brings one back into use, with every query through
+// tx, and refuses with an *apierror.Error (402 plan_limit).
+type Limit interface {
+	PropertyAdding(ctx context.Context, tx bun.Tx, workspaceID int64) error
+}
+
+// ProvideLimit registers a constructor of a Limit with fx.
+func ProvideLimit(constructor any) fx.Option {
+	return fx.Provide(fx.Annotate(constructor, fx.As(new(Limit)), fx.ResultTags(`group:"property_limits"`)))
+}
+
 // Service holds the rules of properties and the access check every route
 // under /properties/{propertyId} goes through.
 type Service struct {
@@ -42,6 +55,7 @@ type Service struct {
 	countries  *reference.Directory
 	clock      clock.Clock
 	dependents []Dependent
+	limits     []Limit
 }
 
 // ServiceParams are the service's dependencies as fx provides them.
@@ -53,11 +67,12 @@ type ServiceParams struct {
 	Countries  *reference.Directory
 	Clock      clock.Clock
 	Dependents []Dependent `group:"property_dependents"`
+	Limits     []Limit     `group:"property_limits"`
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
-	return &Service{db: p.DB, store: p.Store, countries: p.Countries, clock: p.Clock, dependents: p.Dependents}
+	return &Service{db: p.DB, store: p.Store, countries: p.Countries, clock: p.Clock, dependents: p.Dependents, limits: p.Limits}
 }
 
 // Input carries a property's editable fields, already trimmed and checked
@@ -121,6 +136,9 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, in Input) (*Prop
 		return nil, err
 	}
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.adding(ctx, tx, prop.WorkspaceID); err != nil {
+			return err
+		}
 		if err := s.store.Insert(ctx, tx, prop); err != nil {
 			return err
 		}
@@ -171,6 +189,11 @@ func (s *Service) SetArchived(ctx context.Context, prop *Property, archived bool
 		action = activity.Archived
 	}
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		if !archived {
+			if err := s.adding(ctx, tx, prop.WorkspaceID); err != nil {
+				return err
+			}
+		}
 		if err := s.store.setArchived(ctx, tx, prop); err != nil {
 			return err
 		}
@@ -180,6 +203,24 @@ func (s *Service) SetArchived(ctx context.Context, prop *Property, archived bool
 		return nil, err
 	}
 	return prop, nil
+}
+
+// adding asks every Limit whether the workspace may have one more active
+// property.
+func (s *Service) adding(ctx context.Context, tx bun.Tx, workspaceID int64) error {
+	for _, l := range s.limits {
+		if err := l.PropertyAdding(ctx, tx, workspaceID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CountActive counts the workspace's properties in use (not archived),
+// through db (a transaction's, inside one).
+func CountActive(ctx context.Context, db bun.IDB, workspaceID int64) (int, error) {
+	return database.Count(ctx, db, db.NewSelect().Model((*Property)(nil)).
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("archived_at IS NULL"))
 }
 
 // ErrArchived is the 409 a module answers when a record cannot be added to

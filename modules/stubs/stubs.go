@@ -17,5 +17,8 @@ func Entries() []module.Entry {
 		stub("proposals", "Proposals", "/properties/:propertyId/proposals"),
 		stub("billing", "Billing: subscriptions, invoices, payment methods", "/billing"),
 		stub("partners", "Partner invitations (referral program)", "/partner-invitations"),
+		stub("tools", "Tools: postal-carrier lookup, geolocation, help links", "/tools"),
+		stub("calendar", "Calendar events", "/calendar-events"),
+		stub("analytics", "Analytics events (POST /api/v1/analytics/track)", "/analytics", "/analytics/track"),
 	}
 }

@@ -116,6 +116,7 @@ func newWorld(t *testing.T, app *testkit.App, token string, workspaceID int64) w
 	for _, k := range []string{"assetId", "inspectionId", "violationId", "compensationId", "settlementId"} {
 		w[k] = uuid.NewString()
 	}
+	w["invoiceId"] = uuid.NewString() // billing: the role check comes before the invoice is looked up
 	w["locale"] = "en"
 	w["token"] = "no-such-token"
 	w["invitationId"] = "987654321" // refused before any lookup

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -75,6 +76,23 @@ type Guard struct {
 
 	mu       sync.Mutex
 	declared []Declaration
+
+	writes atomic.Pointer[WriteCheck]
+}
+
+// WriteCheck is asked before every write (any method but GET and HEAD) of
+// a route that acts in a workspace, after the role check: an error refuses
+// the request (the billing module's 403 read_only for an unpaid
+// workspace). It must answer from memory: it runs on every write.
+type WriteCheck func(c *fiber.Ctx, p Principal) error
+
+// SetWriteCheck installs the check of every workspace write (nil: none).
+func (g *Guard) SetWriteCheck(check WriteCheck) {
+	if check == nil {
+		g.writes.Store(nil)
+		return
+	}
+	g.writes.Store(&check)
 }
 
 // GuardParams are the guard's dependencies; Workspaces is absent when the
@@ -115,6 +133,13 @@ func (g *Guard) Require(need Role) fiber.Handler {
 		if need > SignedIn {
 			if err := g.enter(c, &p, need); err != nil {
 				return err
+			}
+			if check := g.writes.Load(); check != nil {
+				if m := c.Method(); m != fiber.MethodGet && m != fiber.MethodHead {
+					if err := (*check)(c, p); err != nil {
+						return err
+					}
+				}
 			}
 		}
 		c.Locals(principalKey, p)

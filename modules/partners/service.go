@@ -1,0 +1,248 @@
+package partners
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/billing"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/mail"
+)
+
+// The statuses of an invitation.
+const (
+	Sent       = "sent"
+	Registered = "registered"
+	Converted  = "converted"
+)
+
+// Invitation is a row of partner_invitations.
+type Invitation struct {
+	bun.BaseModel `bun:"table:partner_invitations"`
+
+	ID                 uuid.UUID  `bun:"id,pk"`
+	PartnerUserID      int64      `bun:"partner_user_id,notnull"`
+	PartnerWorkspaceID int64      `bun:"partner_workspace_id,notnull"`
+	Email              *string    `bun:"email"`
+	Code               string     `bun:"code,notnull"`
+	Status             string     `bun:"status,notnull"`
+	InviteeUserID      *int64     `bun:"invitee_user_id"`
+	CreatedAt          time.Time  `bun:"created_at,notnull"`
+	RegisteredAt       *time.Time `bun:"registered_at"`
+	ConvertedAt        *time.Time `bun:"converted_at"`
+}
+
+// Service holds the rules of invitations.
+type Service struct {
+	db       *bun.DB
+	cfg      Config
+	clock    clock.Clock
+	log      *slog.Logger
+	mailer   mail.Mailer
+	accounts *accounts.Service
+	users    *accounts.Store
+}
+
+// NewService returns the service.
+func NewService(db *bun.DB, cfg Config, clk clock.Clock, log *slog.Logger, mailer mail.Mailer,
+	acc *accounts.Service, users *accounts.Store) *Service {
+	return &Service{db: db, cfg: cfg, clock: clk, log: log, mailer: mailer, accounts: acc, users: users}
+}
+
+func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+
+// codeAlphabet leaves out letters and digits read as one another (0/O,
+// 1/I/L).
+const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+func newCode() (string, error) {
+	b := make([]byte, 10)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	for i := range b {
+		b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
+	}
+	return string(b), nil
+}
+
+// Create makes an invitation of p's workspace: for email (mailed the
+// code), or, email empty, a code p shares. Inviting oneself or an email
+// that has an account (so also whoever invited p: no loops) is refused.
+func (s *Service) Create(ctx context.Context, p auth.Principal, email string) (*Invitation, error) {
+	me, err := s.accounts.User(ctx, p.UserID)
+	if err != nil {
+		return nil, err
+	}
+	inv := &Invitation{PartnerUserID: p.UserID, PartnerWorkspaceID: p.WorkspaceID, Status: Sent, CreatedAt: s.now()}
+	if email != "" {
+		email = accounts.NormalizeEmail(email)
+		if !accounts.ValidEmail(email) {
+			return nil, apierror.Validation("email: must be a valid email address")
+		}
+		if email == me.Email {
+			return nil, apierror.Conflict("self_referral", "You cannot invite yourself.")
+		}
+		taken, err := s.users.EmailTaken(ctx, email)
+		if err != nil {
+			return nil, err
+		}
+		if taken {
+			return nil, apierror.Conflict("already_registered", "This email has an account already.")
+		}
+		inv.Email = &email
+	}
+	if inv.ID, err = uuid.NewV7(); err != nil {
+		return nil, err
+	}
+	if inv.Code, err = newCode(); err != nil {
+		return nil, err
+	}
+	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		waiting, err := database.Count(ctx, tx, tx.NewSelect().Model((*Invitation)(nil)).
+			Where("partner_workspace_id = ?", database.Param{V: p.WorkspaceID}).Where("status = ?", Sent))
+		if err != nil {
+			return err
+		}
+		if waiting >= s.cfg.Limit {
+			return apierror.Conflict("too_many_invitations", fmt.Sprintf("At most %d invitations may wait to be used.", s.cfg.Limit))
+		}
+		if inv.Email != nil {
+			dup, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Invitation)(nil)).
+				Where("partner_workspace_id = ?", database.Param{V: p.WorkspaceID}).Where("email = ?", *inv.Email).Where("status = ?", Sent))
+			if err != nil {
+				return err
+			}
+			if dup {
+				return apierror.Conflict("already_invited", "This email has an invitation waiting already.")
+			}
+		}
+		_, err = database.Exec(ctx, tx, tx.NewInsert().Model(inv))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if inv.Email != nil {
+		msg := mail.Message{To: *inv.Email, Subject: me.Name + " invites you to propman",
+			Text: fmt.Sprintf("Hello,\n\n%s invites you to propman, the property management service.\n"+
+				"Register with the referral code %s.\n", me.Name, inv.Code)}
+		if err := s.mailer.Send(ctx, msg); err != nil {
+			// The invitation stands: its code is in the answer to share by hand.
+			s.log.WarnContext(ctx, "partner invitation not mailed", "invitation", inv.ID, "error", err)
+		}
+	}
+	return inv, nil
+}
+
+// List pages the workspace's invitations, newest first.
+func (s *Service) List(ctx context.Context, workspaceID int64, q listing.Query) ([]Invitation, listing.Result, error) {
+	var list []Invitation
+	sel := s.db.NewSelect().Model(&list).Where("partner_workspace_id = ?", database.Param{V: workspaceID})
+	if st := q.Get("status"); st != "" {
+		sel = sel.Where("status = ?", st)
+	}
+	res, err := listing.Scan(ctx, sel, q, listing.Desc("id"))
+	return list, res, err
+}
+
+func (s *Service) byCode(ctx context.Context, db bun.IDB, code string) (*Invitation, error) {
+	inv := new(Invitation)
+	err := database.Select(ctx, db, db.NewSelect().Model(inv).Where("code = ?", strings.ToUpper(strings.TrimSpace(code))))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return inv, err
+}
+
+func refuse(msg string) error {
+	return &accounts.FieldError{Details: []string{"referral_code: " + msg}}
+}
+
+// CheckReferral is accounts.Referrals: the code must be of an invitation
+// not used yet, for this email when it was sent to one, and not the
+// partner's own.
+func (s *Service) CheckReferral(ctx context.Context, code, email string) error {
+	inv, err := s.byCode(ctx, s.db, code)
+	if err != nil {
+		return err
+	}
+	if inv == nil || inv.Status != Sent {
+		return refuse("is unknown or used already")
+	}
+	if inv.Email != nil && *inv.Email != email {
+		return refuse("was sent to another email")
+	}
+	partner, err := s.accounts.User(ctx, inv.PartnerUserID)
+	if err != nil {
+		return err
+	}
+	if partner.Email == email {
+		return refuse("is your own")
+	}
+	return nil
+}
+
+// Referred is accounts.Referrals: the new account is the invitation's.
+func (s *Service) Referred(ctx context.Context, code string, userID int64) error {
+	now := s.now()
+	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model((*Invitation)(nil)).Set("status = ?", Registered).
+		Set("invitee_user_id = ?", database.Param{V: userID}).Set("registered_at = ?", now).
+		Where("code = ?", strings.ToUpper(strings.TrimSpace(code))).Where("status = ?", Sent))
+	return err
+}
+
+// InvoicePaid is billing.PaidListener: the first paid invoice of a
+// workspace whose landlord registered through an invitation converts it
+// and credits the partner's workspace once (the status moves once, and
+// the credit is keyed by the invitation). A partner's own workspace earns
+// nothing from itself.
+func (s *Service) InvoicePaid(ctx context.Context, tx bun.Tx, workspaceID int64, _ uuid.UUID, first bool) error {
+	if !first {
+		return nil
+	}
+	var landlord int64
+	if err := database.Query(ctx, tx, tx.NewRaw("SELECT landlord_id FROM workspaces WHERE id = ?", database.Param{V: workspaceID}), &landlord); err != nil {
+		return err
+	}
+	inv := new(Invitation)
+	err := database.Select(ctx, tx, tx.NewSelect().Model(inv).Where("invitee_user_id = ?", database.Param{V: landlord}).
+		Where("status = ?", Registered))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if inv.PartnerWorkspaceID == workspaceID {
+		return nil
+	}
+	now := s.now()
+	res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Invitation)(nil)).Set("status = ?", Converted).
+		Set("converted_at = ?", now).Where("id = ?", inv.ID).Where("status = ?", Registered))
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil
+	}
+	who := inv.Code
+	if inv.Email != nil {
+		who = *inv.Email
+	}
+	return billing.Credit(ctx, tx, inv.PartnerWorkspaceID, s.cfg.reward, "referral of "+who, "partner:"+inv.ID.String(), now)
+}
