@@ -24,6 +24,7 @@ import (
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/profile"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/modules/proposals"
 	"github.com/propman/propman/modules/receipts"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/modules/stubs"
@@ -55,6 +56,7 @@ func Catalog() []module.Entry {
 		tenancy.Entry(),
 		messages.Entry(),
 		notices.Entry(),
+		proposals.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -16,8 +16,6 @@ func Entries() []module.Entry {
 		stub("violations", "Violations of contract terms", "/properties/:propertyId/violations"),
 		stub("compensations", "Compensations", "/properties/:propertyId/compensations"),
 		stub("assets", "Property assets and inventory", "/properties/:propertyId/assets"),
-		stub("negotiations", "Negotiations with tenants", "/properties/:propertyId/negotiations"),
-		stub("proposals", "Proposals", "/properties/:propertyId/proposals"),
 		stub("tools", "Tools: postal-carrier lookup, geolocation, help links", "/tools"),
 		stub("calendar", "Calendar events", "/calendar-events"),
 		stub("billing", "Billing: subscriptions, invoices, payment methods", "/billing"),

@@ -1,0 +1,118 @@
+package proposals
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/httpserver"
+)
+
+// pageCache keeps the public pages this instance sent, so that a page is
+// read from the database once per ttl however often it is asked for: the
+// page is the cheapest request of the module and the one strangers send
+// most. Changes made through this instance drop the page at once; other
+// instances see them within ttl.
+type pageCache struct {
+	ttl time.Duration
+	mu  sync.RWMutex
+	m   map[string]cachedPage
+}
+
+type cachedPage struct {
+	p    httpserver.Payload
+	at   time.Time
+	none bool // no published proposal has the slug
+}
+
+// maxCachedPages bounds the cache against a walk of random slugs.
+const maxCachedPages = 10_000
+
+func newPageCache(ttl time.Duration) *pageCache {
+	return &pageCache{ttl: ttl, m: map[string]cachedPage{}}
+}
+
+func (c *pageCache) get(slug string, now time.Time) (cachedPage, bool) {
+	c.mu.RLock()
+	e, ok := c.m[slug]
+	c.mu.RUnlock()
+	if !ok || now.Sub(e.at) >= c.ttl {
+		return cachedPage{}, false
+	}
+	return e, true
+}
+
+func (c *pageCache) put(slug string, e cachedPage) {
+	if c.ttl <= 0 {
+		return
+	}
+	c.mu.Lock()
+	if len(c.m) >= maxCachedPages {
+		clear(c.m)
+	}
+	// The slug came from the request's buffer: keep a copy.
+	c.m[strings.Clone(slug)] = e
+	c.mu.Unlock()
+}
+
+func (c *pageCache) forget(slug string) {
+	c.mu.Lock()
+	delete(c.m, slug)
+	c.mu.Unlock()
+}
+
+// validSlug reports whether s may be a slug, so that other strings cost no
+// query and no cache entry.
+func validSlug(s string) bool {
+	if len(s) < 1 || len(s) > 32 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; (b < 'a' || b > 'z') && (b < '0' || b > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func errNoPage() error { return apierror.NotFound("Proposal not found.") }
+
+// Page returns the public page of the published proposal with slug.
+func (s *Service) Page(ctx context.Context, slug string) (httpserver.Payload, error) {
+	if !validSlug(slug) {
+		return httpserver.Payload{}, errNoPage()
+	}
+	now := s.clock.Now()
+	if e, ok := s.pages.get(slug, now); ok {
+		if e.none {
+			return httpserver.Payload{}, errNoPage()
+		}
+		return e.p, nil
+	}
+	pr, err := s.store.bySlug(ctx, s.db, slug)
+	if errors.Is(err, errNoRow) || (err == nil && pr.Status != Published) {
+		s.pages.put(slug, cachedPage{at: now, none: true})
+		return httpserver.Payload{}, errNoPage()
+	}
+	if err != nil {
+		return httpserver.Payload{}, err
+	}
+	prop, err := s.props.Authorize(ctx, auth.InWorkspace(pr.WorkspaceID, pr.OwnerID), pr.PropertyID.String())
+	if err != nil {
+		return httpserver.Payload{}, err
+	}
+	if prop.Archived() {
+		s.pages.put(slug, cachedPage{at: now, none: true})
+		return httpserver.Payload{}, errNoPage()
+	}
+	p, err := httpserver.NewPayload(publicView(pr, prop))
+	if err != nil {
+		return httpserver.Payload{}, err
+	}
+	s.pages.put(slug, cachedPage{p: p, at: now})
+	return p, nil
+}
