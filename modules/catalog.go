@@ -18,6 +18,7 @@ import (
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/messages"
+	"github.com/propman/propman/modules/negotiations"
 	"github.com/propman/propman/modules/notices"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/penalties"
@@ -57,6 +58,7 @@ func Catalog() []module.Entry {
 		messages.Entry(),
 		notices.Entry(),
 		proposals.Entry(),
+		negotiations.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -92,7 +92,9 @@ func applyBody(email string) map[string]any {
 		"message": "We would like to see it.", "desired_start": "2027-01-01", "household_size": 2, "locale": "de"}
 }
 
-func (f fixture) applyPath() string { return "/api/v1/public/proposals/" + f.proposal.Slug + "/applications" }
+func (f fixture) applyPath() string {
+	return "/api/v1/public/proposals/" + f.proposal.Slug + "/applications"
+}
 
 var codePattern = regexp.MustCompile(`\b[0-9]{6}\b`)
 
