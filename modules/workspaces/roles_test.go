@@ -112,6 +112,10 @@ func newWorld(t *testing.T, app *testkit.App, token string, workspaceID int64) w
 	w["receiptId"] = receipts.Receipts[0].ID
 	w["documentId"] = uuid.NewString() // the role check comes before the document is looked up
 	w["messageId"] = uuid.NewString()
+	w["proposalId"] = created(t, app.Post(prop+"/proposals", token, map[string]any{"title": "Flat", "rent": 900, "available_from": "2027-01-01"}))
+	w["applicationId"] = uuid.NewString() // refused, or looked up in vain
+	w["negotiationId"] = uuid.NewString()
+	w["slug"] = "nosuchslug"
 	w["locale"] = "en"
 	w["token"] = "no-such-token"
 	w["invitationId"] = "987654321" // refused before any lookup
