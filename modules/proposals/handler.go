@@ -134,7 +134,13 @@ func (h *Handler) decide(to string) fiber.Handler {
 // page answers the public page from memory when it can: no token, no
 // workspace, one map look-up.
 func (h *Handler) page(c *fiber.Ctx) error {
-	p, err := h.svc.Page(httpserver.Context(c), c.Params("slug"))
+	slug := c.Params("slug")
+	// The request's context (its deadline) is made only when the database
+	// is needed: a hit costs a map look-up.
+	p, hit, err := h.svc.cached(slug)
+	if !hit {
+		p, err = h.svc.Page(httpserver.Context(c), slug)
+	}
 	if err != nil {
 		return err
 	}

@@ -81,18 +81,28 @@ func validSlug(s string) bool {
 
 func errNoPage() error { return apierror.NotFound("Proposal not found.") }
 
+// cached returns the page of slug when this instance holds it: found
+// reports whether it knows the answer (hit), ok whether that is a page.
+func (s *Service) cached(slug string) (p httpserver.Payload, hit bool, err error) {
+	if !validSlug(slug) {
+		return httpserver.Payload{}, true, errNoPage()
+	}
+	e, ok := s.pages.get(slug, s.clock.Now())
+	if !ok {
+		return httpserver.Payload{}, false, nil
+	}
+	if e.none {
+		return httpserver.Payload{}, true, errNoPage()
+	}
+	return e.p, true, nil
+}
+
 // Page returns the public page of the published proposal with slug.
 func (s *Service) Page(ctx context.Context, slug string) (httpserver.Payload, error) {
-	if !validSlug(slug) {
-		return httpserver.Payload{}, errNoPage()
+	if p, hit, err := s.cached(slug); hit {
+		return p, err
 	}
 	now := s.clock.Now()
-	if e, ok := s.pages.get(slug, now); ok {
-		if e.none {
-			return httpserver.Payload{}, errNoPage()
-		}
-		return e.p, nil
-	}
 	pr, err := s.store.bySlug(ctx, s.db, slug)
 	if errors.Is(err, errNoRow) || (err == nil && pr.Status != Published) {
 		s.pages.put(slug, cachedPage{at: now, none: true})
