@@ -40,6 +40,9 @@ func Catalog() []module.Entry {
 	entries := []module.Entry{
 		reference.Entry(),
 		agreements.Entry(),
+		// The public proposal page is read by strangers and answered from
+		// memory: mounted with the other public reads.
+		proposals.Entry(),
 		accounts.Entry(),
 		profile.Entry(),
 		workspaces.Entry(),
@@ -57,7 +60,6 @@ func Catalog() []module.Entry {
 		tenancy.Entry(),
 		messages.Entry(),
 		notices.Entry(),
-		proposals.Entry(),
 		negotiations.Entry(),
 	}
 	return append(entries, stubs.Entries()...)

@@ -15,12 +15,16 @@ import (
 // Handler turns HTTP requests into proposal and application operations.
 type Handler struct {
 	svc          *Service
-	cacheControl string
+	cacheControl []byte
 }
+
+// headerCacheControl is the header's key as it goes on the wire, set
+// without normalising it on every answer.
+var headerCacheControl = []byte(fiber.HeaderCacheControl)
 
 // NewHandler returns the handler.
 func NewHandler(svc *Service) *Handler {
-	return &Handler{svc: svc, cacheControl: "public, max-age=" + strconv.Itoa(int(svc.cfg.MaxAge.Seconds()))}
+	return &Handler{svc: svc, cacheControl: []byte("public, max-age=" + strconv.Itoa(int(svc.cfg.MaxAge.Seconds())))}
 }
 
 func (h *Handler) property(c *fiber.Ctx) (*properties.Property, error) {
@@ -147,7 +151,7 @@ func (h *Handler) page(c *fiber.Ctx) error {
 	if err := httpserver.SendPayload(c, p); err != nil {
 		return err
 	}
-	c.Response().Header.Set(fiber.HeaderCacheControl, h.cacheControl)
+	c.Response().Header.SetCanonical(headerCacheControl, h.cacheControl)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/propman/propman/platform/apierror"
@@ -16,54 +17,52 @@ import (
 // read from the database once per ttl however often it is asked for: the
 // page is the cheapest request of the module and the one strangers send
 // most. Changes made through this instance drop the page at once; other
-// instances see them within ttl.
+// instances see them within ttl. A sync.Map, not a map under a RWMutex:
+// its reads of a key written once take no lock and write no shared
+// counter, which two cores busy with one page felt.
 type pageCache struct {
 	ttl time.Duration
-	mu  sync.RWMutex
-	m   map[string]cachedPage
+	m   sync.Map // slug -> *cachedPage
+	n   atomic.Int64
 }
 
 type cachedPage struct {
-	p    httpserver.Payload
-	at   time.Time
-	none bool // no published proposal has the slug
+	p     httpserver.Payload
+	until time.Time
+	none  bool // no published proposal has the slug
 }
 
 // maxCachedPages bounds the cache against a walk of random slugs.
 const maxCachedPages = 10_000
 
-func newPageCache(ttl time.Duration) *pageCache {
-	return &pageCache{ttl: ttl, m: map[string]cachedPage{}}
-}
+func newPageCache(ttl time.Duration) *pageCache { return &pageCache{ttl: ttl} }
 
-func (c *pageCache) get(slug string, now time.Time) (cachedPage, bool) {
-	c.mu.RLock()
-	e, ok := c.m[slug]
-	c.mu.RUnlock()
-	if !ok || now.Sub(e.at) >= c.ttl {
-		return cachedPage{}, false
+func (c *pageCache) get(slug string, now time.Time) (*cachedPage, bool) {
+	v, ok := c.m.Load(slug)
+	if !ok {
+		return nil, false
+	}
+	e := v.(*cachedPage)
+	if !now.Before(e.until) {
+		return nil, false
 	}
 	return e, true
 }
 
-func (c *pageCache) put(slug string, e cachedPage) {
+func (c *pageCache) put(slug string, e *cachedPage, now time.Time) {
 	if c.ttl <= 0 {
 		return
 	}
-	c.mu.Lock()
-	if len(c.m) >= maxCachedPages {
-		clear(c.m)
+	if c.n.Add(1) > maxCachedPages {
+		c.m.Clear()
+		c.n.Store(1)
 	}
+	e.until = now.Add(c.ttl)
 	// The slug came from the request's buffer: keep a copy.
-	c.m[strings.Clone(slug)] = e
-	c.mu.Unlock()
+	c.m.Store(strings.Clone(slug), e)
 }
 
-func (c *pageCache) forget(slug string) {
-	c.mu.Lock()
-	delete(c.m, slug)
-	c.mu.Unlock()
-}
+func (c *pageCache) forget(slug string) { c.m.Delete(slug) }
 
 // validSlug reports whether s may be a slug, so that other strings cost no
 // query and no cache entry.
@@ -88,7 +87,7 @@ func (s *Service) cached(slug string) (p httpserver.Payload, hit bool, err error
 		return httpserver.Payload{}, true, errNoPage()
 	}
 	e, ok := s.pages.get(slug, s.clock.Now())
-	if !ok {
+	if !ok || e == nil {
 		return httpserver.Payload{}, false, nil
 	}
 	if e.none {
@@ -105,7 +104,7 @@ func (s *Service) Page(ctx context.Context, slug string) (httpserver.Payload, er
 	now := s.clock.Now()
 	pr, err := s.store.bySlug(ctx, s.db, slug)
 	if errors.Is(err, errNoRow) || (err == nil && pr.Status != Published) {
-		s.pages.put(slug, cachedPage{at: now, none: true})
+		s.pages.put(slug, &cachedPage{none: true}, now)
 		return httpserver.Payload{}, errNoPage()
 	}
 	if err != nil {
@@ -116,13 +115,13 @@ func (s *Service) Page(ctx context.Context, slug string) (httpserver.Payload, er
 		return httpserver.Payload{}, err
 	}
 	if prop.Archived() {
-		s.pages.put(slug, cachedPage{at: now, none: true})
+		s.pages.put(slug, &cachedPage{none: true}, now)
 		return httpserver.Payload{}, errNoPage()
 	}
 	p, err := httpserver.NewPayload(publicView(pr, prop))
 	if err != nil {
 		return httpserver.Payload{}, err
 	}
-	s.pages.put(slug, cachedPage{p: p, at: now})
+	s.pages.put(slug, &cachedPage{p: p}, now)
 	return p, nil
 }
