@@ -50,6 +50,11 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("deposit %v, want 1981.00", p.Deposit)
 	}
 	f.app.Post(f.base()+"/"+draft.ID+"/close", f.user.Token, nil).Expect(http.StatusConflict)
+	// Terms and photos are checked inside the update's transaction.
+	f.app.Put(f.base()+"/"+draft.ID, f.user.Token, map[string]any{"terms": []map[string]any{{"code": "PETS_ALLOWED", "value": true}},
+		"photos": []string{}}).Expect(http.StatusOK)
+	f.app.Put(f.base()+"/"+draft.ID, f.user.Token, map[string]any{"photos": []string{"019a4f3e-7c1d-7a2b-9c3d-2e4f5a6b7c8d"}}).
+		Expect(http.StatusBadRequest)
 	var list struct {
 		Proposals []proposal `json:"proposals"`
 	}

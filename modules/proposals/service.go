@@ -166,8 +166,9 @@ type termInput struct {
 	Value json.RawMessage `json:"value"`
 }
 
-// apply checks in and copies it onto pr; one message per problem.
-func (s *Service) apply(ctx context.Context, prop *properties.Property, pr *Proposal, in *Input, creating bool) ([]string, error) {
+// apply checks in and copies it onto pr; one message per problem. It
+// reads through db: the caller's transaction when it holds one.
+func (s *Service) apply(ctx context.Context, db bun.IDB, prop *properties.Property, pr *Proposal, in *Input, creating bool) ([]string, error) {
 	var details []string
 	fail := func(msg string) { details = append(details, msg) }
 	if creating {
@@ -225,7 +226,7 @@ func (s *Service) apply(ctx context.Context, prop *properties.Property, pr *Prop
 		for i, t := range *in.Terms {
 			raw[i] = contracts.Term{Code: t.Code, Value: t.Value}
 		}
-		terms, more, err := s.contracts.CheckTerms(ctx, s.db, raw, prop.CountryCode)
+		terms, more, err := s.contracts.CheckTerms(ctx, db, raw, prop.CountryCode)
 		if err != nil {
 			return nil, err
 		}
@@ -255,7 +256,7 @@ func (s *Service) apply(ctx context.Context, prop *properties.Property, pr *Prop
 				ids = append(ids, id)
 			}
 		}
-		found, err := s.files.OfProperty(ctx, s.db, prop.ID, ids)
+		found, err := s.files.OfProperty(ctx, db, prop.ID, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -307,7 +308,7 @@ func (s *Service) Create(ctx context.Context, prop *properties.Property, in *Inp
 	now := s.now()
 	pr := &Proposal{ID: id, WorkspaceID: prop.WorkspaceID, OwnerID: prop.OwnerID, PropertyID: prop.ID, Slug: slug,
 		Status: Draft, Currency: prop.Currency, Terms: "[]", Photos: "[]", CreatedAt: now, UpdatedAt: now}
-	details, err := s.apply(ctx, prop, pr, in, true)
+	details, err := s.apply(ctx, s.db, prop, pr, in, true)
 	if err != nil {
 		return nil, err
 	}
@@ -338,7 +339,7 @@ func (s *Service) Update(ctx context.Context, prop *properties.Property, rawID s
 			return errState("not_draft", "Only a draft proposal can be changed; close it and make a new one.")
 		}
 		before := proposalView(pr)
-		details, err := s.apply(ctx, prop, pr, in, false)
+		details, err := s.apply(ctx, tx, prop, pr, in, false)
 		if err != nil {
 			return err
 		}
