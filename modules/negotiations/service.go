@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -292,7 +293,7 @@ func (s *Service) Open(ctx context.Context, prop *properties.Property, in *OpenI
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		a, pr, err := s.proposals.Application(ctx, tx, prop, *in.ApplicationID)
 		if err != nil {
-			if st, ok := apierror.As(err); ok && st.Status == 404 {
+			if st, ok := apierror.As(err); ok && st.Status == http.StatusNotFound {
 				return apierror.Validation("application_id: no such application of this property")
 			}
 			return err

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net/http"
 	"regexp"
 	"strings"
 	"time"
@@ -76,7 +77,7 @@ const appliedMessage = "If the address is right, a 6-digit code is on its way; c
 // errInvalidCode is every refusal of a code: wrong, expired, used, too
 // many tries, unknown application.
 func errInvalidCode() error {
-	return apierror.New(400, "invalid_code", "The code is wrong, expired or used; apply again for a new one.")
+	return apierror.New(http.StatusBadRequest, "invalid_code", "The code is wrong, expired or used; apply again for a new one.")
 }
 
 func (s *Service) codeHash(id uuid.UUID, code string) string {
