@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/propman/propman/platform/testkit"
 )
@@ -163,5 +164,20 @@ func TestDecisionsMailTheApplicant(t *testing.T) {
 	f.app.Get(f.base()+"/"+f.proposal.ID+"/applications?status=declined", f.user.Token).Expect(http.StatusOK).JSON(&l)
 	if len(l.Applications) != 1 {
 		t.Errorf("declined: %+v", l.Applications)
+	}
+}
+
+func TestExpiredPendingApplicationsAreSwept(t *testing.T) {
+	f := start(t, testkit.WithConfig("modules.proposals.sweep", "100ms"))
+	f.apply(t, "late@example.com")
+	id, code := f.apply(t, "quick@example.com")
+	f.confirm(id, code).Expect(http.StatusOK)
+	f.app.Clock.Advance(16 * time.Minute)
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) && count(t, f.app, "proposal_applications") != 1 {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n := count(t, f.app, "proposal_applications"); n != 1 {
+		t.Fatalf("%d applications, want the confirmed one", n)
 	}
 }

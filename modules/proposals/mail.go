@@ -32,7 +32,39 @@ type mailWorker struct {
 	svc *Service
 }
 
-func registerWorker(q *jobs.Queue, svc *Service) { jobs.Register(q, &mailWorker{svc: svc}) }
+func registerWorker(q *jobs.Queue, svc *Service) {
+	jobs.Register(q, &mailWorker{svc: svc})
+	jobs.Register(q, &sweepWorker{svc: svc})
+	q.Every(svc.cfg.Sweep, "proposals_sweep", func() river.JobArgs { return sweepArgs{} })
+}
+
+// sweepArgs is the periodic job that deletes unconfirmed applications
+// whose code expired: they can never be confirmed, and nobody sees them.
+type sweepArgs struct{}
+
+// Kind is River's name of the job.
+func (sweepArgs) Kind() string { return "proposals_sweep" }
+
+type sweepWorker struct {
+	river.WorkerDefaults[sweepArgs]
+	svc *Service
+}
+
+func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[sweepArgs]) error {
+	_, err := w.svc.Sweep(ctx)
+	return err
+}
+
+// Sweep deletes the pending applications whose code expired, in one
+// statement, and says how many.
+func (s *Service) Sweep(ctx context.Context) (int64, error) {
+	res, err := database.Exec(ctx, s.db, s.db.NewDelete().Model((*Application)(nil)).Where("status = ?", Pending).
+		Where("code_expires_ms <= ?", database.Param{V: s.clock.Now().UnixMilli()}))
+	if err != nil {
+		return 0, fmt.Errorf("sweep applications: %w", err)
+	}
+	return res.RowsAffected()
+}
 
 // Work renders the mail from the stored application, in its language.
 func (w *mailWorker) Work(ctx context.Context, job *river.Job[mailArgs]) error {

@@ -55,11 +55,14 @@ type Config struct {
 	IPPerHour       int `koanf:"ipperhour"`
 	EmailPerHour    int `koanf:"emailperhour"`
 	ProposalPerHour int `koanf:"proposalperhour"`
+	// Sweep is how often unconfirmed applications whose code expired are
+	// deleted.
+	Sweep time.Duration `koanf:"sweep"`
 }
 
 // NewConfig reads modules.proposals with its defaults.
 func NewConfig(cfg *config.Config) (Config, error) {
-	c := Config{CacheTTL: 10 * time.Second, MaxAge: time.Minute, IPPerHour: 10, EmailPerHour: 3, ProposalPerHour: 300}
+	c := Config{CacheTTL: 10 * time.Second, MaxAge: time.Minute, IPPerHour: 10, EmailPerHour: 3, ProposalPerHour: 300, Sweep: time.Hour}
 	if err := cfg.Module(Name, &c); err != nil {
 		return Config{}, err
 	}
@@ -68,6 +71,8 @@ func NewConfig(cfg *config.Config) (Config, error) {
 		return Config{}, &config.Error{Key: "modules.proposals.cachettl", Reason: "must be from 0 to 1h"}
 	case c.MaxAge < 0 || c.MaxAge > 24*time.Hour:
 		return Config{}, &config.Error{Key: "modules.proposals.maxage", Reason: "must be from 0 to 24h"}
+	case c.Sweep < 10*time.Millisecond:
+		return Config{}, &config.Error{Key: "modules.proposals.sweep", Reason: "must be at least 10ms"}
 	case c.IPPerHour < 1 || c.EmailPerHour < 1 || c.ProposalPerHour < 1:
 		return Config{}, &config.Error{Key: "modules.proposals.ipperhour", Reason: "every per-hour limit must be at least 1"}
 	}
