@@ -12,6 +12,8 @@ package modules
 import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/agreements"
+	"github.com/propman/propman/modules/assets"
+	"github.com/propman/propman/modules/compensations"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/counters"
@@ -20,6 +22,7 @@ import (
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/negotiations"
 	"github.com/propman/propman/modules/notices"
+	"github.com/propman/propman/modules/oidc"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/penalties"
 	"github.com/propman/propman/modules/printforms"
@@ -30,7 +33,9 @@ import (
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/modules/stubs"
 	"github.com/propman/propman/modules/tenancy"
+	"github.com/propman/propman/modules/tools"
 	"github.com/propman/propman/modules/translations"
+	"github.com/propman/propman/modules/violations"
 	"github.com/propman/propman/modules/workspaces"
 	"github.com/propman/propman/platform/module"
 )
@@ -44,6 +49,7 @@ func Catalog() []module.Entry {
 		// memory: mounted with the other public reads.
 		proposals.Entry(),
 		accounts.Entry(),
+		oidc.Entry(),
 		profile.Entry(),
 		workspaces.Entry(),
 		translations.Entry(),
@@ -60,6 +66,10 @@ func Catalog() []module.Entry {
 		tenancy.Entry(),
 		messages.Entry(),
 		notices.Entry(),
+		assets.Entry(),
+		violations.Entry(),
+		compensations.Entry(),
+		tools.Entry(),
 		negotiations.Entry(),
 	}
 	return append(entries, stubs.Entries()...)

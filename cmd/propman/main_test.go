@@ -69,17 +69,20 @@ func TestMigrateCommands(t *testing.T) {
 func TestOpenAPICommand(t *testing.T) {
 	t.Setenv("PROPMAN_DATABASE_URL", "postgres://nobody@127.0.0.1:1/none?sslmode=disable") // never opened
 	t.Setenv("PROPMAN_MODULES_EXPENSES_ENABLED", "false")
-	t.Setenv("PROPMAN_MODULES_CONTRACTS_ENABLED", "false")    // it needs expenses
-	t.Setenv("PROPMAN_MODULES_COUNTERS_ENABLED", "false")     // it needs expenses
-	t.Setenv("PROPMAN_MODULES_PAYMENTS_ENABLED", "false")     // it needs expenses
-	t.Setenv("PROPMAN_MODULES_RECEIPTS_ENABLED", "false")     // it needs payments
-	t.Setenv("PROPMAN_MODULES_PRINTFORMS_ENABLED", "false")   // it needs contracts
-	t.Setenv("PROPMAN_MODULES_PENALTIES_ENABLED", "false")    // it needs expenses
-	t.Setenv("PROPMAN_MODULES_TENANCY_ENABLED", "false")      // it needs contracts
-	t.Setenv("PROPMAN_MODULES_MESSAGES_ENABLED", "false")     // it needs contracts
-	t.Setenv("PROPMAN_MODULES_NOTICES_ENABLED", "false")      // it needs messages
-	t.Setenv("PROPMAN_MODULES_PROPOSALS_ENABLED", "false")    // it needs contracts
-	t.Setenv("PROPMAN_MODULES_NEGOTIATIONS_ENABLED", "false") // it needs proposals
+	t.Setenv("PROPMAN_MODULES_CONTRACTS_ENABLED", "false")     // it needs expenses
+	t.Setenv("PROPMAN_MODULES_COUNTERS_ENABLED", "false")      // it needs expenses
+	t.Setenv("PROPMAN_MODULES_PAYMENTS_ENABLED", "false")      // it needs expenses
+	t.Setenv("PROPMAN_MODULES_RECEIPTS_ENABLED", "false")      // it needs payments
+	t.Setenv("PROPMAN_MODULES_PRINTFORMS_ENABLED", "false")    // it needs contracts
+	t.Setenv("PROPMAN_MODULES_PENALTIES_ENABLED", "false")     // it needs expenses
+	t.Setenv("PROPMAN_MODULES_TENANCY_ENABLED", "false")       // it needs contracts
+	t.Setenv("PROPMAN_MODULES_MESSAGES_ENABLED", "false")      // it needs contracts
+	t.Setenv("PROPMAN_MODULES_NOTICES_ENABLED", "false")       // it needs messages
+	t.Setenv("PROPMAN_MODULES_ASSETS_ENABLED", "false")        // it needs contracts
+	t.Setenv("PROPMAN_MODULES_VIOLATIONS_ENABLED", "false")    // it needs contracts
+	t.Setenv("PROPMAN_MODULES_COMPENSATIONS_ENABLED", "false") // it needs payments
+	t.Setenv("PROPMAN_MODULES_PROPOSALS_ENABLED", "false")     // it needs contracts
+	t.Setenv("PROPMAN_MODULES_NEGOTIATIONS_ENABLED", "false")  // it needs proposals
 	code, out, errOut := runCmd(t, "openapi")
 	if code != 0 {
 		t.Fatalf("openapi: %d %q", code, errOut)
@@ -107,6 +110,8 @@ func TestOpenAPICommand(t *testing.T) {
 		testkit.WithConfig("modules.payments.enabled", false), testkit.WithConfig("modules.receipts.enabled", false),
 		testkit.WithConfig("modules.printforms.enabled", false), testkit.WithConfig("modules.penalties.enabled", false),
 		testkit.WithConfig("modules.tenancy.enabled", false), testkit.WithConfig("modules.messages.enabled", false), testkit.WithConfig("modules.notices.enabled", false),
+		testkit.WithConfig("modules.assets.enabled", false), testkit.WithConfig("modules.violations.enabled", false),
+		testkit.WithConfig("modules.compensations.enabled", false),
 		testkit.WithConfig("modules.proposals.enabled", false), testkit.WithConfig("modules.negotiations.enabled", false)).Doc.Operations()
 	var printed []string
 	for p, item := range doc.Paths {

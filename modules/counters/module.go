@@ -29,7 +29,10 @@ func Entry() module.Entry {
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,
-			fx.Provide(fx.Private, NewStore, NewService, NewHandler),
+			// The service is public: inspections (modules/assets) record
+			// meter readings through it.
+			fx.Provide(NewService),
+			fx.Provide(fx.Private, NewStore, NewHandler),
 			properties.ProvideDependent(newPropertyCleanup),
 			module.ProvideRoutes(NewRoutes),
 		),

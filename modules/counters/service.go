@@ -2,6 +2,7 @@ package counters
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -357,35 +358,9 @@ func (s *Service) AddReading(ctx context.Context, p auth.Principal, prop *proper
 	}
 	var out *Reading
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		c, err := s.store.LockCounter(ctx, tx, prop.ID, id)
-		if err != nil {
-			return err
-		}
-		if !c.IsActive {
-			return errInactive
-		}
-		latest, err := s.store.Latest(ctx, tx, c.ID)
-		if err != nil {
-			return err
-		}
-		readings, charges, problems, err := s.plan(prop, c, latest, p.UserID, []ReadingInput{in})
-		if err != nil {
-			return err
-		}
-		if len(problems) > 0 {
-			if problems[0].outOfOrder {
-				return apierror.Conflict("out_of_order", problems[0].msg)
-			}
-			return apierror.Validation(problems[0].msg)
-		}
-		if err := s.charges.CreateMeterChargesInTx(ctx, tx, charges); err != nil {
-			return err
-		}
-		if err := s.store.InsertReadings(ctx, tx, readings); err != nil {
-			return err
-		}
-		out = &readings[0]
-		return record(ctx, tx, activity.Created, prop, "reading", out.ID, nil, readingOut(out))
+		var err error
+		_, out, err = s.addReading(ctx, tx, p, prop, id, in)
+		return err
 	})
 	switch {
 	case errors.Is(err, ErrNotFound):
@@ -523,4 +498,62 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, prop *properties
 // now is the clock's time at the precision both databases keep.
 func (s *Service) now() time.Time {
 	return s.clock.Now().UTC().Truncate(time.Microsecond)
+}
+
+// addReading is AddReading's work inside tx.
+func (s *Service) addReading(ctx context.Context, tx bun.Tx, p auth.Principal, prop *properties.Property, id uuid.UUID, in ReadingInput) (*Counter, *Reading, error) {
+	c, err := s.store.LockCounter(ctx, tx, prop.ID, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !c.IsActive {
+		return nil, nil, errInactive
+	}
+	latest, err := s.store.Latest(ctx, tx, c.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	readings, charges, problems, err := s.plan(prop, c, latest, p.UserID, []ReadingInput{in})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(problems) > 0 {
+		if problems[0].outOfOrder {
+			return nil, nil, apierror.Conflict("out_of_order", problems[0].msg)
+		}
+		return nil, nil, apierror.Validation(problems[0].msg)
+	}
+	if err := s.charges.CreateMeterChargesInTx(ctx, tx, charges); err != nil {
+		return nil, nil, err
+	}
+	if err := s.store.InsertReadings(ctx, tx, readings); err != nil {
+		return nil, nil, err
+	}
+	out := &readings[0]
+	return c, out, record(ctx, tx, activity.Created, prop, "reading", out.ID, nil, readingOut(out))
+}
+
+// AddReadingTx is AddReading inside tx, the caller's transaction, for a
+// module that records readings with a record of its own (an inspection):
+// the same rules, the same charge, the same errors (404 for a counter not
+// of prop, 409 inactive or out_of_order, 400 for a value below the last).
+// The counter's lock takes the property's first, as every money writer.
+// It returns the counter as well as the reading.
+func (s *Service) AddReadingTx(ctx context.Context, tx bun.Tx, p auth.Principal, prop *properties.Property, counterID uuid.UUID, in ReadingInput) (*Counter, *Reading, error) {
+	c, out, err := s.addReading(ctx, tx, p, prop, counterID, in)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return nil, nil, errNoCounter()
+	case database.IsUniqueViolation(err):
+		return nil, nil, apierror.Conflict("out_of_order", "A reading of this date was added meanwhile.")
+	}
+	return c, out, err
+}
+
+// ParseReading checks a reading's value sent to another module (an
+// inspection's meter reading) by the rules of POST .../readings: the
+// problems are named value.
+func ParseReading(readOn period.Date, value json.RawMessage) (ReadingInput, []string) {
+	r := readingRequest{ReadOn: json.RawMessage(`"` + readOn.String() + `"`), Value: value}
+	return r.input()
 }

@@ -137,7 +137,7 @@ var chargeFilters = []listing.Filter{
 	{Name: "period", Rule: "must be a month (2026-11), a quarter (2026-Q4) or a year (2026)", OK: period.ValidLabel, MaxLen: 7},
 	listing.OneOf("status", Statuses...),
 	listing.UUID("contract_id"),
-	listing.OneOf("kind", Regular, Penalty),
+	listing.OneOf("kind", Regular, Penalty, Fine),
 }
 
 func (h *Handler) createCharge(c *fiber.Ctx) error {

@@ -173,3 +173,16 @@ func TotalsQuery(db bun.IDB, propertyID uuid.UUID, contractID *uuid.UUID, asOf p
 	}
 	return q
 }
+
+// ContractCharges returns, through db, the contract's charges of the
+// property that are not cancelled, oldest first (due date, creation, id):
+// what a deposit settlement reads (the deposit paid, what is still owed).
+func ContractCharges(ctx context.Context, db bun.IDB, propertyID, contractID uuid.UUID) ([]Charge, error) {
+	var list []Charge
+	q := db.NewSelect().Model(&list).Where("property_id = ?", propertyID).Where("contract_id = ?", contractID).
+		Where("status <> ?", Cancelled).Order("due_date", "created_at", "id")
+	if err := database.Select(ctx, db, q); err != nil {
+		return nil, fmt.Errorf("contract charges: %w", err)
+	}
+	return list, nil
+}

@@ -37,6 +37,9 @@ const (
 	Regular = "regular"
 	// Penalty is a late fee for the charge PenaltyFor (modules/penalties).
 	Penalty = "penalty"
+	// Fine is a contractual fine for a breach of the contract
+	// (modules/violations); late fees are never added to it.
+	Fine = "fine"
 )
 
 // Expense is a row of expenses.

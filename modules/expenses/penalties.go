@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -96,3 +97,42 @@ func (s *Service) Today() period.Date { return period.DateOf(s.now()) }
 // ChargeJSON is the charge as clients see it (the Charge schema of the
 // module's openapi.yaml), for other modules that answer with charges.
 func ChargeJSON(c *Charge) any { return chargeOut(c) }
+
+// FineInput is a contractual fine another module (violations) charges.
+type FineInput struct {
+	Name    string
+	Amount  money.Amount
+	DueDate period.Date
+}
+
+// CreateFineTx inserts, through tx (the caller's transaction, which holds
+// the property's lock), one charge of kind fine on the contract, in the
+// property's currency, period the month of its due date, and hands it to
+// the ledger, which uses the property's credit on it. Late fees are
+// computed on regular charges only (modules/penalties), so a fine never
+// carries one.
+func (s *Service) CreateFineTx(ctx context.Context, tx bun.IDB, prop *properties.Property, contractID uuid.UUID, in FineInput) (*Charge, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return nil, fmt.Errorf("fine id: %w", err)
+	}
+	name := in.Name
+	if r := []rune(name); len(r) > maxChargeName {
+		name = string(r[:maxChargeName-1]) + "…"
+	}
+	c := &Charge{
+		ID: id, PropertyID: prop.ID, Origin: id, Name: name, Amount: in.Amount, Currency: prop.Currency,
+		Period: period.MonthLabel(in.DueDate), DueDate: in.DueDate, Status: Unpaid, ContractID: &contractID,
+		Kind: Fine, CreatedAt: s.now(),
+	}
+	if err := s.store.InsertCharge(ctx, tx, c); err != nil {
+		return nil, err
+	}
+	if err := s.chargesCreated(ctx, tx, prop.ID, []Charge{*c}); err != nil {
+		return nil, err
+	}
+	if err := reread(ctx, tx, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/propman/propman/modules/tools/tracking"
 )
 
 // authorJSON is who wrote a message.
@@ -33,9 +35,38 @@ type messageJSON struct {
 	LastError      *string    `json:"last_error"`
 	Attempts       int        `json:"attempts"`
 	TrackingNumber *string    `json:"tracking_number"`
+	Tracking       *trackJSON `json:"tracking"`
 	SentAt         *string    `json:"sent_at"`
 	CreatedAt      string     `json:"created_at"`
 	UpdatedAt      string     `json:"updated_at"`
+}
+
+// trackJSON is what the tracking number tells about itself (carrier and
+// tracking page, from modules/tools/tracking); null when the number fits
+// no known format or its check digit, or there is none.
+type trackJSON struct {
+	Carrier     string  `json:"carrier"`
+	CarrierName string  `json:"carrier_name"`
+	Country     *string `json:"country"`
+	URL         *string `json:"url"`
+}
+
+func trackingOf(number *string) *trackJSON {
+	if number == nil {
+		return nil
+	}
+	r, err := tracking.Identify(*number)
+	if err != nil {
+		return nil
+	}
+	t := &trackJSON{Carrier: r.Carrier, CarrierName: r.CarrierName}
+	if r.Country != "" {
+		t.Country = &r.Country
+	}
+	if r.URL != "" {
+		t.URL = &r.URL
+	}
+	return t
 }
 
 func idString(id *uuid.UUID) *string {
@@ -61,7 +92,7 @@ func toJSON(m *Message) messageJSON {
 		Author:    authorJSON{Type: "system", UserID: m.AuthorUserID, ContragentID: idString(m.AuthorContragentID)},
 		Direction: m.Direction, Channel: m.Channel, Subject: m.Subject, Body: m.Body,
 		Attachments: make([]string, len(m.Attachments)), Delivery: m.Delivery, LastError: m.LastError,
-		Attempts: m.Attempts, TrackingNumber: m.TrackingNumber, SentAt: timeString(m.SentAt),
+		Attempts: m.Attempts, TrackingNumber: m.TrackingNumber, Tracking: trackingOf(m.TrackingNumber), SentAt: timeString(m.SentAt),
 		CreatedAt: m.CreatedAt.UTC().Format(time.RFC3339), UpdatedAt: m.UpdatedAt.UTC().Format(time.RFC3339),
 	}
 	switch {

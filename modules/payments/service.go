@@ -397,49 +397,84 @@ func (s *Service) Reverse(ctx context.Context, who auth.Principal, prop *propert
 		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
 			return err
 		}
-		cur, err := s.store.ByID(ctx, tx, p.ID)
-		if err != nil {
-			return err
-		}
-		if cur.Status != Posted {
-			return apierror.Conflict("already_reversed", "The payment was reversed already.")
-		}
-		if err := s.store.LoadAllocations(ctx, tx, []*Payment{cur}); err != nil {
-			return err
-		}
-		changes := make([]expenses.PaidChange, 0, len(cur.Allocations))
-		byCharge := map[uuid.UUID]int{}
-		for _, a := range cur.Allocations {
-			if j, ok := byCharge[a.ChargeID]; ok {
-				changes[j].Delta -= a.Amount
-				continue
-			}
-			byCharge[a.ChargeID] = len(changes)
-			changes = append(changes, expenses.PaidChange{ChargeID: a.ChargeID, Delta: -a.Amount})
-		}
-		if err := expenses.AddPaid(ctx, tx, changes); err != nil {
-			return err
-		}
-		before := paymentOut(cur)
-		now := s.now()
-		by := who.UserID
-		cur.Status, cur.ReversedAt, cur.ReversedBy, cur.ReversalReason = Reversed, &now, &by, &reason
-		cur.Unallocated, cur.UpdatedAt, cur.Allocations = 0, now, nil
-		if err := s.store.MarkReversed(ctx, tx, cur); err != nil {
-			return err
-		}
-		for _, l := range s.listeners {
-			if err := l.PaymentReversed(ctx, tx, cur); err != nil {
-				return err
-			}
-		}
-		*p = *cur
-		return activity.Record(ctx, tx, activity.Entry{
-			Action: activity.Reversed, RecordType: "payment", RecordID: cur.ID.String(), WorkspaceID: prop.WorkspaceID,
-			Changes: activity.Diff(before, paymentOut(cur)),
-		})
+		return s.reverse(ctx, tx, who.UserID, prop, p, reason)
 	})
 	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// reverse is Reverse's work inside tx, which holds the property's lock.
+func (s *Service) reverse(ctx context.Context, tx bun.Tx, by int64, prop *properties.Property, p *Payment, reason string) error {
+	cur, err := s.store.ByID(ctx, tx, p.ID)
+	if err != nil {
+		return err
+	}
+	if cur.Status != Posted {
+		return apierror.Conflict("already_reversed", "The payment was reversed already.")
+	}
+	if err := s.store.LoadAllocations(ctx, tx, []*Payment{cur}); err != nil {
+		return err
+	}
+	changes := make([]expenses.PaidChange, 0, len(cur.Allocations))
+	byCharge := map[uuid.UUID]int{}
+	for _, a := range cur.Allocations {
+		if j, ok := byCharge[a.ChargeID]; ok {
+			changes[j].Delta -= a.Amount
+			continue
+		}
+		byCharge[a.ChargeID] = len(changes)
+		changes = append(changes, expenses.PaidChange{ChargeID: a.ChargeID, Delta: -a.Amount})
+	}
+	if err := expenses.AddPaid(ctx, tx, changes); err != nil {
+		return err
+	}
+	before := paymentOut(cur)
+	now := s.now()
+	cur.Status, cur.ReversedAt, cur.ReversedBy, cur.ReversalReason = Reversed, &now, &by, &reason
+	cur.Unallocated, cur.UpdatedAt, cur.Allocations = 0, now, nil
+	if err := s.store.MarkReversed(ctx, tx, cur); err != nil {
+		return err
+	}
+	for _, l := range s.listeners {
+		if err := l.PaymentReversed(ctx, tx, cur); err != nil {
+			return err
+		}
+	}
+	*p = *cur
+	return activity.Record(ctx, tx, activity.Entry{
+		Action: activity.Reversed, RecordType: "payment", RecordID: cur.ID.String(), WorkspaceID: prop.WorkspaceID,
+		Changes: activity.Diff(before, paymentOut(cur)),
+	})
+}
+
+// PostTx posts a payment inside tx, the caller's transaction, which holds
+// the property's lock (properties.Lock): a module that settles charges
+// with money it accounts for itself (a compensation credited to the
+// tenant, a deposit applied to what is owed) records it as a payment, so
+// that every paid amount stays the sum of allocations. The caller has
+// checked what Post checks before its transaction: the contract and payer
+// are the property's, the date not in the future, explicit allocations
+// unique and within the amount. by is the user who acts. Receipt and
+// listeners as for any payment.
+func (s *Service) PostTx(ctx context.Context, tx bun.Tx, prop *properties.Property, by int64, in Input) (*Payment, error) {
+	return s.post(ctx, tx, prop, by, in)
+}
+
+// ReverseTx reverses the posted payment with id inside tx, which holds the
+// property's lock: what a module that posted it with PostTx does when its
+// own record is undone. 409 already_reversed when it is reversed already,
+// ErrNotFound-like 404 when it is not the property's.
+func (s *Service) ReverseTx(ctx context.Context, tx bun.Tx, prop *properties.Property, by int64, id uuid.UUID, reason string) (*Payment, error) {
+	p, err := s.store.ByID(ctx, tx, id)
+	if errors.Is(err, errNotFound) || (err == nil && p.PropertyID != prop.ID) {
+		return nil, errNoPayment()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.reverse(ctx, tx, by, prop, p, reason); err != nil {
 		return nil, err
 	}
 	return p, nil

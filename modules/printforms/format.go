@@ -193,3 +193,7 @@ func (s Style) Date(d period.Date) string { return s.s.Date(d) }
 
 // Period writes a billing period label.
 func (s Style) Period(label string) string { return s.s.Period(label) }
+
+// Decimal writes a decimal number given as text ("1234.500") with the
+// locale's separators.
+func (s Style) Decimal(num string) string { return s.s.Decimal(num) }

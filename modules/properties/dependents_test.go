@@ -16,6 +16,8 @@ func TestDeleteWithoutTheExpensesModuleRelyOnTheSchema(t *testing.T) {
 	app := testkit.Start(t, testkit.WithConfig("modules.expenses.enabled", false), testkit.WithConfig("modules.contracts.enabled", false), testkit.WithConfig("modules.counters.enabled", false), testkit.WithConfig("modules.payments.enabled", false), testkit.WithConfig("modules.receipts.enabled", false),
 		testkit.WithConfig("modules.printforms.enabled", false), testkit.WithConfig("modules.penalties.enabled", false),
 		testkit.WithConfig("modules.tenancy.enabled", false), testkit.WithConfig("modules.messages.enabled", false), testkit.WithConfig("modules.notices.enabled", false),
+		testkit.WithConfig("modules.assets.enabled", false), testkit.WithConfig("modules.violations.enabled", false),
+		testkit.WithConfig("modules.compensations.enabled", false),
 		testkit.WithConfig("modules.proposals.enabled", false), testkit.WithConfig("modules.negotiations.enabled", false))
 	u := accountstest.NewUser(t, app)
 	create := func() string {

@@ -13,10 +13,6 @@ func stub(name, summary string, prefixes ...string) module.Entry {
 // Entries are the stub modules, in catalogue order.
 func Entries() []module.Entry {
 	return []module.Entry{
-		stub("violations", "Violations of contract terms", "/properties/:propertyId/violations"),
-		stub("compensations", "Compensations", "/properties/:propertyId/compensations"),
-		stub("assets", "Property assets and inventory", "/properties/:propertyId/assets"),
-		stub("tools", "Tools: postal-carrier lookup, geolocation, help links", "/tools"),
 		stub("calendar", "Calendar events", "/calendar-events"),
 		stub("billing", "Billing: subscriptions, invoices, payment methods", "/billing"),
 		stub("partners", "Partner invitations (referral program)", "/partner-invitations"),

@@ -116,6 +116,11 @@ func newWorld(t *testing.T, app *testkit.App, token string, workspaceID int64) w
 	w["applicationId"] = uuid.NewString() // refused, or looked up in vain
 	w["negotiationId"] = uuid.NewString()
 	w["slug"] = "nosuchslug"
+	w["number"] = "RR123456785DE" // tools' postal tracking number
+	// assets, violations, compensations: the role check comes first too.
+	for _, k := range []string{"assetId", "inspectionId", "violationId", "compensationId", "settlementId"} {
+		w[k] = uuid.NewString()
+	}
 	w["locale"] = "en"
 	w["token"] = "no-such-token"
 	w["invitationId"] = "987654321" // refused before any lookup

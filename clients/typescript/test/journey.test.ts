@@ -379,3 +379,119 @@ describe("a team and a tenant: the landlord invites a manager, who records a pay
     assert.equal(prop.response.status, 404);
   });
 });
+
+describe("a move-out: check-in, termination, check-out, the deposit settled and refunded", () => {
+  const tag = randomBytes(4).toString("hex");
+  let propertyId = "";
+  let contractId = "";
+  let sofaId = "";
+  let settlementId = "";
+  let refundId = "";
+  const today = new Date().toISOString().slice(0, 10);
+  const start = today.slice(0, 8) + "01";
+
+  it("lets a flat with a deposit, which the tenant pays with the first rent", async () => {
+    token = await signUp("Moving Landlord", `mover-${tag}@example.com`);
+    const prop = await api.POST("/api/v1/properties", { body: { name: "Flat to leave", city: "Köln", country_code: "DE" } });
+    assert.equal(prop.response.status, 201, JSON.stringify(prop.error));
+    propertyId = prop.data?.id ?? "";
+    const tenant = await api.POST("/api/v1/contragents", { body: { kind: "person", roles: ["tenant"], name: "Moving Tenant" } });
+    assert.equal(tenant.response.status, 201, JSON.stringify(tenant.error));
+    const contract = await api.POST("/api/v1/contracts", {
+      body: {
+        property_id: propertyId, tenant_id: tenant.data?.id ?? "", number: `M-${tag}`, locale: "de",
+        terms: [
+          { code: "MONTHLY_RENT_AMOUNT", value: 700 },
+          { code: "CONTRACT_START_DATE", value: start },
+          { code: "DEPOSIT_AMOUNT", value: 1500 },
+        ],
+      },
+    });
+    assert.equal(contract.response.status, 201, JSON.stringify(contract.error));
+    contractId = contract.data?.id ?? "";
+    const active = await api.POST("/api/v1/contracts/{contractId}/activate", { params: { path: { contractId } } });
+    assert.equal(active.response.status, 200, JSON.stringify(active.error));
+    const refresh = await api.POST("/api/v1/properties/{propertyId}/expenses/refresh-all", { params: { path: { propertyId } } });
+    assert.equal(refresh.response.status, 200, JSON.stringify(refresh.error));
+    const pay = await api.POST("/api/v1/properties/{propertyId}/payments", {
+      params: { path: { propertyId } },
+      body: { amount: 2200, method: "bank_transfer", contract_id: contractId, reference: `deposit and rent ${tag}` },
+    });
+    assert.equal(pay.response.status, 201, JSON.stringify(pay.error));
+  });
+
+  it("records the inventory and the check-in", async () => {
+    const sofa = await api.POST("/api/v1/properties/{propertyId}/assets", {
+      params: { path: { propertyId } },
+      body: { name: "Sofa", category: "furniture", condition: "good", value: 900 },
+    });
+    assert.equal(sofa.response.status, 201, JSON.stringify(sofa.error));
+    sofaId = sofa.data?.id ?? "";
+    const checkIn = await api.POST("/api/v1/properties/{propertyId}/assets/inspections", {
+      params: { path: { propertyId } },
+      body: { contract_id: contractId, kind: "check_in", inspected_on: start, items: [{ asset_id: sofaId, condition: "good" }] },
+    });
+    assert.equal(checkIn.response.status, 201, JSON.stringify(checkIn.error));
+    assert.equal(checkIn.data?.changes, null);
+  });
+
+  it("terminates the contract and records the check-out, which shows the worn sofa", async () => {
+    const end = await api.POST("/api/v1/contracts/{contractId}/terminate", {
+      params: { path: { contractId } },
+      body: { date: today, reason: "Moving out" },
+    });
+    assert.equal(end.response.status, 200, JSON.stringify(end.error));
+    const checkOut = await api.POST("/api/v1/properties/{propertyId}/assets/inspections", {
+      params: { path: { propertyId } },
+      body: { contract_id: contractId, kind: "check_out", inspected_on: today, items: [{ asset_id: sofaId, condition: "fair", notes: "Stains" }] },
+    });
+    assert.equal(checkOut.response.status, 201, JSON.stringify(checkOut.error));
+    assert.deepEqual(checkOut.data?.changes, [{ asset_id: sofaId, name: "Sofa", before: "good", after: "fair" }]);
+    const pdf = await api.GET("/api/v1/print-forms/inspections/{inspectionId}", {
+      params: { path: { inspectionId: checkOut.data?.id ?? "" } },
+      parseAs: "arrayBuffer",
+    });
+    assert.equal(pdf.response.status, 200);
+    assert.equal(pdf.response.headers.get("content-type"), "application/pdf");
+  });
+
+  it("settles the deposit with an agreed deduction: the rest is refunded", async () => {
+    const st = await api.POST("/api/v1/properties/{propertyId}/compensations/deposit-settlements", {
+      params: { path: { propertyId } },
+      body: { contract_id: contractId, deductions: [{ reason: "Sofa cleaning", amount: 200 }] },
+    });
+    assert.equal(st.response.status, 201, JSON.stringify(st.error));
+    assert.ok(st.data);
+    assert.equal(st.data.deposit_held, 1500);
+    assert.equal(st.data.owed, 0);
+    assert.equal(st.data.deductions_total, 200);
+    assert.equal(st.data.refund, 1300);
+    assert.equal(st.data.still_owed, 0);
+    assert.equal(st.data.matching, false);
+    assert.equal(st.data.statutory, false);
+    settlementId = st.data.id;
+    refundId = st.data.compensation_id ?? "";
+    const again = await api.POST("/api/v1/properties/{propertyId}/compensations/deposit-settlements", {
+      params: { path: { propertyId } },
+      body: { contract_id: contractId },
+    });
+    assert.equal(again.response.status, 409);
+  });
+
+  it("pays the refund out and prints the statement", async () => {
+    const paid = await api.POST("/api/v1/properties/{propertyId}/compensations/{compensationId}/pay-out", {
+      params: { path: { propertyId, compensationId: refundId } },
+      body: { method: "bank_transfer", reference: `refund ${tag}` },
+    });
+    assert.equal(paid.response.status, 200, JSON.stringify(paid.error));
+    assert.equal(paid.data?.kind, "deposit_refund");
+    assert.equal(paid.data?.status, "paid_out");
+    assert.equal(paid.data?.amount, 1300);
+    const pdf = await api.GET("/api/v1/print-forms/deposit-settlements/{settlementId}", {
+      params: { path: { settlementId } },
+      parseAs: "arrayBuffer",
+    });
+    assert.equal(pdf.response.status, 200);
+    assert.equal(pdf.response.headers.get("content-type"), "application/pdf");
+  });
+});

@@ -1,0 +1,3 @@
+DROP TABLE IF EXISTS inspections;
+--bun:split
+DROP TABLE IF EXISTS assets;

@@ -1,0 +1,156 @@
+package assets
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/modules/printforms"
+	"github.com/propman/propman/platform/auth"
+)
+
+// words are the inspection form's texts per locale; English where a locale
+// lacks one.
+var words = map[string]map[string]string{
+	"en": {
+		CheckIn: "Check-in inspection", CheckOut: "Check-out inspection", "contract": "Contract", "property": "Property",
+		"date": "Date", "tenant": "Tenant", "landlord": "Landlord", "assets": "Inventory", "readings": "Meter readings",
+		"notes": "Notes", "changes": "Changes since check-in", "nochange": "No change since check-in.",
+		"none": "none", "signatures": "Signatures", "before": "at check-in", "after": "at check-out", "missing": "not inspected",
+		"new": "new", "good": "good", "fair": "fair", "poor": "poor", "broken": "broken",
+	},
+	"de": {
+		CheckIn: "Übergabeprotokoll (Einzug)", CheckOut: "Übergabeprotokoll (Auszug)", "contract": "Vertrag", "property": "Objekt",
+		"date": "Datum", "tenant": "Mieter", "landlord": "Vermieter", "assets": "Inventar", "readings": "Zählerstände",
+		"notes": "Bemerkungen", "changes": "Änderungen seit dem Einzug", "nochange": "Keine Änderung seit dem Einzug.",
+		"none": "keine", "signatures": "Unterschriften", "before": "beim Einzug", "after": "beim Auszug", "missing": "nicht geprüft",
+		"new": "neu", "good": "gut", "fair": "gebraucht", "poor": "schlecht", "broken": "defekt",
+	},
+	"fr": {
+		CheckIn: "État des lieux d'entrée", CheckOut: "État des lieux de sortie", "contract": "Contrat", "property": "Logement",
+		"date": "Date", "tenant": "Locataire", "landlord": "Bailleur", "assets": "Inventaire", "readings": "Relevés des compteurs",
+		"notes": "Observations", "changes": "Changements depuis l'entrée", "nochange": "Aucun changement depuis l'entrée.",
+		"none": "aucun", "signatures": "Signatures", "before": "à l'entrée", "after": "à la sortie", "missing": "non inspecté",
+		"new": "neuf", "good": "bon", "fair": "usage normal", "poor": "mauvais", "broken": "hors service",
+	},
+	"es": {
+		CheckIn: "Acta de entrada", CheckOut: "Acta de salida", "contract": "Contrato", "property": "Inmueble",
+		"date": "Fecha", "tenant": "Inquilino", "landlord": "Arrendador", "assets": "Inventario", "readings": "Lecturas de contadores",
+		"notes": "Observaciones", "changes": "Cambios desde la entrada", "nochange": "Sin cambios desde la entrada.",
+		"none": "ninguno", "signatures": "Firmas", "before": "a la entrada", "after": "a la salida", "missing": "no inspeccionado",
+		"new": "nuevo", "good": "bueno", "fair": "aceptable", "poor": "malo", "broken": "roto",
+	},
+	"uk": {
+		CheckIn: "Акт огляду при заселенні", CheckOut: "Акт огляду при виселенні", "contract": "Договір", "property": "Об'єкт",
+		"date": "Дата", "tenant": "Орендар", "landlord": "Орендодавець", "assets": "Інвентар", "readings": "Показники лічильників",
+		"notes": "Примітки", "changes": "Зміни з часу заселення", "nochange": "Змін з часу заселення немає.",
+		"none": "немає", "signatures": "Підписи", "before": "при заселенні", "after": "при виселенні", "missing": "не оглянуто",
+		"new": "новий", "good": "добрий", "fair": "задовільний", "poor": "поганий", "broken": "зламаний",
+	},
+}
+
+func word(locale, key string) string {
+	if w, ok := words[locale][key]; ok {
+		return w
+	}
+	return words["en"][key]
+}
+
+// InspectionPDF draws the inspection with the raw id in its contract's
+// locale: the contract, property and date, every asset's condition, the
+// meter readings, notes, on a check-out what changed since the check-in,
+// and the signature lines of landlord and tenant. 404 for an unknown id,
+// another workspace's inspection 403 (404 to a tenant).
+func (s *Service) InspectionPDF(ctx context.Context, p auth.Principal, rawID string) ([]byte, string, error) {
+	id, ok := parseID(rawID)
+	if !ok {
+		return nil, "", errNoInspection()
+	}
+	ins, err := s.byID(ctx, s.db, id)
+	if err != nil {
+		return nil, "", err
+	}
+	if ins.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
+		return nil, "", auth.Refuse(p, "This inspection belongs to another workspace.", "Inspection not found.")
+	}
+	c, err := s.contracts.ByID(ctx, s.db, ins.ContractID)
+	if err != nil {
+		return nil, "", err
+	}
+	prop, err := s.props.Authorize(ctx, p, ins.PropertyID.String())
+	if err != nil {
+		return nil, "", err
+	}
+	changes, err := s.Changes(ctx, s.db, ins)
+	if err != nil {
+		return nil, "", err
+	}
+	tenant := ""
+	if s.tenants != nil {
+		if t, err := s.tenants.ByID(ctx, s.db, c.TenantID); err == nil {
+			tenant = t.Name
+		}
+	}
+	pdf, err := s.draw(c, prop.Name, tenant, ins, changes)
+	if err != nil {
+		return nil, "", err
+	}
+	return pdf, fmt.Sprintf("inspection-%s-%s.pdf", ins.Kind, ins.InspectedOn), nil
+}
+
+func (s *Service) draw(c *contracts.Contract, property, tenant string, ins *Inspection, changes []Change) ([]byte, error) {
+	loc := c.Locale
+	if _, ok := words[loc]; !ok {
+		loc = "en"
+	}
+	w := func(k string) string { return word(loc, k) }
+	st := printforms.StyleOf(loc)
+	title := w(ins.Kind)
+	sh := s.renderer.Sheet(loc, title, w("contract")+" "+c.Number, ins.CreatedAt)
+	sh.Row(w("contract"), c.Number)
+	sh.Row(w("property"), property)
+	sh.Row(w("tenant"), tenant)
+	sh.Row(w("date"), st.Date(ins.InspectedOn))
+	sh.Section(w("assets"))
+	items := parseItems(ins.Items)
+	if len(items) == 0 {
+		sh.Para(w("none"))
+	}
+	for _, it := range items {
+		v := w(it.Condition)
+		if it.Notes != "" {
+			v += " – " + it.Notes
+		}
+		sh.Row(it.Name, v)
+	}
+	sh.Section(w("readings"))
+	readings := parseReadings(ins.Readings)
+	if len(readings) == 0 {
+		sh.Para(w("none"))
+	}
+	for _, r := range readings {
+		sh.Row(r.Counter, st.Decimal(string(r.Value))+" "+r.Unit)
+	}
+	if ins.Notes != "" {
+		sh.Section(w("notes"))
+		sh.Para(ins.Notes)
+	}
+	if ins.Kind == CheckOut {
+		sh.Section(w("changes"))
+		if len(changes) == 0 {
+			sh.Para(w("nochange"))
+		}
+		for _, ch := range changes {
+			before, after := w("missing"), w("missing")
+			if ch.Before != nil {
+				before = w(*ch.Before)
+			}
+			if ch.After != nil {
+				after = w(*ch.After)
+			}
+			sh.Row(ch.Name, w("before")+": "+before+"; "+w("after")+": "+after)
+		}
+	}
+	sh.Signatures(w("signatures"), [2]string{w("landlord"), w("tenant")}, [2]string{"", tenant})
+	return sh.Finish(title + " " + c.Number)
+}

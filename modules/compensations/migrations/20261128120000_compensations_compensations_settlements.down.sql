@@ -1,0 +1,3 @@
+DROP TABLE IF EXISTS deposit_settlements;
+--bun:split
+DROP TABLE IF EXISTS compensations;

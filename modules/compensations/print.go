@@ -1,0 +1,147 @@
+package compensations
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/propman/propman/modules/printforms"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/money"
+)
+
+// words are the statement's texts per locale; English where a locale
+// lacks one.
+var words = map[string]map[string]string{
+	"en": {
+		"title": "Deposit settlement statement", "contract": "Contract", "property": "Property", "tenant": "Tenant",
+		"landlord": "Landlord", "ended": "Tenancy ended", "settled": "Settled on", "held": "Deposit held",
+		"owed": "Still owed on the tenancy", "deductions": "Agreed deductions", "applied": "Paid from the deposit towards what is owed",
+		"refund": "Refund to the tenant", "stillowed": "Still owed by the tenant", "deadline": "Settlement due by",
+		"statutory": "statutory deadline", "customary": "customary deadline, no fixed statutory term", "inspection": "Check-out compared with check-in",
+		"matching": "no change", "changed": "changes found", "norecord": "no check-in and check-out recorded", "none": "none",
+		"signatures": "Signatures", "summary": "Settlement",
+	},
+	"de": {
+		"title": "Kautionsabrechnung", "contract": "Vertrag", "property": "Objekt", "tenant": "Mieter",
+		"landlord": "Vermieter", "ended": "Mietende", "settled": "Abgerechnet am", "held": "Gezahlte Kaution",
+		"owed": "Offene Forderungen aus dem Mietverhältnis", "deductions": "Vereinbarte Abzüge", "applied": "Mit der Kaution verrechnet",
+		"refund": "Rückzahlung an den Mieter", "stillowed": "Weiterhin vom Mieter geschuldet", "deadline": "Abrechnung fällig bis",
+		"statutory": "gesetzliche Frist", "customary": "übliche Frist, keine feste gesetzliche Frist", "inspection": "Auszug verglichen mit Einzug",
+		"matching": "keine Änderung", "changed": "Änderungen festgestellt", "norecord": "keine Übergabeprotokolle erfasst", "none": "keine",
+		"signatures": "Unterschriften", "summary": "Abrechnung",
+	},
+	"fr": {
+		"title": "Décompte du dépôt de garantie", "contract": "Contrat", "property": "Logement", "tenant": "Locataire",
+		"landlord": "Bailleur", "ended": "Fin du bail", "settled": "Établi le", "held": "Dépôt de garantie versé",
+		"owed": "Sommes restant dues au titre du bail", "deductions": "Retenues convenues", "applied": "Imputé sur le dépôt au titre des sommes dues",
+		"refund": "Restitution au locataire", "stillowed": "Reste dû par le locataire", "deadline": "À restituer au plus tard le",
+		"statutory": "délai légal", "customary": "délai d'usage, sans délai légal fixe", "inspection": "État des lieux de sortie comparé à l'entrée",
+		"matching": "conforme", "changed": "différences constatées", "norecord": "aucun état des lieux enregistré", "none": "aucune",
+		"signatures": "Signatures", "summary": "Décompte",
+	},
+	"es": {
+		"title": "Liquidación de la fianza", "contract": "Contrato", "property": "Inmueble", "tenant": "Inquilino",
+		"landlord": "Arrendador", "ended": "Fin del arrendamiento", "settled": "Liquidada el", "held": "Fianza depositada",
+		"owed": "Pendiente del arrendamiento", "deductions": "Deducciones acordadas", "applied": "Aplicado de la fianza a lo pendiente",
+		"refund": "Devolución al inquilino", "stillowed": "Aún debido por el inquilino", "deadline": "Plazo de devolución",
+		"statutory": "plazo legal", "customary": "plazo habitual, sin plazo legal fijo", "inspection": "Salida comparada con la entrada",
+		"matching": "sin cambios", "changed": "cambios constatados", "norecord": "sin actas de entrada y salida", "none": "ninguna",
+		"signatures": "Firmas", "summary": "Liquidación",
+	},
+	"uk": {
+		"title": "Розрахунок застави", "contract": "Договір", "property": "Об'єкт", "tenant": "Орендар",
+		"landlord": "Орендодавець", "ended": "Закінчення оренди", "settled": "Розраховано", "held": "Сплачена застава",
+		"owed": "Заборгованість за орендою", "deductions": "Погоджені утримання", "applied": "Зараховано із застави в рахунок боргу",
+		"refund": "Повернення орендарю", "stillowed": "Залишок боргу орендаря", "deadline": "Строк повернення",
+		"statutory": "встановлений законом строк", "customary": "звичайний строк, без встановленого законом", "inspection": "Огляд при виселенні порівняно із заселенням",
+		"matching": "без змін", "changed": "виявлено зміни", "norecord": "акти огляду не внесено", "none": "немає",
+		"signatures": "Підписи", "summary": "Розрахунок",
+	},
+}
+
+func word(locale, key string) string {
+	if w, ok := words[locale][key]; ok {
+		return w
+	}
+	return words["en"][key]
+}
+
+// StatementPDF draws the deposit settlement with the raw id in its
+// contract's locale. 404 for an unknown id, another workspace's 403 (404
+// to a tenant).
+func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID string) ([]byte, string, error) {
+	id, err := uuid.Parse(rawID)
+	if err != nil || len(rawID) != 36 {
+		return nil, "", errNoSettlement()
+	}
+	st, err := s.settlementByID(ctx, id)
+	if err != nil {
+		return nil, "", err
+	}
+	if st.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
+		return nil, "", auth.Refuse(p, "This settlement belongs to another workspace.", "Deposit settlement not found.")
+	}
+	c, err := s.contracts.ByID(ctx, s.db, st.ContractID)
+	if err != nil {
+		return nil, "", err
+	}
+	prop, err := s.props.Authorize(ctx, p, st.PropertyID.String())
+	if err != nil {
+		return nil, "", err
+	}
+	tenant := ""
+	if s.tenants != nil {
+		if t, err := s.tenants.ByID(ctx, s.db, c.TenantID); err == nil {
+			tenant = t.Name
+		}
+	}
+	loc := c.Locale
+	if _, ok := words[loc]; !ok {
+		loc = "en"
+	}
+	w := func(k string) string { return word(loc, k) }
+	sty := printforms.StyleOf(loc)
+	m := func(a money.Amount) string { return sty.Money(a, st.Currency) }
+	sh := s.renderer.Sheet(loc, w("title"), w("contract")+" "+c.Number, st.CreatedAt)
+	sh.Row(w("contract"), c.Number)
+	sh.Row(w("property"), prop.Name)
+	sh.Row(w("tenant"), tenant)
+	sh.Row(w("ended"), sty.Date(st.EndedOn))
+	sh.Row(w("settled"), sty.Date(st.SettledOn))
+	insp := w("norecord")
+	if st.Matching != nil {
+		insp = w("changed")
+		if *st.Matching {
+			insp = w("matching")
+		}
+	}
+	sh.Row(w("inspection"), insp)
+	sh.Section(w("deductions"))
+	ded := settlementOut(st).Deductions
+	if len(ded) == 0 {
+		sh.Para(w("none"))
+	}
+	for _, d := range ded {
+		sh.Row(d.Reason, m(d.Amount))
+	}
+	sh.Section(w("summary"))
+	sh.Row(w("held"), m(st.Held))
+	sh.Row(w("deductions"), "− "+m(st.DeductionsTotal))
+	sh.Row(w("owed"), m(st.Owed))
+	sh.Row(w("applied"), "− "+m(st.Applied))
+	sh.Row(w("refund"), m(st.Refund))
+	sh.Row(w("stillowed"), m(st.StillOwed))
+	kind := w("customary")
+	if st.Statutory {
+		kind = w("statutory")
+	}
+	sh.Row(w("deadline"), sty.Date(st.Deadline)+" ("+kind+")")
+	sh.Signatures(w("signatures"), [2]string{w("landlord"), w("tenant")}, [2]string{"", tenant})
+	pdf, err := sh.Finish(w("title") + " " + c.Number)
+	if err != nil {
+		return nil, "", err
+	}
+	return pdf, fmt.Sprintf("deposit-settlement-%s.pdf", st.SettledOn), nil
+}

@@ -1,0 +1,338 @@
+package compensations_test
+
+import (
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/propman/propman/modules/accounts/accountstest"
+	"github.com/propman/propman/modules/payments/paymentstest"
+	"github.com/propman/propman/modules/printforms"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
+	"github.com/propman/propman/platform/testkit"
+)
+
+func id(t testing.TB, r *testkit.Response) string {
+	t.Helper()
+	var v struct {
+		ID string `json:"id"`
+	}
+	r.JSON(&v)
+	return v.ID
+}
+
+type compensation struct {
+	ID           string  `json:"id"`
+	Kind         string  `json:"kind"`
+	Amount       string  `json:"-"`
+	Status       string  `json:"status"`
+	PaymentID    *string `json:"payment_id"`
+	Method       *string `json:"method"`
+	SettlementID *string `json:"settlement_id"`
+}
+
+type settlement struct {
+	ID             string  `json:"id"`
+	EndedOn        string  `json:"ended_on"`
+	CompensationID *string `json:"compensation_id"`
+	Deadline       string  `json:"deadline"`
+	Statutory      bool    `json:"statutory"`
+	Matching       *bool   `json:"matching"`
+}
+
+type balance struct {
+	Outstanding float64 `json:"outstanding"`
+	Credit      float64 `json:"credit"`
+}
+
+type tenancy struct {
+	app      *testkit.App
+	token    string
+	property string
+	contract string
+}
+
+func (f tenancy) path(s string) string { return "/api/v1/properties/" + f.property + s }
+
+// lease makes a property in country, a tenant and an active contract with
+// the terms.
+func lease(t testing.TB, app *testkit.App, token, country, locale, number string, terms ...map[string]any) tenancy {
+	t.Helper()
+	f := tenancy{app: app, token: token}
+	f.property = id(t, app.Post("/api/v1/properties", token, map[string]any{"name": "Wohnung " + number, "country_code": country}).Expect(http.StatusCreated))
+	tenant := id(t, app.Post("/api/v1/contragents", token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Tenant " + number}).Expect(http.StatusCreated))
+	f.contract = id(t, app.Post("/api/v1/contracts", token, map[string]any{"property_id": f.property, "tenant_id": tenant, "number": number,
+		"locale": locale, "terms": terms}).Expect(http.StatusCreated))
+	app.Post("/api/v1/contracts/"+f.contract+"/activate", token, nil).Expect(http.StatusOK)
+	return f
+}
+
+func (f tenancy) balance(t testing.TB) balance {
+	t.Helper()
+	var b balance
+	f.app.Get(f.path("/balance?contract_id="+f.contract), f.token).Expect(http.StatusOK).JSON(&b)
+	return b
+}
+
+// exact checks the raw JSON of a response holds each "field":value pair
+// as written (amounts with exactly 2 decimals).
+func exact(t *testing.T, r *testkit.Response, pairs ...string) {
+	t.Helper()
+	for _, p := range pairs {
+		if !strings.Contains(r.String(), p) {
+			t.Errorf("answer lacks %s: %s", p, r.String())
+		}
+	}
+}
+
+func pdfText(t testing.TB, pdf []byte) string {
+	t.Helper()
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Fatalf("pdftotext is needed (poppler-utils): %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/f.pdf", pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", "-layout", dir+"/f.pdf", "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// pdftotext writes a no-break space as a space.
+	return strings.ReplaceAll(string(out), "\u00a0", " ")
+}
+
+// plain is a formatted figure as pdftotext reads it back.
+func plain(s string) string { return strings.ReplaceAll(s, "\u00a0", " ") }
+
+func start(t testing.TB, opts ...testkit.Option) (*testkit.App, string) {
+	t.Helper()
+	app := testkit.Start(t, opts...)
+	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
+	return app, accountstest.NewUser(t, app).Token
+}
+
+// A German tenancy from check-in to refund: the deposit paid, a repair
+// the tenant paid credited to the rent, a worn sofa, termination, the
+// deposit settled against the last rent and an agreed deduction, the
+// refund paid out. Today is 2026-11-22.
+func TestGermanTenancyFromCheckInToRefund(t *testing.T) {
+	app, token := start(t)
+	f := lease(t, app, token, "DE", "de", "DE-7",
+		map[string]any{"code": "MONTHLY_RENT_AMOUNT", "value": 1000}, map[string]any{"code": "CONTRACT_START_DATE", "value": "2026-08-01"},
+		map[string]any{"code": "DEPOSIT_AMOUNT", "value": 3000})
+	app.Post(f.path("/expenses/refresh-all?since=2026-08"), token, nil).Expect(http.StatusOK)
+	// Deposit 3000 + rent of August to October.
+	app.Post(f.path("/payments"), token, map[string]any{"amount": 6000, "paid_on": "2026-11-01", "method": "bank_transfer", "contract_id": f.contract}).
+		Expect(http.StatusCreated)
+	if b := f.balance(t); b.Outstanding != 1000 {
+		t.Fatalf("before: %+v", b)
+	}
+	sofa := id(t, app.Post(f.path("/assets"), token, map[string]any{"name": "Sofa", "value": 900}).Expect(http.StatusCreated))
+	app.Post(f.path("/assets/inspections"), token, map[string]any{"contract_id": f.contract, "kind": "check_in", "inspected_on": "2026-08-01",
+		"items": []map[string]any{{"asset_id": sofa, "condition": "good"}}}).Expect(http.StatusCreated)
+
+	// The tenant repaired the boiler: 75.25 credited to the oldest open
+	// charge, November's rent.
+	var cp compensation
+	app.Post(f.path("/compensations"), token, map[string]any{"contract_id": f.contract, "kind": "repair_by_tenant", "amount": 75.25}).
+		Expect(http.StatusCreated).JSON(&cp)
+	res := app.Post(f.path("/compensations/"+cp.ID+"/credit"), token, nil).Expect(http.StatusOK)
+	exact(t, res, `"status":"credited"`, `"amount":75.25`)
+	if b := f.balance(t); b.Outstanding != 924.75 || b.Credit != 0 {
+		t.Fatalf("after credit: %+v", b)
+	}
+
+	app.Post(f.path("/assets/inspections"), token, map[string]any{"contract_id": f.contract, "kind": "check_out", "inspected_on": "2026-11-15",
+		"items": []map[string]any{{"asset_id": sofa, "condition": "poor", "notes": "Bezug zerrissen"}}}).Expect(http.StatusCreated)
+	// Not ended yet: no settlement.
+	app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": f.contract}).Expect(http.StatusConflict)
+	app.Post("/api/v1/contracts/"+f.contract+"/terminate", token, map[string]any{"date": "2026-11-15", "reason": "Auszug"}).Expect(http.StatusOK)
+
+	// A deduction above the deposit: 400, nothing changed.
+	app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": f.contract,
+		"deductions": []map[string]any{{"reason": "Alles neu", "amount": 3000.01}}}).Expect(http.StatusBadRequest)
+	if b := f.balance(t); b.Outstanding != 924.75 {
+		t.Fatalf("a refused settlement changed the balance: %+v", b)
+	}
+	var st settlement
+	res = app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": f.contract,
+		"deductions": []map[string]any{{"reason": "Sofabezug ersetzt", "amount": 250.50}}}).Expect(http.StatusCreated)
+	res.JSON(&st)
+	exact(t, res, `"deposit_held":3000.00`, `"owed":924.75`, `"deductions_total":250.50`, `"applied_to_owed":924.75`,
+		`"refund":1824.75`, `"still_owed":0.00`, `"ended_on":"2026-11-15"`, `"deadline":"2027-05-15"`, `"statutory":false`, `"matching":false`)
+	if b := f.balance(t); b.Outstanding != 0 || b.Credit != 0 {
+		t.Fatalf("after settlement: %+v", b)
+	}
+	app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": f.contract}).Expect(http.StatusConflict)
+
+	res = app.Get(f.path("/compensations/"+*st.CompensationID), token).Expect(http.StatusOK)
+	exact(t, res, `"kind":"deposit_refund"`, `"amount":1824.75`, `"status":"pending"`, `"settlement_id":"`+st.ID+`"`)
+	res = app.Post(f.path("/compensations/"+*st.CompensationID+"/pay-out"), token, map[string]any{"method": "bank_transfer", "reference": "SEPA-4711"}).
+		Expect(http.StatusOK)
+	exact(t, res, `"status":"paid_out"`, `"method":"bank_transfer"`, `"reference":"SEPA-4711"`, `"paid_on":"2026-11-22"`)
+	app.Post(f.path("/compensations/"+*st.CompensationID+"/cancel"), token, map[string]any{"reason": "x"}).Expect(http.StatusConflict)
+
+	text := pdfText(t, app.Get("/api/v1/print-forms/deposit-settlements/"+st.ID, token).Expect(http.StatusOK).Body)
+	de := printforms.StyleOf("de")
+	for _, want := range []string{"Kautionsabrechnung", "DE-7", "Tenant DE-7", "Sofabezug ersetzt", "Änderungen festgestellt",
+		de.Money(300000, "EUR"), de.Money(92475, "EUR"), de.Money(25050, "EUR"), de.Money(182475, "EUR"),
+		de.Date(period.NewDate(2027, 5, 15)), "übliche Frist", "Unterschriften", "Vermieter", "Mieter"} {
+		if !strings.Contains(text, plain(want)) {
+			t.Errorf("statement lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// A French tenancy: a fine for a breach, a rent reduction credited and
+// reversed, matching inspections (one month's deadline), the deposit
+// settled with a cleaning deduction and the refund paid out.
+func TestFrenchTenancyFromCheckInToRefund(t *testing.T) {
+	app, token := start(t)
+	f := lease(t, app, token, "FR", "fr", "FR-3",
+		map[string]any{"code": "MONTHLY_RENT_AMOUNT", "value": 800}, map[string]any{"code": "CONTRACT_START_DATE", "value": "2026-09-01"},
+		map[string]any{"code": "CONTRACT_END_DATE", "value": "2026-11-20"}, map[string]any{"code": "DEPOSIT_AMOUNT", "value": 1600})
+	app.Post(f.path("/expenses/refresh-all?since=2026-09"), token, nil).Expect(http.StatusOK)
+	app.Post(f.path("/payments"), token, map[string]any{"amount": 4000, "paid_on": "2026-11-02", "method": "bank_transfer", "contract_id": f.contract}).
+		Expect(http.StatusCreated)
+	if b := f.balance(t); b.Outstanding != 0 {
+		t.Fatalf("rent not all paid: %+v", b)
+	}
+	oven := id(t, app.Post(f.path("/assets"), token, map[string]any{"name": "Four", "condition": "good"}).Expect(http.StatusCreated))
+	for _, ins := range []map[string]any{{"kind": "check_in", "inspected_on": "2026-09-01"}, {"kind": "check_out", "inspected_on": "2026-11-20"}} {
+		ins["contract_id"], ins["items"] = f.contract, []map[string]any{{"asset_id": oven, "condition": "good"}}
+		app.Post(f.path("/assets/inspections"), token, ins).Expect(http.StatusCreated)
+	}
+	app.Post(f.path("/violations"), token, map[string]any{"contract_id": f.contract, "occurred_on": "2026-11-10",
+		"description": "Encombrants laissés dans la cour", "fine": 60, "fine_due_date": "2026-11-20"}).Expect(http.StatusCreated)
+	if b := f.balance(t); b.Outstanding != 60 {
+		t.Fatalf("after fine: %+v", b)
+	}
+	// A rent reduction credited (60 to the fine, 40 left as credit), then
+	// reversed: the fine is owed again, the credit gone.
+	var cp compensation
+	app.Post(f.path("/compensations"), token, map[string]any{"contract_id": f.contract, "kind": "rent_reduction", "amount": 100}).
+		Expect(http.StatusCreated).JSON(&cp)
+	app.Post(f.path("/compensations/"+cp.ID+"/credit"), token, nil).Expect(http.StatusOK)
+	if b := f.balance(t); b.Outstanding != 0 || b.Credit != 40 {
+		t.Fatalf("after credit: %+v", b)
+	}
+	app.Post(f.path("/compensations/"+cp.ID+"/credit"), token, nil).Expect(http.StatusConflict)
+	res := app.Post(f.path("/compensations/"+cp.ID+"/reverse"), token, map[string]any{"reason": "saisie en double"}).Expect(http.StatusOK)
+	exact(t, res, `"status":"reversed"`, `"reason":"saisie en double"`)
+	if b := f.balance(t); b.Outstanding != 60 || b.Credit != 0 {
+		t.Fatalf("after reversal: %+v", b)
+	}
+	app.Post(f.path("/compensations/"+cp.ID+"/reverse"), token, map[string]any{"reason": "again"}).Expect(http.StatusConflict)
+
+	var st settlement
+	res = app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": f.contract,
+		"deductions": []map[string]any{{"reason": "Nettoyage", "amount": 39.99}}}).Expect(http.StatusCreated)
+	res.JSON(&st)
+	exact(t, res, `"deposit_held":1600.00`, `"owed":60.00`, `"deductions_total":39.99`, `"applied_to_owed":60.00`,
+		`"refund":1500.01`, `"still_owed":0.00`, `"ended_on":"2026-11-20"`, `"deadline":"2026-12-20"`, `"statutory":true`, `"matching":true`)
+	if b := f.balance(t); b.Outstanding != 0 || b.Credit != 0 {
+		t.Fatalf("after settlement: %+v", b)
+	}
+	res = app.Post(f.path("/compensations/"+*st.CompensationID+"/pay-out"), token, map[string]any{"method": "bank_transfer", "reference": "VIR-88", "paid_on": "2026-11-21"}).
+		Expect(http.StatusOK)
+	exact(t, res, `"amount":1500.01`, `"status":"paid_out"`, `"paid_on":"2026-11-21"`)
+	text := pdfText(t, app.Get("/api/v1/print-forms/deposit-settlements/"+st.ID, token).Expect(http.StatusOK).Body)
+	fr := printforms.StyleOf("fr")
+	for _, want := range []string{"Décompte du dépôt de garantie", "FR-3", "Nettoyage", "conforme", fr.Money(160000, "EUR"),
+		fr.Money(3999, "EUR"), fr.Money(6000, "EUR"), fr.Money(150001, "EUR"), fr.Date(period.NewDate(2026, 12, 20)), "délai légal", "Bailleur", "Locataire"} {
+		if !strings.Contains(text, plain(want)) {
+			t.Errorf("statement lacks %q:\n%s", want, text)
+		}
+	}
+	var l struct {
+		Compensations []compensation `json:"compensations"`
+		Total         int            `json:"total"`
+	}
+	app.Get(f.path("/compensations?kind=deposit_refund"), token).Expect(http.StatusOK).JSON(&l)
+	if l.Total != 1 || l.Compensations[0].Status != "paid_out" {
+		t.Fatalf("deposit refunds %+v", l)
+	}
+}
+
+func TestBadInputChangesNothing(t *testing.T) {
+	app, token := start(t)
+	f := lease(t, app, token, "ES", "es", "ES-1",
+		map[string]any{"code": "MONTHLY_RENT_AMOUNT", "value": 500}, map[string]any{"code": "CONTRACT_START_DATE", "value": "2026-10-01"},
+		map[string]any{"code": "DEPOSIT_AMOUNT", "value": 500})
+	other := accountstest.NewUser(t, app)
+	g := lease(t, app, other.Token, "ES", "es", "ES-2",
+		map[string]any{"code": "MONTHLY_RENT_AMOUNT", "value": 500}, map[string]any{"code": "CONTRACT_START_DATE", "value": "2026-10-01"})
+	for _, body := range []map[string]any{
+		{"contract_id": f.contract, "kind": "other", "amount": -1},
+		{"contract_id": f.contract, "kind": "other", "amount": 0},
+		{"contract_id": f.contract, "kind": "gift", "amount": 1},
+		{"contract_id": f.contract, "kind": "other", "amount": 1.001},
+		{"contract_id": g.contract, "kind": "other", "amount": 1},
+	} {
+		app.Post(f.path("/compensations"), token, body).Expect(http.StatusBadRequest)
+	}
+	app.Post(g.path("/compensations"), token, map[string]any{"contract_id": g.contract, "kind": "other", "amount": 1}).Expect(http.StatusForbidden)
+	app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": g.contract}).Expect(http.StatusBadRequest)
+	app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": f.contract,
+		"deductions": []map[string]any{{"reason": "x", "amount": -5}}}).Expect(http.StatusBadRequest)
+	app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": f.contract}).Expect(http.StatusConflict)
+	cp := id(t, app.Post(f.path("/compensations"), token, map[string]any{"contract_id": f.contract, "kind": "other", "amount": 10}).Expect(http.StatusCreated))
+	app.Post(f.path("/compensations/"+cp+"/pay-out"), token, map[string]any{"method": "cheque"}).Expect(http.StatusBadRequest)
+	app.Post(f.path("/compensations/"+cp+"/pay-out"), token, map[string]any{"method": "cash", "paid_on": "2027-01-01"}).Expect(http.StatusBadRequest)
+	app.Post(f.path("/compensations/"+cp+"/reverse"), token, map[string]any{"reason": "x"}).Expect(http.StatusConflict)
+	app.Post(f.path("/compensations/"+cp+"/cancel"), token, map[string]any{}).Expect(http.StatusBadRequest)
+	var l struct {
+		Compensations []compensation `json:"compensations"`
+		Total         int            `json:"total"`
+	}
+	app.Get(f.path("/compensations"), token).Expect(http.StatusOK).JSON(&l)
+	if l.Total != 1 || l.Compensations[0].Status != "pending" {
+		t.Fatalf("bad input changed something: %+v", l)
+	}
+	var sl struct {
+		Total int `json:"total"`
+	}
+	app.Get(f.path("/compensations/deposit-settlements"), token).Expect(http.StatusOK).JSON(&sl)
+	if sl.Total != 0 {
+		t.Fatalf("%d settlements", sl.Total)
+	}
+	app.Get("/api/v1/print-forms/deposit-settlements/"+cp, token).Expect(http.StatusNotFound)
+	app.Post(f.path("/compensations/"+cp+"/cancel"), token, map[string]any{"reason": "no"}).Expect(http.StatusOK)
+}
+
+// Credits of many compensations at once, with more clients than pool
+// connections: each is one transaction, the ledger stays whole.
+func TestConcurrentCredits(t *testing.T) {
+	app, token := start(t, testkit.WithConfig("database.maxopen", 4))
+	f := lease(t, app, token, "NL", "en", "NL-1",
+		map[string]any{"code": "MONTHLY_RENT_AMOUNT", "value": 1000}, map[string]any{"code": "CONTRACT_START_DATE", "value": "2026-06-01"})
+	app.Post(f.path("/expenses/refresh-all?since=2026-06"), token, nil).Expect(http.StatusOK)
+	ids := make([]string, 20)
+	for i := range ids {
+		ids[i] = id(t, app.Post(f.path("/compensations"), token, map[string]any{"contract_id": f.contract, "kind": "rent_reduction", "amount": 33.33}).Expect(http.StatusCreated))
+	}
+	var wg sync.WaitGroup
+	codes := make([]int, len(ids))
+	for i, c := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i] = app.Do(testkit.Request{Method: http.MethodPost, Path: f.path("/compensations/" + c + "/credit"), Token: token}).Status
+		}()
+	}
+	wg.Wait()
+	for i, c := range codes {
+		if c != http.StatusOK {
+			t.Fatalf("credit %d: %d", i, c)
+		}
+	}
+	// 6 months of 1000 less 20 x 33.33.
+	if b := f.balance(t); money.Amount(b.Outstanding*100+0.5) != 600000-20*3333 {
+		t.Fatalf("balance %+v", b)
+	}
+}

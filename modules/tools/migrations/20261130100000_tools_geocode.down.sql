@@ -1,0 +1,3 @@
+DROP TABLE tools_geocode_gate;
+--bun:split
+DROP TABLE tools_geocode_cache;

@@ -1,0 +1,197 @@
+package violations_test
+
+import (
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/propman/propman/modules/accounts/accountstest"
+	"github.com/propman/propman/modules/payments/paymentstest"
+	"github.com/propman/propman/platform/testkit"
+)
+
+type violation struct {
+	ID           string   `json:"id"`
+	Code         *string  `json:"code"`
+	Status       string   `json:"status"`
+	Fine         *float64 `json:"fine"`
+	FineChargeID *string  `json:"fine_charge_id"`
+	Note         string   `json:"note"`
+}
+
+type charge struct {
+	ID     string  `json:"id"`
+	Name   string  `json:"name"`
+	Kind   string  `json:"kind"`
+	Amount float64 `json:"amount"`
+	Status string  `json:"status"`
+}
+
+func id(t testing.TB, r *testkit.Response) string {
+	t.Helper()
+	var v struct {
+		ID string `json:"id"`
+	}
+	r.JSON(&v)
+	return v.ID
+}
+
+type fixture struct {
+	app      *testkit.App
+	token    string
+	property string
+	contract string
+}
+
+func start(t *testing.T, opts ...testkit.Option) fixture {
+	t.Helper()
+	app := testkit.Start(t, opts...)
+	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
+	u := accountstest.NewUser(t, app)
+	f := fixture{app: app, token: u.Token}
+	f.property = id(t, app.Post("/api/v1/properties", u.Token, map[string]any{"name": "Flat", "country_code": "NL"}).Expect(http.StatusCreated))
+	tenant := id(t, app.Post("/api/v1/contragents", u.Token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Tom"}).Expect(http.StatusCreated))
+	f.contract = id(t, app.Post("/api/v1/contracts", u.Token, map[string]any{"property_id": f.property, "tenant_id": tenant, "number": "V-1",
+		"terms": []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 700}, {"code": "CONTRACT_START_DATE", "value": "2026-09-01"},
+			{"code": "LATE_FEE_PERCENTAGE", "value": 10}}}).Expect(http.StatusCreated))
+	app.Post("/api/v1/contracts/"+f.contract+"/activate", u.Token, nil).Expect(http.StatusOK)
+	return f
+}
+
+func (f fixture) path(s string) string { return "/api/v1/properties/" + f.property + s }
+
+func (f fixture) charges(t *testing.T, query string) []charge {
+	t.Helper()
+	var l struct {
+		Charges []charge `json:"charges"`
+	}
+	f.app.Get(f.path("/charges?per_page=200&"+query), f.token).Expect(http.StatusOK).JSON(&l)
+	return l.Charges
+}
+
+func TestViolationLifecycleAndFine(t *testing.T) {
+	f := start(t)
+	var v violation
+	f.app.Post(f.path("/violations"), f.token, map[string]any{"contract_id": f.contract, "code": "monthly_rent_amount", "occurred_on": "2026-10-03",
+		"description": "Rent paid in cash to a neighbour.\nAgain.", "fine": 150, "fine_due_date": "2026-10-15"}).Expect(http.StatusCreated).JSON(&v)
+	if v.Status != "open" || v.Fine == nil || *v.Fine != 150 || v.FineChargeID == nil || v.Code == nil || *v.Code != "MONTHLY_RENT_AMOUNT" {
+		t.Fatalf("created %+v", v)
+	}
+	fines := f.charges(t, "kind=fine")
+	if len(fines) != 1 || fines[0].ID != *v.FineChargeID || fines[0].Amount != 150 || fines[0].Name != "Fine: V-1, MONTHLY_RENT_AMOUNT" {
+		t.Fatalf("fine charges %+v", fines)
+	}
+	// The fine is overdue (today is 2026-11-22) and the contract has a late
+	// fee: the penalties run gives none to the fine.
+	f.app.Post(f.path("/penalties/refresh"), f.token, nil).Expect(http.StatusOK)
+	for _, c := range f.charges(t, "kind=penalty") {
+		if c.Name == "Late fee: "+fines[0].Name {
+			t.Fatalf("a late fee on the fine: %+v", c)
+		}
+	}
+	// Illegal transitions: 409 invalid_transition, nothing changed.
+	res := f.app.Post(f.path("/violations/"+v.ID+"/resolve"), f.token, nil).Expect(http.StatusConflict)
+	if res.Map()["error"] != "invalid_transition" {
+		t.Fatalf("resolve open: %s", res.String())
+	}
+	f.app.Post(f.path("/violations/"+v.ID+"/dispute"), f.token, map[string]any{"note": "Tenant says it was a gift."}).Expect(http.StatusOK).JSON(&v)
+	f.app.Post(f.path("/violations/"+v.ID+"/acknowledge"), f.token, nil).Expect(http.StatusConflict)
+	f.app.Post(f.path("/violations/"+v.ID+"/resolve"), f.token, nil).Expect(http.StatusOK).JSON(&v)
+	if v.Status != "resolved" || v.Note != "Tenant says it was a gift." {
+		t.Fatalf("resolved %+v", v)
+	}
+	for _, to := range []string{"acknowledge", "dispute", "resolve", "withdraw"} {
+		f.app.Post(f.path("/violations/"+v.ID+"/"+to), f.token, nil).Expect(http.StatusConflict)
+	}
+	if c := f.charges(t, "kind=fine"); c[0].Status != "unpaid" {
+		t.Fatalf("a resolved violation's fine stands: %+v", c)
+	}
+
+	// Withdrawn: the fine is cancelled; once paid, withdrawal waits for the
+	// payment's reversal.
+	var w violation
+	f.app.Post(f.path("/violations"), f.token, map[string]any{"contract_id": f.contract, "occurred_on": "2026-11-01", "description": "Noise", "fine": 80}).
+		Expect(http.StatusCreated).JSON(&w)
+	f.app.Post(f.path("/violations/"+w.ID+"/withdraw"), f.token, nil).Expect(http.StatusOK).JSON(&w)
+	for _, c := range f.charges(t, "kind=fine") {
+		if c.ID == *w.FineChargeID && c.Status != "cancelled" {
+			t.Fatalf("withdrawn fine %+v", c)
+		}
+	}
+	var x violation
+	f.app.Post(f.path("/violations"), f.token, map[string]any{"contract_id": f.contract, "occurred_on": "2026-11-02", "description": "Smoke", "fine": 50}).
+		Expect(http.StatusCreated).JSON(&x)
+	pay := id(t, f.app.Post(f.path("/payments"), f.token, map[string]any{"amount": 50, "paid_on": "2026-11-22", "method": "cash",
+		"allocations": []map[string]any{{"charge_id": *x.FineChargeID, "amount": 50}}}).Expect(http.StatusCreated))
+	res = f.app.Post(f.path("/violations/"+x.ID+"/withdraw"), f.token, nil).Expect(http.StatusConflict)
+	if res.Map()["error"] != "has_payments" {
+		t.Fatalf("withdraw paid: %s", res.String())
+	}
+	f.app.Post(f.path("/payments/"+pay+"/reverse"), f.token, map[string]any{"reason": "fine dropped"}).Expect(http.StatusOK)
+	f.app.Post(f.path("/violations/"+x.ID+"/withdraw"), f.token, nil).Expect(http.StatusOK)
+
+	var l struct {
+		Violations []violation `json:"violations"`
+		Total      int         `json:"total"`
+	}
+	f.app.Get(f.path("/violations?status=withdrawn"), f.token).Expect(http.StatusOK).JSON(&l)
+	if l.Total != 2 {
+		t.Fatalf("withdrawn list %+v", l)
+	}
+}
+
+func TestViolationBadInputChangesNothing(t *testing.T) {
+	f := start(t)
+	other := accountstest.NewUser(t, f.app)
+	otherProp := id(t, f.app.Post("/api/v1/properties", other.Token, map[string]any{"name": "O", "country_code": "NL"}).Expect(http.StatusCreated))
+	otherTenant := id(t, f.app.Post("/api/v1/contragents", other.Token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "O"}).Expect(http.StatusCreated))
+	otherContract := id(t, f.app.Post("/api/v1/contracts", other.Token, map[string]any{"property_id": otherProp, "tenant_id": otherTenant, "number": "O-1",
+		"terms": []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 1}, {"code": "CONTRACT_START_DATE", "value": "2026-09-01"}}}).Expect(http.StatusCreated))
+	before := len(f.charges(t, ""))
+	for _, body := range []map[string]any{
+		{"contract_id": f.contract, "occurred_on": "2026-11-01", "description": "x", "fine": -5},
+		{"contract_id": f.contract, "occurred_on": "2026-11-01", "description": "x", "fine": 0},
+		{"contract_id": f.contract, "occurred_on": "2026-11-01", "description": ""},
+		{"contract_id": f.contract, "occurred_on": "soon", "description": "x"},
+		{"contract_id": f.contract, "occurred_on": "2026-11-01", "description": "x", "code": "NOT_A_TERM", "fine": 5},
+		{"contract_id": otherContract, "occurred_on": "2026-11-01", "description": "x", "fine": 5},
+		{"contract_id": f.contract, "occurred_on": "2026-11-01", "description": "x", "evidence": []string{otherContract}, "fine": 5},
+	} {
+		f.app.Post(f.path("/violations"), f.token, body).Expect(http.StatusBadRequest)
+	}
+	f.app.Post("/api/v1/properties/"+otherProp+"/violations", f.token, map[string]any{"contract_id": otherContract, "occurred_on": "2026-11-01", "description": "x"}).
+		Expect(http.StatusForbidden)
+	var l struct {
+		Total int `json:"total"`
+	}
+	f.app.Get(f.path("/violations"), f.token).Expect(http.StatusOK).JSON(&l)
+	if l.Total != 0 || len(f.charges(t, "")) != before {
+		t.Fatalf("bad input stored something: %d violations", l.Total)
+	}
+}
+
+// Many concurrent fines on one property with a pool smaller than the
+// clients: every write goes through its transaction (no deadlock).
+func TestConcurrentFines(t *testing.T) {
+	f := start(t, testkit.WithConfig("database.maxopen", 4))
+	var wg sync.WaitGroup
+	codes := make([]int, 20)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := f.app.Do(testkit.Request{Method: http.MethodPost, Path: f.path("/violations"), Token: f.token,
+				Body: map[string]any{"contract_id": f.contract, "occurred_on": "2026-11-01", "description": "x", "fine": 10.01}})
+			codes[i] = res.Status
+		}()
+	}
+	wg.Wait()
+	for i, c := range codes {
+		if c != http.StatusCreated {
+			t.Fatalf("request %d: %d", i, c)
+		}
+	}
+	if n := len(f.charges(t, "kind=fine")); n != 20 {
+		t.Fatalf("%d fines", n)
+	}
+}
