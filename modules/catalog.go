@@ -12,17 +12,18 @@ package modules
 import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/agreements"
+	"github.com/propman/propman/modules/analytics"
 	"github.com/propman/propman/modules/assets"
+	"github.com/propman/propman/modules/billing"
 	"github.com/propman/propman/modules/calendar"
 	"github.com/propman/propman/modules/compensations"
-	"github.com/propman/propman/modules/analytics"
-	"github.com/propman/propman/modules/billing"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/counters"
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/messages"
+	"github.com/propman/propman/modules/negotiations"
 	"github.com/propman/propman/modules/notices"
 	"github.com/propman/propman/modules/oidc"
 	"github.com/propman/propman/modules/partners"
@@ -31,6 +32,7 @@ import (
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/profile"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/modules/proposals"
 	"github.com/propman/propman/modules/receipts"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/modules/reports"
@@ -48,6 +50,9 @@ func Catalog() []module.Entry {
 	entries := []module.Entry{
 		reference.Entry(),
 		agreements.Entry(),
+		// The public proposal page is read by strangers and answered from
+		// memory: mounted with the other public reads.
+		proposals.Entry(),
 		accounts.Entry(),
 		oidc.Entry(),
 		profile.Entry(),
@@ -75,6 +80,7 @@ func Catalog() []module.Entry {
 		analytics.Entry(),
 		billing.Entry(),
 		partners.Entry(),
+		negotiations.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -82,6 +82,8 @@ func TestOpenAPICommand(t *testing.T) {
 	t.Setenv("PROPMAN_MODULES_VIOLATIONS_ENABLED", "false")    // it needs contracts
 	t.Setenv("PROPMAN_MODULES_COMPENSATIONS_ENABLED", "false") // it needs payments
 	t.Setenv("PROPMAN_MODULES_CALENDAR_ENABLED", "false")      // it needs contracts and messages
+	t.Setenv("PROPMAN_MODULES_PROPOSALS_ENABLED", "false")     // it needs contracts
+	t.Setenv("PROPMAN_MODULES_NEGOTIATIONS_ENABLED", "false")  // it needs proposals
 	code, out, errOut := runCmd(t, "openapi")
 	if code != 0 {
 		t.Fatalf("openapi: %d %q", code, errOut)
@@ -111,7 +113,8 @@ func TestOpenAPICommand(t *testing.T) {
 		testkit.WithConfig("modules.tenancy.enabled", false), testkit.WithConfig("modules.messages.enabled", false), testkit.WithConfig("modules.notices.enabled", false),
 		testkit.WithConfig("modules.assets.enabled", false), testkit.WithConfig("modules.violations.enabled", false),
 		testkit.WithConfig("modules.compensations.enabled", false),
-		testkit.WithConfig("modules.calendar.enabled", false)).Doc.Operations()
+		testkit.WithConfig("modules.calendar.enabled", false),
+		testkit.WithConfig("modules.proposals.enabled", false), testkit.WithConfig("modules.negotiations.enabled", false)).Doc.Operations()
 	var printed []string
 	for p, item := range doc.Paths {
 		for m := range item {

@@ -241,3 +241,24 @@ func equal(a, b *Contragent) bool {
 func (s *Service) now() time.Time {
 	return s.clock.Now().UTC().Truncate(time.Microsecond)
 }
+
+// CreateTx adds, in tx, a contragent of p's workspace with the rules of
+// Create: another module making one as part of its own write (the
+// negotiations module turns an applicant into a tenant) so that both
+// commit or neither does.
+func (s *Service) CreateTx(ctx context.Context, tx bun.Tx, p auth.Principal, in Input) (*Contragent, error) {
+	if details := in.normalize(true); len(details) > 0 {
+		return nil, apierror.Validation(details...)
+	}
+	c, err := s.newContragent(p, in, s.now())
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.Insert(ctx, tx, []Contragent{*c}); err != nil {
+		return nil, err
+	}
+	if err := activity.Record(ctx, tx, entry(activity.Created, c, nil, toJSON(c))); err != nil {
+		return nil, err
+	}
+	return c, nil
+}

@@ -18,7 +18,8 @@ func TestDeleteWithoutTheExpensesModuleRelyOnTheSchema(t *testing.T) {
 		testkit.WithConfig("modules.tenancy.enabled", false), testkit.WithConfig("modules.messages.enabled", false), testkit.WithConfig("modules.notices.enabled", false),
 		testkit.WithConfig("modules.assets.enabled", false), testkit.WithConfig("modules.violations.enabled", false),
 		testkit.WithConfig("modules.compensations.enabled", false),
-		testkit.WithConfig("modules.calendar.enabled", false))
+		testkit.WithConfig("modules.calendar.enabled", false),
+		testkit.WithConfig("modules.proposals.enabled", false), testkit.WithConfig("modules.negotiations.enabled", false))
 	u := accountstest.NewUser(t, app)
 	create := func() string {
 		var p property

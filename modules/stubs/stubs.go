@@ -6,19 +6,9 @@ package stubs
 
 import "github.com/propman/propman/platform/module"
 
-func stub(name, summary string, prefixes ...string) module.Entry {
-	return module.Entry{Name: name, Summary: summary, Status: module.Stub, Prefixes: prefixes}
-}
-
-// Entries are the stub modules, in catalogue order.
+// Entries are the stub modules, in catalogue order: none today, every area
+// the specification names is built. A new one is
+// module.Entry{Name: ..., Summary: ..., Status: module.Stub, Prefixes: ...}.
 func Entries() []module.Entry {
-	return []module.Entry{
-		stub("negotiations", "Negotiations with tenants", "/properties/:propertyId/negotiations"),
-		stub("proposals", "Proposals", "/properties/:propertyId/proposals"),
-		stub("billing", "Billing: subscriptions, invoices, payment methods", "/billing"),
-		stub("partners", "Partner invitations (referral program)", "/partner-invitations"),
-		stub("tools", "Tools: postal-carrier lookup, geolocation, help links", "/tools"),
-		stub("calendar", "Calendar events", "/calendar-events"),
-		stub("analytics", "Analytics events (POST /api/v1/analytics/track)", "/analytics", "/analytics/track"),
-	}
+	return nil
 }

@@ -112,6 +112,11 @@ func newWorld(t *testing.T, app *testkit.App, token string, workspaceID int64) w
 	w["receiptId"] = receipts.Receipts[0].ID
 	w["documentId"] = uuid.NewString() // the role check comes before the document is looked up
 	w["messageId"] = uuid.NewString()
+	w["proposalId"] = created(t, app.Post(prop+"/proposals", token, map[string]any{"title": "Flat", "rent": 900, "available_from": "2027-01-01"}))
+	w["applicationId"] = uuid.NewString() // refused, or looked up in vain
+	w["negotiationId"] = uuid.NewString()
+	w["slug"] = "nosuchslug"
+	w["number"] = "RR123456785DE" // tools' postal tracking number
 	// assets, violations, compensations: the role check comes first too.
 	for _, k := range []string{"assetId", "inspectionId", "violationId", "compensationId", "settlementId"} {
 		w[k] = uuid.NewString()

@@ -1,0 +1,3 @@
+DROP TABLE IF EXISTS negotiation_rounds;
+--bun:split
+DROP TABLE IF EXISTS negotiations;

@@ -1,0 +1,3 @@
+DROP TABLE IF EXISTS proposal_applications;
+--bun:split
+DROP TABLE IF EXISTS proposals;
