@@ -8,12 +8,14 @@ export type { components, operations, paths } from "./schema.js";
 /** The schemas of doc.json by name, e.g. Schemas["Property"]. */
 export type Schemas = components["schemas"];
 
+// JSON is what a client reads; lists and reports also answer CSV and XLSX
+// files, fetched apart (see docs/CLIENTS.md).
 /** A typed client; paths are full (`/api/v1/...`), baseUrl is the origin. */
-export type PropmanClient = Client<paths>;
+export type PropmanClient = Client<paths, "application/json">;
 
 /** Creates a client for the server at baseUrl (e.g. https://propman.example). */
 export function createPropmanClient(baseUrl: string, init?: { fetch?: typeof fetch }): PropmanClient {
-  return createClient<paths>({ baseUrl, ...(init?.fetch ? { fetch: init.fetch } : {}) });
+  return createClient<paths, "application/json">({ baseUrl, ...(init?.fetch ? { fetch: init.fetch } : {}) });
 }
 
 /**

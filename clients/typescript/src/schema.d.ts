@@ -154,6 +154,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analytics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Daily event counts and unique users
+         * @description For users with ROLE_ADMIN only (any other signed-in user: 403). For
+         *     each UTC day from `from` to `to` (both included; by default the 30
+         *     days up to today), every day listed, those without events as zeros:
+         *     the events (of `name`, when given), the distinct signed-in users
+         *     and the distinct `anonymous_id`s of events sent without a token.
+         *     `totals` counts the same over the whole window (a user seen on two
+         *     days counts once). Days are those of the events' `timestamp`. The
+         *     window is at most 366 days.
+         */
+        get: operations["getAnalyticsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record product events
+         * @description Takes 1 to 100 events and answers 202 once they are in the write
+         *     buffer; they reach the database within `modules.analytics.flush`
+         *     (500 ms by default), or as soon as a batch is full. A bearer token
+         *     is optional: with a valid one each event records the user and the
+         *     workspace the request acts in (`X-Workspace-ID`, else the user's
+         *     default); without one each event needs an `anonymous_id`. A token
+         *     that is sent and not valid is a 401, not an anonymous event.
+         *
+         *     Rules (a body that breaks any is a 422 `validation_failed` naming
+         *     every broken rule, and no event of it is kept): `name` 1 to 100
+         *     characters; `anonymous_id` at most 100; `properties` a flat object
+         *     of at most 20 keys (1 to 64 characters), each value a string of at
+         *     most 256 characters, a finite number of at most 32 characters, a
+         *     boolean or null, never an object or a list; `timestamp` RFC 3339,
+         *     at most 30 days in the past and 10 minutes in the future (absent:
+         *     the time of receipt). A body that is not JSON or has a field of the
+         *     wrong JSON type is a 400, as everywhere.
+         */
+        post: operations["trackAnalyticsEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/login": {
         parameters: {
             query?: never;
@@ -190,6 +253,99 @@ export interface paths {
          *     country, roles, is_active and created_at.
          */
         get: operations["authMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/oidc/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade a one-time code for a token
+         * @description Public. The `code` the callback gave the web client, within 60
+         *     seconds and once: the answer is the same as `POST /api/v1/auth/login`'s
+         *     (an HS256 JWT of the usual lifetime, `auth_time` now). A wrong,
+         *     expired or already used code is a 400 `invalid_code`; an account
+         *     switched off since the callback a 401.
+         */
+        post: operations["oidcExchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/oidc/{provider}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Return from the identity provider
+         * @description The provider's redirect URI (`<publicurl>/api/v1/auth/oidc/{provider}/callback`;
+         *     register it at the provider). Checks the flow cookie (sealed, for
+         *     this provider, unexpired) and that `state` equals its state, trades
+         *     `code` for tokens at the provider with the PKCE verifier, and checks
+         *     the ID token: signature (the provider's published keys), issuer,
+         *     audience (our client id), expiry, the nonce of the flow and, when
+         *     present, `at_hash`. The email must be present and
+         *     `email_verified` true, and its domain one of the provider's
+         *     `domains` when they are set. The account with that email is signed
+         *     in, or created (name, language from the token; the provider's
+         *     `country`; no password, so it signs in only through a provider).
+         *     Always clears the flow cookie and redirects to `modules.oidc.weburl`:
+         *     with `code` (one-time, 60 seconds, single use; only its keyed hash
+         *     is stored) on success, else with `error` and `provider`:
+         *     `access_denied` (the user declined at the provider),
+         *     `provider_error` (the provider answered another error),
+         *     `invalid_state` (no, a foreign or an expired flow cookie, a `state`
+         *     or `iss` that differs, no `code`), `exchange_failed` (the provider
+         *     refused the code: used already, PKCE mismatch, wrong client secret),
+         *     `invalid_token` (ID token missing, badly signed, of another issuer
+         *     or audience, expired, or `at_hash` wrong), `invalid_nonce`,
+         *     `email_not_verified`, `email_invalid`, `domain_not_allowed`,
+         *     `account_inactive`, `unavailable` (the provider cannot be reached).
+         */
+        get: operations["oidcCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/oidc/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Begin a sign-in with an identity provider
+         * @description Public; opened by the browser (a navigation, not a fetch). Sets the
+         *     short-lived flow cookie `propman_oidc` (HttpOnly, SameSite=Lax,
+         *     Secure when the API is served over https, path `/api/v1/auth/oidc/`,
+         *     `modules.oidc.flowttl`, 10 minutes by default) that binds a fresh
+         *     state, nonce and PKCE verifier to this browser, and redirects to the
+         *     provider's authorization endpoint with the state, the nonce and the
+         *     S256 code challenge. Nothing is stored on the server. A second
+         *     sign-in started in the same browser replaces the first.
+         */
+        get: operations["oidcStart"];
         put?: never;
         post?: never;
         delete?: never;
@@ -259,6 +415,360 @@ export interface paths {
          *     with one detail per rule. Public; the new user then logs in.
          */
         post: operations["authRegisterVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's invoices
+         * @description Newest first; `status` filters (open, paid). Lines are in the single invoice.
+         */
+        get: operations["listBillingInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/invoices/{invoiceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoiceId: components["parameters"]["InvoiceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One invoice with its lines
+         * @description Another workspace's invoice answers 404.
+         */
+        get: operations["getBillingInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/invoices/{invoiceId}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoiceId: components["parameters"]["InvoiceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Charge an open invoice now
+         * @description Charges the invoice's total to the workspace's payment method
+         *     through Stripe. A payment Stripe confirms at once marks it paid;
+         *     otherwise Stripe's webhook does. 409 `invoice_paid` on a paid
+         *     invoice, 402 `payment_failed` when Stripe refuses, 503 when
+         *     payments are not configured.
+         */
+        post: operations["payBillingInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/invoices/{invoiceId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoiceId: components["parameters"]["InvoiceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The invoice as a PDF
+         * @description The invoice laid out as the print forms are (A4, English).
+         */
+        get: operations["getBillingInvoicePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add the payment method invoices are charged to
+         * @description A Stripe payment method id (`pm_...`, made by Stripe.js in the
+         *     browser; card data never reaches propman) is attached to the
+         *     workspace's Stripe customer (made on first use) and becomes its
+         *     default. 402 `payment_failed` when Stripe refuses it, 503 when
+         *     payments are not configured or Stripe cannot be reached.
+         */
+        post: operations["addBillingPaymentMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plans
+         * @description The plans from the configuration, with their limits and prices.
+         */
+        get: operations["listBillingPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's subscription
+         * @description The workspace's plan and state; a workspace billing has not seen
+         *     yet starts a trial of pro now. A trial whose time is up shows as
+         *     `active` on pro (with a payment method) or free.
+         */
+        get: operations["getBillingSubscription"];
+        /**
+         * Change the plan or the billing details
+         * @description The owner changes the plan (`pro` needs a payment method after the
+         *     trial: 409 `payment_method_required`; `free` takes effect at once,
+         *     the month in progress is not invoiced) and the billing details:
+         *     `country` (ISO alpha-2, decides the VAT), `vat_id` (checked for the
+         *     format of the country's VAT ids, with its prefix; `""` clears it)
+         *     and `company`. At least one field.
+         */
+        put: operations["updateBillingSubscription"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/subscription/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the subscription
+         * @description No further invoices; the workspace keeps the free plan's limits and its open invoices. Choosing a plan again resumes.
+         */
+        post: operations["cancelBillingSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/webhooks/stripe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe's events
+         * @description Called by Stripe. The `Stripe-Signature` header is checked against
+         *     the endpoint's secret with a tolerance on its timestamp
+         *     (`modules.billing.tolerance`): 400 `invalid_signature` otherwise,
+         *     and nothing changes. Each event id is applied once (a replay is
+         *     answered 200 with `applied: false`); `payment_intent.succeeded`
+         *     marks its invoice paid, `payment_intent.payment_failed` makes the
+         *     subscription past due (a failure older than what was applied to
+         *     the invoice, or after its payment, changes nothing); other types
+         *     are acknowledged and ignored. Without a configured secret every
+         *     call is a 400 `invalid_signature`.
+         */
+        post: operations["stripeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calendar-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stored events, or every occurrence of a window
+         * @description Without `from` and `to`: one page of the workspace's stored events
+         *     in creation order (`calendar_events`, `next`), filtered exactly by
+         *     `property_id`, `contract_id` and `kind`.
+         *
+         *     With `from` and `to` (dates, both included, at most 366 days
+         *     apart, else 422 `window_too_long`): the window (`occurrences`):
+         *     every occurrence of the stored events and every derived event on
+         *     those days as seen in `time_zone` (default UTC), recurrences
+         *     expanded, sorted by start (an all-day one at midnight of its first
+         *     day), then `id`; not paged. `kind` may then list stored and derived
+         *     kinds, comma-separated. Each occurrence has a stable `id`: the
+         *     event's id for a single event, `{event id}/{recurrence id in UTC}`
+         *     for an occurrence of a recurring one, `{kind}:{contract id}`
+         *     (`rent_due:{contract id}:{date}`, `indexation:{rent change id}`)
+         *     for derived ones. A window with more than 50,000 stored occurrences
+         *     is a 422 `too_many_occurrences`.
+         */
+        get: operations["listCalendarEvents"];
+        put?: never;
+        /**
+         * Store an event
+         * @description Stores an event of the workspace (role manager or above). A timed
+         *     event has `starts_at` and `ends_at` (RFC 3339 with offset); an
+         *     all-day one (`all_day: true`) has dates, `ends_at` its last day
+         *     (default: `starts_at`). `time_zone` (IANA, default UTC) is the zone
+         *     a rule is expanded in. `rrule` is one RFC 5545 RRULE value (with or
+         *     without `RRULE:`, no DTSTART); a rule with more than 1,000
+         *     occurrences in its first 366 days or more than 10,000 in all is a
+         *     422 `too_many_occurrences`. `exdates` and `overrides[].occurrence`
+         *     must be starts of occurrences the rule gives. `contract_id` alone
+         *     sets `property_id` to the contract's property. Every other broken
+         *     rule is a line of one 400, and nothing is stored.
+         */
+        post: operations["createCalendarEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calendar-events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The stored event's id */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One stored event
+         * @description The stored event; 404 when it is not the workspace's.
+         */
+        get: operations["getCalendarEvent"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a stored event
+         * @description Deletes the event and every occurrence of it; it leaves the feed at its next read.
+         */
+        delete: operations["deleteCalendarEvent"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a stored event
+         * @description Changes the fields sent (null clears `ends_at` of an all-day event,
+         *     `rrule`, `property_id` and `contract_id`); the event is then checked
+         *     whole by the rules of a create (400, 422, nothing changed). Every
+         *     change raises `sequence`, the feed's SEQUENCE. Exdates and
+         *     overrides that the new rule no longer gives are a 400: send them
+         *     anew with the rule.
+         */
+        patch: operations["updateCalendarEvent"];
+        trace?: never;
+    };
+    "/api/v1/calendar/feed-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new secret feed address for the caller
+         * @description Makes a new secret token for the caller's feed of the workspace
+         *     (any member) and answers it once; only its SHA-256 is kept. The
+         *     previous token of the caller in that workspace answers 404 at once.
+         *     A member who leaves the workspace loses the feed.
+         */
+        post: operations["rotateCalendarFeedToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calendar/feed/{token}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token from POST /calendar/feed-token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The member's iCalendar feed (public, secret address)
+         * @description RFC 5545 iCalendar of the workspace, for calendar apps to subscribe
+         *     to without a bearer token (the token in the path is the secret):
+         *     every stored event with its RRULE, EXDATE and overrides
+         *     (RECURRENCE-ID, same UID), in its zone with a VTIMEZONE, and the
+         *     derived events from 31 days before today to 335 days after it
+         *     (`modules.calendar.feedpast`, `feedahead`) as all-day events. UIDs
+         *     are stable (`{event id}@propman`, `{derived id}@propman`); SEQUENCE
+         *     is the event's `sequence`. A strong `ETag` comes with it; a request
+         *     whose `If-None-Match` holds it gets 304. An unknown or rotated token
+         *     is a 404.
+         */
+        get: operations["getCalendarFeed"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -875,6 +1385,36 @@ export interface paths {
         patch: operations["updateNoticeSettings"];
         trace?: never;
     };
+    "/api/v1/partner-invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's invitations
+         * @description Newest first; `status` filters (sent, registered, converted).
+         */
+        get: operations["listPartnerInvitations"];
+        put?: never;
+        /**
+         * Invite someone
+         * @description `channel: email` mails the code to `email`, and only that address
+         *     may register with it; `channel: code` gives a code for the caller
+         *     to share with one person.
+         *     409 `self_referral` for the caller's own email,
+         *     `already_registered` for an email with an account,
+         *     `already_invited` when it has an invitation waiting,
+         *     `too_many_invitations` past `modules.partners.limit` waiting ones.
+         */
+        post: operations["createPartnerInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/print-forms/contracts/{contractId}": {
         parameters: {
             query?: never;
@@ -939,6 +1479,61 @@ export interface paths {
          *     (`modules.printforms.cache`).
          */
         get: operations["printContract"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/print-forms/deposit-settlements/{settlementId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The settlement's UUID; anything else is a 404 */
+                settlementId: components["parameters"]["SettlementId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The deposit settlement statement as a PDF, in the contract's locale
+         * @description The statement in the contract's locale (en, de, fr, es, uk; English
+         *     for another): contract, property, tenant, end and settlement dates,
+         *     whether the check-out matched the check-in, each deduction with its
+         *     reason, deposit held, owed, applied, refund, still owed, the
+         *     deadline (statutory or customary), and signature lines. 404 for an
+         *     unknown id, 403 for another workspace's.
+         */
+        get: operations["printDepositSettlement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/print-forms/inspections/{inspectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inspection's UUID; anything else is a 404 */
+                inspectionId: components["parameters"]["InspectionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The inspection as a PDF, in the contract's locale
+         * @description The inspection's form in its contract's locale (en, de, fr, es, uk;
+         *     English for another): contract, property, tenant, date, every
+         *     asset's condition, the meter readings, the notes, on a check-out
+         *     what changed since the check-in, and signature lines for landlord
+         *     and tenant. 404 for an unknown id, 403 for another workspace's.
+         */
+        get: operations["printInspection"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1082,6 +1677,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/properties/{propertyId}/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's assets, oldest first
+         * @description One page of the property's assets in creation order, optionally only
+         *     of one `category` (exact match) or `condition`. Keyset paging with
+         *     `?after=`. 404 when the property does not exist, 403 when it belongs
+         *     to another workspace.
+         */
+        get: operations["listAssets"];
+        put?: never;
+        /**
+         * Add an asset to the property's inventory
+         * @description `name` is required; `quantity` defaults to 1, `condition` to `good`,
+         *     `category` and `serial` to empty, `value` to null (not recorded),
+         *     `photos` to none. `value` is in the property's currency and must not
+         *     be negative; `photos` are ids of documents of this property (at most
+         *     50). Broken rules: 400 validation_failed, one detail each, nothing
+         *     stored.
+         */
+        post: operations["createAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/assets/inspections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's inspections, oldest first
+         * @description One page of the property's check-in and check-out inspections in
+         *     creation order, optionally of one contract or kind. A check-out
+         *     carries `changes`, what changed since the check-in.
+         */
+        get: operations["listInspections"];
+        put?: never;
+        /**
+         * Record a check-in or check-out inspection of a contract
+         * @description Records, in one transaction, the inspection of a (non-draft)
+         *     contract of this property: each asset's condition (which becomes
+         *     the asset's condition), the meter readings of `inspected_on`
+         *     (recorded through the counters module under its rules: a reading
+         *     not after the counter's latest is 409 `out_of_order`, a value below
+         *     it 400, an inactive counter 409 `inactive`; a reading on a counter
+         *     with a tariff bills its consumption as any reading does), notes and
+         *     photos (documents of the property). One check-in and one check-out
+         *     per contract: a second is 409 `already_inspected`; a check-out before
+         *     the check-in is 409 `no_check_in`. A contract of another property
+         *     or workspace, an asset, counter or document not of this property:
+         *     400 validation_failed. Nothing is stored on any error. The answer of
+         *     a check-out lists in `changes` what changed since the check-in.
+         */
+        post: operations["createInspection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/assets/inspections/{inspectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The inspection's UUID; anything else is a 404 */
+                inspectionId: components["parameters"]["InspectionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One inspection
+         * @description The inspection (a check-out with what changed since the check-in); 404 when not the property's.
+         */
+        get: operations["getInspection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/assets/{assetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The asset's UUID; anything else is a 404 */
+                assetId: components["parameters"]["AssetId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One asset
+         * @description The asset; 404 when it is not one of the property's.
+         */
+        get: operations["getAsset"];
+        /**
+         * Change an asset
+         * @description Changes the fields given (the others stay); `value: null` clears the
+         *     value, `photos` replaces the list. Same rules as on creation.
+         *     An inspection also sets the condition of the assets it records.
+         */
+        put: operations["updateAsset"];
+        post?: never;
+        /**
+         * Remove an asset
+         * @description Removes the asset; inspections keep what they recorded of it (name and condition).
+         */
+        delete: operations["deleteAsset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/properties/{propertyId}/balance": {
         parameters: {
             query?: never;
@@ -1142,6 +1873,215 @@ export interface paths {
          *     when it belongs to someone else (an admin may use any).
          */
         post: operations["createCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/compensations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's compensations, oldest first
+         * @description One page of the property's compensations in creation order, optionally of one `status`, `kind` or contract. Keyset paging with `?after=`.
+         */
+        get: operations["listCompensations"];
+        put?: never;
+        /**
+         * Record what the landlord owes a tenant
+         * @description Records a `pending` compensation for the tenant of a (non-draft)
+         *     contract of this property, in the property's currency. `amount` must
+         *     be more than 0. Broken rules: 400 validation_failed, nothing stored.
+         */
+        post: operations["createCompensation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/compensations/deposit-settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's deposit settlements, oldest first
+         * @description One page of the property's deposit settlements, optionally of one contract (a contract has at most one: `?contract_id=` reads it).
+         */
+        get: operations["listDepositSettlements"];
+        put?: never;
+        /**
+         * Settle the deposit of an ended contract
+         * @description For a terminated or ended contract of this property, in one
+         *     transaction: `deposit_held` is what was paid on the contract's
+         *     deposit charge; `owed` what is still owed on its other charges;
+         *     `deductions_total` the sum of the agreed `deductions` (each with a
+         *     reason, an amount more than 0 and evidence documents of the
+         *     property), which may not exceed the deposit held (400);
+         *     `applied_to_owed` = min(owed, held - deductions) is paid from the
+         *     deposit by a payment (method `other`) allocated to the owed charges
+         *     oldest first; `refund` = held - deductions - applied is recorded as
+         *     a pending `deposit_refund` compensation (none when 0);
+         *     `still_owed` = owed - applied. `deadline` is the country's deposit
+         *     settlement deadline from the contract's end (`statutory` false where
+         *     the law sets no fixed term); `matching` says whether the check-out
+         *     shows no change since the check-in (null when either is missing),
+         *     which shortens the French term. 409 `contract_not_ended`,
+         *     `no_deposit` (the contract has no deposit charge),
+         *     `already_settled`; nothing is stored on any error.
+         */
+        post: operations["settleDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/compensations/{compensationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The compensation's UUID; anything else is a 404 */
+                compensationId: components["parameters"]["CompensationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One compensation
+         * @description The compensation; 404 when it is not one of the property's.
+         */
+        get: operations["getCompensation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/compensations/{compensationId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The compensation's UUID; anything else is a 404 */
+                compensationId: components["parameters"]["CompensationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending compensation
+         * @description The compensation becomes `cancelled` with the `reason`. Not pending (credited or paid out ones are reversed instead) - 409 `invalid_transition`.
+         */
+        post: operations["cancelCompensation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/compensations/{compensationId}/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The compensation's UUID; anything else is a 404 */
+                compensationId: components["parameters"]["CompensationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credit a pending compensation to the tenant's open charges
+         * @description In one transaction under the property's lock: a payment of the
+         *     amount (method `other`, paid today, the tenant as payer, reference
+         *     "Compensation <kind> <id>") on the contract, allocated to the
+         *     contract's open charges oldest first (the contract's allocation
+         *     order); what is left stays the contract's credit and pays its next
+         *     charges. The compensation becomes `credited` with `payment_id`. Not
+         *     pending: 409 `invalid_transition`.
+         */
+        post: operations["creditCompensation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/compensations/{compensationId}/pay-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The compensation's UUID; anything else is a 404 */
+                compensationId: components["parameters"]["CompensationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that a pending compensation was paid to the tenant
+         * @description `method` is required; `paid_on` defaults to today and may not be in
+         *     the future. The compensation becomes `paid_out`; the ledger of
+         *     charges is not touched. Not pending: 409 `invalid_transition`.
+         */
+        post: operations["payOutCompensation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/compensations/{compensationId}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The compensation's UUID; anything else is a 404 */
+                compensationId: components["parameters"]["CompensationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a credited or paid-out compensation
+         * @description A credited compensation's payment is reversed in the same
+         *     transaction (its allocations voided, the charges owe again what it
+         *     paid, its receipt voided); a paid-out one is marked as not paid. The
+         *     compensation becomes `reversed` with the `reason`. Any other state:
+         *     409 `invalid_transition`.
+         */
+        post: operations["reverseCompensation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1681,6 +2621,175 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/properties/{propertyId}/negotiations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's negotiations, oldest first
+         * @description One page of the property's negotiations (without their rounds) in creation order, optionally only those in `status`.
+         */
+        get: operations["listNegotiations"];
+        put?: never;
+        /**
+         * Open a negotiation with a shortlisted applicant
+         * @description `application_id` is a shortlisted application of one of the
+         *     property's proposals (an unknown one is a 400 line; one not
+         *     shortlisted 409 `not_shortlisted`; one with a negotiation 409
+         *     `negotiation_exists`). Round 1 is the landlord's offer: `terms` as
+         *     a contract's, by default the proposal's terms with its rent, its
+         *     deposit months and a start on the later of its availability and
+         *     the applicant's wish; the landlord accepts it. It stays open for
+         *     `expires_in_days` (1-60, default `modules.negotiations.expiresdays`,
+         *     14), then a job marks it `expired`. The applicant is mailed their
+         *     link, in their language.
+         */
+        post: operations["openNegotiation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/negotiations/{negotiationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The negotiation's UUID; anything else is a 404 */
+                negotiationId: components["parameters"]["NegotiationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One negotiation with its rounds
+         * @description 404 when the id is not a UUID or not one of the property's.
+         */
+        get: operations["getNegotiation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/negotiations/{negotiationId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The negotiation's UUID; anything else is a 404 */
+                negotiationId: components["parameters"]["NegotiationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The landlord accepts the current round
+         * @description `round` must be `current_round` (409 `stale_round`); when the applicant accepted it too, the negotiation is `agreed`. Not open: 409 `not_open`.
+         */
+        post: operations["acceptAsLandlord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/negotiations/{negotiationId}/contract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The negotiation's UUID; anything else is a 404 */
+                negotiationId: components["parameters"]["NegotiationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the draft contract of an agreed negotiation
+         * @description Once per negotiation, in one transaction: a new contragent (person,
+         *     role tenant) from the applicant's name, email and phone, and a
+         *     draft contract of the property with the agreed round's terms, the
+         *     applicant's language and the number `L-` and 12 characters of the
+         *     negotiation's id (409 `number_exists` if the landlord used it).
+         *     201 the first time; every later call answers 200 with the same
+         *     contract and makes nothing. Not agreed: 409 `not_agreed`.
+         */
+        post: operations["contractFromNegotiation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/negotiations/{negotiationId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The negotiation's UUID; anything else is a 404 */
+                negotiationId: components["parameters"]["NegotiationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The landlord ends the negotiation
+         * @description The negotiation becomes `declined` and the applicant is mailed. Not open: 409 `not_open`.
+         */
+        post: operations["declineAsLandlord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/negotiations/{negotiationId}/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The negotiation's UUID; anything else is a 404 */
+                negotiationId: components["parameters"]["NegotiationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The landlord's counter-offer
+         * @description `round` must be the round after `current_round` (409
+         *     `stale_round`); the landlord accepts their own offer and the
+         *     applicant is mailed. Not open or past `expires_at`: 409 `not_open`.
+         */
+        post: operations["offerAsLandlord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/properties/{propertyId}/payments": {
         parameters: {
             query?: never;
@@ -1883,6 +2992,205 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/properties/{propertyId}/proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's proposals, oldest first
+         * @description One page of the property's proposals in creation order, optionally only those in `status`.
+         */
+        get: operations["listProposals"];
+        put?: never;
+        /**
+         * Add a draft proposal
+         * @description `title` (1-200 characters), `rent` (more than 0, at most 2 decimals,
+         *     in the property's currency) and `available_from` are required;
+         *     `description` at most 4000 characters (multi-line),
+         *     `deposit_months` 0-12, `min_term_months` 0-120, `terms` as a
+         *     contract's (agreement blocks of the property's country or generic,
+         *     values of the block's type; see createContract), `photos` up to 20
+         *     ids of the property's documents. The slug, the public name, is
+         *     random. Every problem is one line of the 400; nothing is stored. An
+         *     archived property: 409 `property_archived`.
+         */
+        post: operations["createProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/proposals/{proposalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The proposal's UUID; anything else is a 404 */
+                proposalId: components["parameters"]["ProposalId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One proposal
+         * @description 404 when the id is not a UUID or not one of the property's.
+         */
+        get: operations["getProposal"];
+        /**
+         * Change the given fields of a draft proposal
+         * @description Fields left out keep their value; `terms` and `photos`, when given,
+         *     replace the whole list. The rules of creation apply. Only a draft
+         *     changes (409 `not_draft`): a published proposal is what applicants
+         *     answered; close it and make a new one.
+         */
+        put: operations["updateProposal"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/proposals/{proposalId}/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The proposal's UUID; anything else is a 404 */
+                proposalId: components["parameters"]["ProposalId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The proposal's confirmed applications, oldest first
+         * @description One page of the applications whose email was confirmed, in order of arrival, optionally only those in `status`.
+         */
+        get: operations["listApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/proposals/{proposalId}/applications/{applicationId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The proposal's UUID; anything else is a 404 */
+                proposalId: components["parameters"]["ProposalId"];
+                /** @description The application's UUID */
+                applicationId: components["parameters"]["ApplicationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an application
+         * @description The applicant is mailed, in their language, that another applicant was chosen (a job queued with the decision). Declining again changes nothing and sends nothing.
+         */
+        post: operations["declineApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/proposals/{proposalId}/applications/{applicationId}/shortlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The proposal's UUID; anything else is a 404 */
+                proposalId: components["parameters"]["ProposalId"];
+                /** @description The application's UUID */
+                applicationId: components["parameters"]["ApplicationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Shortlist an application
+         * @description The applicant is mailed, in their language, that they are
+         *     shortlisted, with the property's address (the public page never
+         *     shows it). Shortlisting again changes nothing; a declined
+         *     application is 409 `declined`.
+         */
+        post: operations["shortlistApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/proposals/{proposalId}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The proposal's UUID; anything else is a 404 */
+                proposalId: components["parameters"]["ProposalId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a published proposal
+         * @description The public page answers 404 and no application is taken or confirmed any more; applications and negotiations stay. Only a published proposal is closed (409 `not_published`).
+         */
+        post: operations["closeProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/proposals/{proposalId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The proposal's UUID; anything else is a 404 */
+                proposalId: components["parameters"]["ProposalId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a draft proposal
+         * @description The public page and the application form open. Only a draft is published (409 `not_draft`); an archived property 409 `property_archived`.
+         */
+        post: operations["publishProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/properties/{propertyId}/receipts": {
         parameters: {
             query?: never;
@@ -1952,6 +3260,508 @@ export interface paths {
          * @description Clears `archived_at`; on a property in use it changes nothing.
          */
         post: operations["unarchiveProperty"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/violations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's violations, oldest first
+         * @description One page of the property's violations in creation order, optionally of one `status` or contract. Keyset paging with `?after=`.
+         */
+        get: operations["listViolations"];
+        put?: never;
+        /**
+         * Record a violation of a contract
+         * @description Records an `open` violation of a (non-draft) contract of this
+         *     property. `code`, when given, must be the code of one of the
+         *     contract's terms (upper-cased). `evidence` are ids of documents of
+         *     the property (at most 50). With `fine` (more than 0), a charge of
+         *     kind `fine` named "Fine: <contract number>[, <code>]" is created on
+         *     the contract in the same transaction, due on `fine_due_date`
+         *     (default today), in the property's currency; the property's
+         *     unallocated credit is used on it as on any new charge. Late fees
+         *     are computed on regular charges only, so a fine never gets one.
+         *     Broken rules: 400 validation_failed, nothing stored.
+         */
+        post: operations["createViolation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/violations/{violationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The violation's UUID; anything else is a 404 */
+                violationId: components["parameters"]["ViolationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One violation
+         * @description The violation; 404 when it is not one of the property's.
+         */
+        get: operations["getViolation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/violations/{violationId}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The violation's UUID; anything else is a 404 */
+                violationId: components["parameters"]["ViolationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the violation acknowledged
+         * @description Moves a violation that is open to `acknowledged`, with a `note` (kept on
+         *     the violation unless empty; a request without a body is taken as an
+         *     empty note). Any other state: 409
+         *     `invalid_transition`, nothing changed.
+         */
+        post: operations["acknowledgeViolation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/violations/{violationId}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The violation's UUID; anything else is a 404 */
+                violationId: components["parameters"]["ViolationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the violation disputed
+         * @description Moves a violation that is open to `disputed`, with a `note` (kept on
+         *     the violation unless empty; a request without a body is taken as an
+         *     empty note). Any other state: 409
+         *     `invalid_transition`, nothing changed.
+         */
+        post: operations["disputeViolation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/violations/{violationId}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The violation's UUID; anything else is a 404 */
+                violationId: components["parameters"]["ViolationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the violation resolved
+         * @description Moves a violation that is acknowledged or disputed to `resolved`, with a `note` (kept on
+         *     the violation unless empty; a request without a body is taken as an
+         *     empty note). Any other state: 409
+         *     `invalid_transition`, nothing changed.
+         */
+        post: operations["resolveViolation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/violations/{violationId}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The violation's UUID; anything else is a 404 */
+                violationId: components["parameters"]["ViolationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the violation withdrawn
+         * @description Moves a violation that is open, acknowledged or disputed to `withdrawn`, with a `note` (kept on
+         *     the violation unless empty; a request without a body is taken as an
+         *     empty note). Any other state: 409
+         *     `invalid_transition`, nothing changed. Withdrawing cancels the fine's charge; 409 `has_payments` when money was allocated to it (reverse the payment first).
+         */
+        post: operations["withdrawViolation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/negotiations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the applicant's link */
+                token: components["parameters"]["NegotiationToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The applicant's view of their negotiation
+         * @description The negotiation with every round. A token not made by the service is 404. Answers are not stored by caches.
+         */
+        get: operations["getPublicNegotiation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/negotiations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the applicant's link */
+                token: components["parameters"]["NegotiationToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The applicant accepts the current round
+         * @description `round` must be `current_round` (409 `stale_round`). When the
+         *     landlord accepted that round too, the negotiation is `agreed`.
+         *     Not open: 409 `not_open`.
+         */
+        post: operations["acceptAsApplicant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/negotiations/{token}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the applicant's link */
+                token: components["parameters"]["NegotiationToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The applicant ends the negotiation
+         * @description The negotiation becomes `declined`. Not open 409 `not_open`.
+         */
+        post: operations["declineAsApplicant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/negotiations/{token}/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the applicant's link */
+                token: components["parameters"]["NegotiationToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The applicant's counter-offer
+         * @description `round` must be the round after `current_round` (409 `stale_round`
+         *     otherwise, also when the landlord answered first); `terms` as a
+         *     contract's (see createContract), `message` at most 2000 characters
+         *     (multi-line). The applicant accepts their own offer. A negotiation
+         *     that is not open, or past `expires_at`, is 409 `not_open`: a link
+         *     replayed after the end writes nothing.
+         */
+        post: operations["offerAsApplicant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/proposals/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's public name (lower-case letters and digits) */
+                slug: components["parameters"]["ProposalSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The public page of a published proposal
+         * @description The listing's own fields: title, description, rent, deposit, dates,
+         *     terms, photo document ids, and where the property is only to its
+         *     city, postal code and country (the address line is mailed to
+         *     shortlisted applicants; nothing of the owner is shown). Draft,
+         *     closed and unknown slugs are 404 alike. Sent with a strong `ETag`
+         *     (304 on a matching `If-None-Match`) and `Cache-Control: public,
+         *     max-age=60` (`modules.proposals.maxage`); an instance keeps a page
+         *     in memory for `modules.proposals.cachettl` (10 s), so a change made
+         *     on another instance shows within that time.
+         */
+        get: operations["getPublicProposal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/proposals/{slug}/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's public name (lower-case letters and digits) */
+                slug: components["parameters"]["ProposalSlug"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply to a published proposal
+         * @description `name` (2-100 characters) and `email` are required; `phone` is E.164,
+         *     `message` at most 2000 characters (multi-line), `desired_start` a
+         *     date, `household_size` 1-20 (default 1), `locale` an active language
+         *     (default: the first active one of `Accept-Language`, else `en`): the
+         *     language of every mail to the applicant. A 6-digit code is mailed to
+         *     `email`, valid 15 minutes for 5 tries; the application stays
+         *     invisible to the landlord until `confirm`. The answer is the same
+         *     whether or not the email applied before, so it tells nobody who
+         *     applied; `website` is a honeypot a person leaves empty (filled in:
+         *     the same answer, nothing stored or sent). Limits (429 `rate_limit`
+         *     with `wait` and `Retry-After`, counted in the database so every
+         *     instance shares them): per client address
+         *     (`modules.proposals.ipperhour`, 10 an hour, while
+         *     `ratelimit.enabled`), per email (`emailperhour`, 3) and per proposal
+         *     (`proposalperhour`, 300). A draft or unknown proposal is 404, a
+         *     closed one 409 `not_published`; nothing is stored then.
+         */
+        post: operations["applyToProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/proposals/{slug}/applications/{applicationId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's public name (lower-case letters and digits) */
+                slug: components["parameters"]["ProposalSlug"];
+                /** @description The application's UUID */
+                applicationId: components["parameters"]["ApplicationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm an application with the mailed code
+         * @description The code is compared in constant time after the attempt is counted;
+         *     a wrong, expired (15 minutes), used or exhausted (5 tries) code, and
+         *     an unknown application, are the same 400 `invalid_code`. A confirmed
+         *     application is shown to the landlord; confirming the same email's
+         *     second application to a proposal answers the same and keeps the
+         *     first. A closed proposal is 409 `not_published`.
+         */
+        post: operations["confirmApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/arrears": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who owes what, by age
+         * @description One row per contract (and per property for charges of no contract)
+         *     with charges due before `as_of` (default today, UTC) and not fully
+         *     paid: what is owed by days overdue (`as_of` minus the due date:
+         *     1-30, 31-60, 61-90, over 90), the total and the oldest due date,
+         *     largest debt first. `totals` sums the rows per currency; together
+         *     they equal the sum of `overdue` of every property's
+         *     `GET /properties/{propertyId}/balance?as_of=`. Paid amounts are
+         *     today's (a payment recorded after `as_of` counts as paid).
+         */
+        get: operations["getArrearsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every charge of the workspace as one spreadsheet
+         * @description Every charge of every property of the workspace (cancelled ones
+         *     included, with their status), in no particular order, streamed:
+         *     CSV by default, XLSX with `?format=xlsx` or the `Accept` header.
+         *     There is no JSON form; the per-property lists are
+         *     `GET /properties/{propertyId}/charges`.
+         */
+        get: operations["exportCharges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/income": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Charged, collected and outstanding per month
+         * @description Twelve months of `year` (default this year) for each currency with
+         *     a figure, over the workspace or one property (`property_id`; its
+         *     currency's twelve months even when empty): `charged` (charges due
+         *     that month, not cancelled), `collected` (posted payments received
+         *     that month) and `outstanding` (what is still owed of that month's
+         *     charges). `?format=svg` (or `Accept: image/svg+xml`) draws it as a
+         *     bar chart, one panel per currency.
+         */
+        get: operations["getIncomeReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/owner-statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A property's monthly owner statement (PDF)
+         * @description The month's income of one property (posted payments received that
+         *     month, split by the charges they paid, and what they brought beyond
+         *     them), its expenses (propman records no landlord expenses yet: 0.00
+         *     with a note), the net, and what was charged that month and is still
+         *     outstanding of it, in the owner's language (en, de, fr, es, uk;
+         *     English otherwise) with amounts and dates as that locale writes
+         *     them.
+         */
+        get: operations["getOwnerStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/rent-roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every unit with its tenant, rent, deposit and balance
+         * @description One row per property of the workspace that is not archived, by
+         *     name: the contract in force at `as_of` (default today, UTC), if
+         *     any (the latest-starting active or terminated contract that began
+         *     on or before `as_of` and had not ended before it), its tenant, the
+         *     rent in force then, the deposit held (what was paid on the
+         *     contract's deposit charge), the contract's end (termination date,
+         *     else end date), and the unit's `outstanding` and `overdue` as
+         *     `GET /properties/{propertyId}/balance?as_of=` gives them. `totals`
+         *     sums per currency (`let`: units with a contract).
+         */
+        get: operations["getRentRoll"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2277,6 +4087,112 @@ export interface paths {
          *     for each. Of two accepts of one token, one succeeds.
          */
         post: operations["acceptPortalInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tools/geocode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Coordinates of an address
+         * @description With a provider configured (`modules.tools.geocodeurl`, a
+         *     Nominatim-compatible service), the address is searched there (one
+         *     result), with the configured `User-Agent`, at most one request per
+         *     `modules.tools.geocodeinterval` (1 s) across every instance of the
+         *     service (coordinated through the database), and the answer, also
+         *     "nothing found", is kept in the database for
+         *     `modules.tools.geocodecachettl` (30 days; `cached: true`). A request
+         *     whose turn would come later than `modules.tools.geocodemaxwait`
+         *     (5 s) is 429 with the wait. `precision` is `address` for a street,
+         *     house or point, `city` when the provider found only a town or
+         *     larger.
+         *
+         *     Without a provider, the address is read as `..., city, country`
+         *     and the city is found in an embedded GeoNames extract (cities of
+         *     1000 inhabitants and more, names in Latin and Cyrillic letters in
+         *     any case and without accents, postal codes ignored; the country as
+         *     an ISO code or its name in any language of the reference data, or
+         *     `country`); the most populous city of that name wins. `precision`
+         *     is then always `city`.
+         *
+         *     `source` tells which answered; `attribution` is the notice the
+         *     data's licence asks for (show it with the coordinates). Any
+         *     signed-in user.
+         */
+        get: operations["toolsGeocode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tools/help-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Help links in the user's language
+         * @description The links the operator configured (`modules.tools.helplinks`; the
+         *     module ships links to the API reference, tenancy law per country,
+         *     the UPU tracking number standard and the map data's sources). The
+         *     language is `locale` when given, else the first language of
+         *     `Accept-Language` that has links, else English; a locale without
+         *     links of its own (`it`) is answered in English. Each link says in
+         *     `locale` which language its title is in (English when the
+         *     configuration has no title in the asked one). A URL starting with
+         *     `/` is on this service. Answers carry a strong `ETag`; send it back
+         *     in `If-None-Match` to get 304. Public.
+         */
+        get: operations["toolsHelpLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tools/postal-tracking/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Carrier and tracking page of a tracking number
+         * @description Recognises the number from the carriers' published formats and check
+         *     digits, without asking any carrier: UPU S10 (two letters, eight
+         *     digits, the mod-11 check digit with weights 8 6 4 2 3 5 9 7, the ISO
+         *     country of the national post that issued it: Deutsche Post, Royal
+         *     Mail, La Poste, Correos, Ukrposhta, USPS and others), UPS `1Z` (18
+         *     characters, its mod-10 check digit), DHL Express (10 digits, mod-7
+         *     check digit), FedEx Express (12 digits, weights 3 1 7, mod 11) and
+         *     FedEx Ground (15 digits, GS1 mod 10), Nova Poshta (14 digits
+         *     starting with 20 or 59; no check digit is published). Spaces and
+         *     dashes are ignored, letters may be lower-case; `number` in the
+         *     answer is the normalized form. A number that fits no format is 422
+         *     `unknown_tracking_number`; one that fits a format but not its check
+         *     digit is 422 `check_digit_mismatch` (a typing mistake, most
+         *     likely): the number is understood as text but is not a tracking
+         *     number, so 422 rather than 404 (nothing is looked up). Any signed-in
+         *     user.
+         */
+        get: operations["toolsPostalTracking"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2760,6 +4676,198 @@ export interface components {
             /** Format: uuid */
             charge_id: string;
         };
+        AnalyticsAccepted: {
+            /** @description How many events were accepted (all of the request) */
+            accepted: number;
+        };
+        AnalyticsCounts: {
+            /** @description Distinct anonymous_id values of events sent without a token */
+            anonymous: number;
+            events: number;
+            /** @description Distinct signed-in users */
+            users: number;
+        };
+        AnalyticsDay: {
+            /** Format: date */
+            date: string;
+        } & components["schemas"]["AnalyticsCounts"];
+        AnalyticsEventCreate: {
+            /** @description The id a client gives an anonymous visitor; required without a token */
+            anonymous_id?: string;
+            /** @description What happened, e.g. property_created */
+            name: string;
+            /** @description Flat key-value pairs (keys 1 to 64 characters) */
+            properties?: {
+                [key: string]: (string | null) | number | boolean;
+            };
+            /**
+             * Format: date-time
+             * @description When it happened (RFC 3339); default the time of receipt
+             */
+            timestamp?: string;
+        };
+        AnalyticsSummary: {
+            days: components["schemas"]["AnalyticsDay"][];
+            /** Format: date */
+            from: string;
+            /** @description The name counted, null for every event */
+            name: string | null;
+            /** Format: date */
+            to: string;
+            totals: components["schemas"]["AnalyticsCounts"];
+        };
+        AnalyticsTrackCreate: {
+            events: components["schemas"]["AnalyticsEventCreate"][];
+        };
+        Application: {
+            /** Format: date-time */
+            confirmed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: date */
+            desired_start: string | null;
+            email: string;
+            household_size: number;
+            /** Format: uuid */
+            id: string;
+            locale: string;
+            message: string;
+            name: string;
+            phone: string;
+            /** Format: uuid */
+            proposal_id: string;
+            /** @enum {string} */
+            status: "new" | "shortlisted" | "declined";
+        };
+        ApplicationAccepted: {
+            /**
+             * Format: uuid
+             * @description to confirm with the code
+             */
+            application_id: string;
+            /** @description seconds the code is valid */
+            expires_in: number;
+            message: string;
+        };
+        ApplicationConfirm: {
+            code: string;
+        };
+        ApplicationCreate: {
+            /** Format: date */
+            desired_start?: string | null;
+            /** Format: email */
+            email: string;
+            household_size?: number;
+            /** @description an active language code */
+            locale?: string;
+            /** @description Multi-line: may hold tab and line breaks. */
+            message?: string;
+            name: string;
+            /**
+             * @description E.164
+             * @example +4915112345678
+             */
+            phone?: string;
+            /** @description Leave empty: a field for robots (honeypot). */
+            website?: string;
+        };
+        ApplicationList: {
+            applications: components["schemas"]["Application"][];
+            next: components["schemas"]["NextCursor"];
+            page?: number;
+            per_page: number;
+            total?: number;
+        };
+        ArrearsReport: {
+            arrears: components["schemas"]["ArrearsRow"][];
+            /** Format: date */
+            as_of: string;
+            /** @description One entry per currency. */
+            totals: components["schemas"]["ArrearsTotal"][];
+        };
+        ArrearsRow: {
+            /**
+             * Format: uuid
+             * @description null for charges of no contract
+             */
+            contract_id: string | null;
+            contract_number: string | null;
+            /** @example EUR */
+            currency: string;
+            days_0_30: components["schemas"]["ReportAmount"];
+            days_31_60: components["schemas"]["ReportAmount"];
+            days_61_90: components["schemas"]["ReportAmount"];
+            days_over_90: components["schemas"]["ReportAmount"];
+            /** Format: date */
+            oldest_due_date: string;
+            /** Format: uuid */
+            property_id: string;
+            property_name: string;
+            /** Format: uuid */
+            tenant_id: string | null;
+            tenant_name: string | null;
+            total: components["schemas"]["ReportAmount"];
+        };
+        ArrearsTotal: {
+            currency: string;
+            days_0_30: components["schemas"]["ReportAmount"];
+            days_31_60: components["schemas"]["ReportAmount"];
+            days_61_90: components["schemas"]["ReportAmount"];
+            days_over_90: components["schemas"]["ReportAmount"];
+            total: components["schemas"]["ReportAmount"];
+        };
+        Asset: {
+            category: string;
+            condition: components["schemas"]["AssetCondition"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Ids of documents of the property */
+            photos: string[];
+            /** Format: uuid */
+            property_id: string;
+            quantity: number;
+            serial: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Value in the property's currency, exactly 2 decimals; null when not recorded */
+            value: number | null;
+        };
+        /** @enum {string} */
+        AssetCondition: "new" | "good" | "fair" | "poor" | "broken";
+        AssetCreate: {
+            /** @description Free text, e.g. furniture, kitchen, appliance */
+            category?: string;
+            condition?: components["schemas"]["AssetCondition"];
+            name: string;
+            photos?: string[];
+            /** @description Default: 1 */
+            quantity?: number;
+            serial?: string;
+            /** @description At most 2 decimals, the property's currency */
+            value?: number | null;
+        };
+        AssetList: {
+            assets: components["schemas"]["Asset"][];
+            next: components["schemas"]["NextCursor"];
+            page?: number;
+            per_page: number;
+            total?: number;
+        };
+        AssetUpdate: {
+            category?: string;
+            condition?: components["schemas"]["AssetCondition"];
+            name?: string;
+            photos?: string[];
+            quantity?: number;
+            serial?: string;
+            /** @description null clears it */
+            value?: number | null;
+        };
         AuthFailure: {
             details?: string[];
             /** @description validation_failed, invalid_code, email_exists, phone_exists, mail_unavailable */
@@ -2777,6 +4885,247 @@ export interface components {
             outstanding: components["schemas"]["MoneyOrZero"];
             overdue: components["schemas"]["MoneyOrZero"];
             paid: components["schemas"]["MoneyOrZero"];
+        };
+        BillingInvoice: {
+            country: string;
+            /** @description credits taken off (a partner's reward) */
+            credit: number;
+            currency: string;
+            customer: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            issued_at: string;
+            lines?: components["schemas"]["BillingInvoiceLine"][];
+            /** @description the lines' sum before credits */
+            net: number;
+            /** @description ISSUER-YEAR-NNNNNN, gap-free per issuer and year */
+            number: string;
+            /** Format: date-time */
+            paid_at: string | null;
+            period: string;
+            reverse_charge: boolean;
+            /** @enum {string} */
+            status: "open" | "paid";
+            total: number;
+            vat: number;
+            vat_id: string | null;
+            /** @description percent */
+            vat_rate: string;
+        };
+        BillingInvoiceLine: {
+            /** @description negative for a credit */
+            amount: number;
+            description: string;
+            /** @description YYYY-MM */
+            period: string;
+            quantity: number;
+            unit_price: number;
+        };
+        BillingInvoiceList: {
+            invoices: components["schemas"]["BillingInvoice"][];
+            next: components["schemas"]["NextCursor"];
+            page?: number;
+            per_page: number;
+            total?: number;
+        };
+        BillingPaymentMethodCreate: {
+            /** @description a Stripe payment method id (pm_...) */
+            payment_method: string;
+        };
+        BillingPlan: {
+            /** @enum {string} */
+            code: "free" | "pro";
+            currency: string;
+            /** @description price per property in use and month */
+            price_per_unit_month: number;
+            trial_days: number;
+            /** @description properties in use allowed; null for no limit */
+            unit_limit: number | null;
+        };
+        BillingSubscription: {
+            active_units: number;
+            /** Format: date-time */
+            canceled_at: string | null;
+            company: string | null;
+            country: string | null;
+            /** Format: date-time */
+            past_due_since: string | null;
+            /** @description the card's brand and last digits, or the method's id */
+            payment_method: string | null;
+            /** @enum {string} */
+            plan: "free" | "pro";
+            read_only: boolean;
+            /** @enum {string} */
+            status: "trialing" | "active" | "past_due" | "canceled";
+            /** Format: date-time */
+            trial_ends_at: string;
+            unit_limit: number | null;
+            vat_id: string | null;
+        };
+        BillingSubscriptionUpdate: {
+            company?: string;
+            country?: string;
+            /** @enum {string} */
+            plan?: "free" | "pro";
+            vat_id?: string;
+        };
+        CalendarEvent: {
+            all_day: boolean;
+            attendees: string[];
+            /** Format: uuid */
+            contract_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** @description As starts_at; the last day when all_day */
+            ends_at: string;
+            exdates: string[];
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "viewing" | "inspection" | "repair" | "meeting" | "other";
+            overrides: components["schemas"]["CalendarOverride"][];
+            /** Format: uuid */
+            property_id: string | null;
+            reminders: number[];
+            /** @description The rule, normalised */
+            rrule: string | null;
+            /** @description The feed's SEQUENCE: 0, raised by every change */
+            sequence: number;
+            /** @description RFC 3339 in the event's zone; a date when all_day */
+            starts_at: string;
+            time_zone: string;
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CalendarEventCreate: {
+            /** @default false */
+            all_day: boolean;
+            /** @description Contragents of the workspace */
+            attendees?: string[];
+            /** Format: uuid */
+            contract_id?: string | null;
+            /** @description Multi-line: may hold tab and line breaks. */
+            description?: string;
+            /** @description As starts_at, not before it; required unless all_day (then the last day, default starts_at). */
+            ends_at?: string | null;
+            /** @description Starts of occurrences left out (RFC 3339, or dates when all_day) */
+            exdates?: string[];
+            /** @enum {string} */
+            kind: "viewing" | "inspection" | "repair" | "meeting" | "other";
+            overrides?: components["schemas"]["CalendarOverrideCreate"][];
+            /** Format: uuid */
+            property_id?: string | null;
+            /** @description Minutes before each occurrence's start (0 to 40320), each once */
+            reminders?: number[];
+            /**
+             * @description One RFC 5545 RRULE value, e.g. FREQ=MONTHLY;BYMONTHDAY=1;COUNT=12.
+             * @example FREQ=WEEKLY;BYDAY=MO
+             */
+            rrule?: string | null;
+            /**
+             * @description RFC 3339 date-time with offset; a date YYYY-MM-DD when all_day. From 2000-01-01 to 2100-12-31.
+             * @example 2026-03-02T10:00:00+01:00
+             */
+            starts_at: string;
+            /**
+             * @description IANA zone name; the rule is expanded in it.
+             * @default UTC
+             */
+            time_zone: string;
+            title: string;
+        };
+        CalendarEventList: {
+            calendar_events: components["schemas"]["CalendarEvent"][];
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
+            per_page: number;
+            /** @description how many match the filters; only on ?page= answers */
+            total?: number;
+        };
+        CalendarEventUpdate: {
+            all_day?: boolean;
+            attendees?: string[];
+            /** Format: uuid */
+            contract_id?: string | null;
+            /** @description Multi-line: may hold tab and line breaks. */
+            description?: string;
+            ends_at?: string | null;
+            exdates?: string[];
+            /** @enum {string} */
+            kind?: "viewing" | "inspection" | "repair" | "meeting" | "other";
+            overrides?: components["schemas"]["CalendarOverrideCreate"][];
+            /** Format: uuid */
+            property_id?: string | null;
+            reminders?: number[];
+            rrule?: string | null;
+            starts_at?: string;
+            time_zone?: string;
+            title?: string;
+        };
+        CalendarFeedToken: {
+            /** @description The secret; shown only now */
+            token: string;
+            /** @description The feed's path under this server */
+            url: string;
+        };
+        CalendarOccurrence: {
+            all_day: boolean;
+            /** Format: uuid */
+            contract_id: string | null;
+            description: string;
+            /** @description As starts_at; the last day when all_day */
+            ends_at: string;
+            /**
+             * Format: uuid
+             * @description The stored event; null for derived ones
+             */
+            event_id: string | null;
+            /** @description Stable id of the occurrence */
+            id: string;
+            /** @enum {string} */
+            kind: "viewing" | "inspection" | "repair" | "meeting" | "other" | "rent_due" | "contract_start" | "contract_end" | "indexation" | "deposit_deadline";
+            /** Format: uuid */
+            property_id: string | null;
+            /** @description The start the rule gave this occurrence; null for single events */
+            recurrence_id: string | null;
+            sequence: number;
+            /** @enum {string} */
+            source: "event" | "derived";
+            /** @description RFC 3339 in the event's zone; a date when all_day */
+            starts_at: string;
+            /** @description The stored event's zone; null for derived ones (dates) */
+            time_zone: string | null;
+            title: string;
+        };
+        CalendarOverride: {
+            description: string | null;
+            ends_at: string;
+            occurrence: string;
+            starts_at: string;
+            title: string | null;
+        };
+        CalendarOverrideCreate: {
+            /** @description Multi-line: may hold tab and line breaks. */
+            description?: string;
+            /** @description Its new end (default: the event's duration after starts_at) */
+            ends_at?: string;
+            /** @description The start the rule gives the occurrence (its RECURRENCE-ID) */
+            occurrence: string;
+            /** @description Its new start, not before the event's starts_at */
+            starts_at: string;
+            title?: string;
+        };
+        CalendarWindow: {
+            /** Format: date */
+            from: string;
+            occurrences: components["schemas"]["CalendarOccurrence"][];
+            time_zone: string;
+            /** Format: date */
+            to: string;
         };
         Charge: {
             amount: components["schemas"]["Money"];
@@ -2798,10 +5147,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description penalty: a late fee for the charge penalty_for (modules/penalties)
+             * @description penalty: a late fee for the charge penalty_for (modules/penalties); fine: a contractual fine for a violation (modules/violations), which never gets a late fee
              * @enum {string}
              */
-            kind: "regular" | "penalty";
+            kind: "regular" | "penalty" | "fine";
             name: string;
             /** @description amount - paid_amount; 0 for a cancelled charge */
             outstanding: components["schemas"]["MoneyOrZero"];
@@ -2834,6 +5183,80 @@ export interface components {
             /** @description how many match the filters; only on ?page= answers (absent with ?after=: a count reads every matching row) */
             total?: number;
         };
+        Compensation: {
+            amount: components["schemas"]["Money"];
+            /** Format: uuid */
+            contract_id: string;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            description: string;
+            /** Format: uuid */
+            id: string;
+            kind: components["schemas"]["CompensationKind"];
+            /**
+             * @description paid_out: how
+             * @enum {string|null}
+             */
+            method: "bank_transfer" | "cash" | "card" | "other" | null;
+            /**
+             * Format: date
+             * @description paid_out: when
+             */
+            paid_on: string | null;
+            /**
+             * Format: uuid
+             * @description credited: the payment that carries the credit
+             */
+            payment_id: string | null;
+            /** Format: uuid */
+            property_id: string;
+            /** @description cancelled or reversed: why */
+            reason: string;
+            /** @description paid_out: the transfer's reference */
+            reference: string | null;
+            /**
+             * Format: uuid
+             * @description the deposit settlement that recorded this refund
+             */
+            settlement_id: string | null;
+            status: components["schemas"]["CompensationStatus"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CompensationCreate: {
+            amount: components["schemas"]["Money"];
+            /** Format: uuid */
+            contract_id: string;
+            /** @description Multi-line: may hold tab and line breaks */
+            description?: string;
+            kind: components["schemas"]["CompensationKind"];
+        };
+        /** @enum {string} */
+        CompensationKind: "repair_by_tenant" | "rent_reduction" | "deposit_refund" | "overpayment_refund" | "other";
+        CompensationList: {
+            compensations: components["schemas"]["Compensation"][];
+            next: components["schemas"]["NextCursor"];
+            page?: number;
+            per_page: number;
+            total?: number;
+        };
+        CompensationPayOut: {
+            /** @enum {string} */
+            method: "bank_transfer" | "cash" | "card" | "other";
+            /**
+             * Format: date
+             * @description Default: today; not in the future
+             */
+            paid_on?: string;
+            reference?: string;
+        };
+        CompensationReason: {
+            /** @description Multi-line: may hold tab and line breaks */
+            reason: string;
+        };
+        /** @enum {string} */
+        CompensationStatus: "pending" | "credited" | "paid_out" | "cancelled" | "reversed";
         Consumption: {
             /** @enum {string} */
             by: "month";
@@ -3183,6 +5606,69 @@ export interface components {
             /** @example +49 */
             phone_code: string;
         };
+        DepositDeduction: {
+            amount: components["schemas"]["Money"];
+            evidence: string[];
+            reason: string;
+        };
+        DepositSettlement: {
+            /**
+             * Format: uuid
+             * @description The payment that paid the owed charges from the deposit
+             */
+            applied_payment_id: string | null;
+            applied_to_owed: components["schemas"]["MoneyOrZero"];
+            /**
+             * Format: uuid
+             * @description The deposit_refund compensation; null when the refund is 0
+             */
+            compensation_id: string | null;
+            /** Format: uuid */
+            contract_id: string;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            /** Format: date */
+            deadline: string;
+            deductions: components["schemas"]["DepositDeduction"][];
+            deductions_total: components["schemas"]["MoneyOrZero"];
+            deposit_held: components["schemas"]["MoneyOrZero"];
+            /**
+             * Format: date
+             * @description The termination date, else the end date
+             */
+            ended_on: string;
+            /** Format: uuid */
+            id: string;
+            matching: boolean | null;
+            owed: components["schemas"]["MoneyOrZero"];
+            /** Format: uuid */
+            property_id: string;
+            refund: components["schemas"]["MoneyOrZero"];
+            /** Format: date */
+            settled_on: string;
+            statutory: boolean;
+            still_owed: components["schemas"]["MoneyOrZero"];
+        };
+        DepositSettlementCreate: {
+            /**
+             * Format: uuid
+             * @description A terminated or ended contract of this property
+             */
+            contract_id: string;
+            deductions?: {
+                amount: components["schemas"]["Money"];
+                evidence?: string[];
+                reason: string;
+            }[];
+        };
+        DepositSettlementList: {
+            deposit_settlements: components["schemas"]["DepositSettlement"][];
+            next: components["schemas"]["NextCursor"];
+            page?: number;
+            per_page: number;
+            total?: number;
+        };
         Document: {
             category: components["schemas"]["DocumentCategory"];
             /** @description the type sniffed from the bytes, e.g. application/pdf or text/plain; charset=utf-8 */
@@ -3346,12 +5832,174 @@ export interface components {
              */
             type?: "MANUAL" | "MONTHLY" | "QUARTERLY" | "YEARLY";
         };
+        GeocodeAnswer: {
+            /** @description The address as searched (trimmed, spaces collapsed) */
+            address: string;
+            /** @description The data's licence notice, to show with the coordinates */
+            attribution: string;
+            /** @description The provider's answer came from the database cache (always false offline) */
+            cached: boolean;
+            /** @example Berlin */
+            city: string | null;
+            /**
+             * @description ISO 3166-1 alpha-2
+             * @example DE
+             */
+            country_code: string | null;
+            /** @example Berlin, DE */
+            display_name: string;
+            /** @example 52.52437 */
+            lat: number;
+            /** @example 13.41053 */
+            lon: number;
+            /**
+             * @description `address`: the point of the address; `city`: the centre of its city (or a larger area)
+             * @enum {string}
+             */
+            precision: "address" | "city";
+            /** @enum {string} */
+            source: "provider" | "offline";
+        };
         Health: {
             checks: {
                 [key: string]: string;
             };
             /** @enum {string} */
             status: "ok" | "failing";
+        };
+        HelpLink: {
+            /**
+             * @description Stable name of the link
+             * @example tenancy-law
+             */
+            key: string;
+            /**
+             * @description The language of the title (en when the asked one has none)
+             * @example de
+             */
+            locale: string;
+            /** @example Mietrecht im BGB */
+            title: string;
+            /**
+             * @description An absolute http(s) URL, or a path on this service starting with /
+             * @example https://www.gesetze-im-internet.de/bgb/__535.html
+             */
+            url: string;
+        };
+        HelpLinks: {
+            links: components["schemas"]["HelpLink"][];
+            /**
+             * @description The language the answer was made for
+             * @example de
+             */
+            locale: string;
+        };
+        IncomeMonth: {
+            charged: components["schemas"]["ReportAmount"];
+            collected: components["schemas"]["ReportAmount"];
+            currency: string;
+            /** @example 2026-01 */
+            month?: string;
+            outstanding: components["schemas"]["ReportAmount"];
+        };
+        IncomeReport: {
+            /** @description Twelve per currency, January first. */
+            months: components["schemas"]["IncomeMonth"][];
+            /** Format: uuid */
+            property_id: string | null;
+            /** @description The year per currency (no `month`). */
+            totals: components["schemas"]["IncomeMonth"][];
+            year: number;
+        };
+        Inspection: {
+            /** @description On a check-out, the assets whose condition changed since the check-in (empty when none); null on a check-in */
+            changes: components["schemas"]["InspectionChange"][] | null;
+            /** Format: uuid */
+            contract_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            inspected_on: string;
+            items: components["schemas"]["InspectionItem"][];
+            kind: components["schemas"]["InspectionKind"];
+            notes: string;
+            photos: string[];
+            /** Format: uuid */
+            property_id: string;
+            readings: components["schemas"]["InspectionReading"][];
+        };
+        InspectionChange: {
+            /**
+             * @description Condition at check-out; null when not inspected then
+             * @enum {string|null}
+             */
+            after: "new" | "good" | "fair" | "poor" | "broken" | null;
+            /** Format: uuid */
+            asset_id: string;
+            /**
+             * @description Condition at check-in; null when not inspected then
+             * @enum {string|null}
+             */
+            before: "new" | "good" | "fair" | "poor" | "broken" | null;
+            name: string;
+        };
+        InspectionCreate: {
+            /**
+             * Format: uuid
+             * @description A non-draft contract of this property
+             */
+            contract_id: string;
+            /** Format: date */
+            inspected_on: string;
+            items?: {
+                /** Format: uuid */
+                asset_id: string;
+                condition: components["schemas"]["AssetCondition"];
+                notes?: string;
+            }[];
+            kind: components["schemas"]["InspectionKind"];
+            /** @description Multi-line: may hold tab and line breaks */
+            notes?: string;
+            photos?: string[];
+            readings?: {
+                /** Format: uuid */
+                counter_id: string;
+                /** @description At most 3 decimals, read on inspected_on */
+                value: number;
+            }[];
+        };
+        InspectionItem: {
+            /** Format: uuid */
+            asset_id: string;
+            condition: components["schemas"]["AssetCondition"];
+            /** @description The asset's name when inspected */
+            name: string;
+            notes: string;
+        };
+        /** @enum {string} */
+        InspectionKind: "check_in" | "check_out";
+        InspectionList: {
+            inspections: components["schemas"]["Inspection"][];
+            next: components["schemas"]["NextCursor"];
+            page?: number;
+            per_page: number;
+            total?: number;
+        };
+        InspectionReading: {
+            /** @description The counter's name */
+            counter: string;
+            /** Format: uuid */
+            counter_id: string;
+            /**
+             * Format: uuid
+             * @description The reading the counters module recorded
+             */
+            reading_id: string;
+            unit: string;
+            /** @description Exactly 3 decimals */
+            value: number;
         };
         Language: {
             /** @example de */
@@ -3438,6 +6086,24 @@ export interface components {
             subject: string;
             /** Format: uuid */
             thread_id: string;
+            /**
+             * @description What the tracking number tells about itself, from the carriers'
+             *     published formats and check digits (as GET
+             *     /tools/postal-tracking/{number} answers): the carrier, the
+             *     country of an S10 number's post and the carrier's tracking page.
+             *     Null without a number, or when it fits no known format or its
+             *     check digit (the number is kept as written all the same).
+             */
+            tracking: {
+                /** @enum {string} */
+                carrier: "upu" | "ups" | "dhl_express" | "fedex" | "nova_poshta";
+                /** @example Deutsche Post */
+                carrier_name: string;
+                /** @example DE */
+                country: string | null;
+                /** Format: uri */
+                url: string | null;
+            } | null;
             tracking_number: string | null;
             /** Format: date-time */
             updated_at: string;
@@ -3484,6 +6150,75 @@ export interface components {
          * @example 0
          */
         MoneyOrZero: number;
+        Negotiation: {
+            agreed_round: number | null;
+            /** Format: uuid */
+            application_id: string;
+            /**
+             * Format: uuid
+             * @description present once the contract is made
+             */
+            contract_id?: string;
+            /** Format: date-time */
+            created_at: string;
+            current_round: number;
+            /** @enum {string|null} */
+            declined_by: "landlord" | "applicant" | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            property_id: string;
+            /** Format: uuid */
+            proposal_id: string;
+            /** @description every round, oldest first (absent in lists) */
+            rounds?: components["schemas"]["NegotiationRound"][];
+            /** @enum {string} */
+            status: "open" | "agreed" | "declined" | "expired";
+            /**
+             * Format: uuid
+             * @description present once the contract is made
+             */
+            tenant_id?: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        NegotiationAccept: {
+            round: number;
+        };
+        NegotiationCreate: {
+            /** Format: uuid */
+            application_id: string;
+            expires_in_days?: number;
+            /** @description Multi-line: may hold tab and line breaks. */
+            message?: string;
+            terms?: components["schemas"]["ContractTermValue"][];
+        };
+        NegotiationList: {
+            negotiations: components["schemas"]["Negotiation"][];
+            next: components["schemas"]["NextCursor"];
+            page?: number;
+            per_page: number;
+            total?: number;
+        };
+        NegotiationOffer: {
+            /** @description Multi-line: may hold tab and line breaks. */
+            message?: string;
+            round: number;
+            terms: components["schemas"]["ContractTermValue"][];
+        };
+        NegotiationRound: {
+            applicant_accepted: boolean;
+            /** Format: date-time */
+            created_at: string;
+            landlord_accepted: boolean;
+            message: string;
+            round: number;
+            /** @enum {string} */
+            side: "landlord" | "applicant";
+            terms: components["schemas"]["ContractTerm"][];
+        };
         /**
          * @description The cursor of the following page of this list: pass it as `?after=`
          *     (with the same filters and `per_page`) to read on. `null` on the last
@@ -3534,6 +6269,44 @@ export interface components {
             rent_call?: boolean;
             rent_call_days_before?: number;
             rent_change?: boolean;
+        };
+        OIDCExchange: {
+            /** @description The one-time code of the callback's redirect */
+            code: string;
+        };
+        PartnerInvitation: {
+            /** @description the referral code to register with */
+            code: string;
+            /** Format: date-time */
+            converted_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            email: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            registered_at: string | null;
+            /** @enum {string} */
+            status: "sent" | "registered" | "converted";
+        };
+        PartnerInvitationCreate: {
+            /**
+             * @description email: mailed to `email`; code: for the caller to share
+             * @enum {string}
+             */
+            channel: "email" | "code";
+            /**
+             * Format: email
+             * @description the person invited; required with channel email, absent with code
+             */
+            email?: string;
+        };
+        PartnerInvitationList: {
+            invitations: components["schemas"]["PartnerInvitation"][];
+            next: components["schemas"]["NextCursor"];
+            page?: number;
+            per_page: number;
+            total?: number;
         };
         Payment: {
             /** @description what the payment gives each charge (empty once reversed); credit used later adds rows */
@@ -3616,6 +6389,24 @@ export interface components {
             errors: number;
             /** @description overdue outstanding charges that have their penalty already (or whose fee rounds to 0.00) */
             skipped: number;
+        };
+        PlanLimit: {
+            /** @enum {string} */
+            error: "plan_limit";
+            /** @description how many properties in use the plan allows */
+            limit: number;
+            message: string;
+            /** @description the workspace's plan */
+            plan: string;
+            /** @description how to lift the limit */
+            upgrade: {
+                /** @enum {string} */
+                method: "PUT";
+                /** @description the route that changes the plan */
+                path: string;
+                /** @description the plan without this limit */
+                plan: string;
+            };
         };
         PortalInvitation: {
             /** Format: uuid */
@@ -3725,6 +6516,105 @@ export interface components {
             name?: string;
             postal_code?: string;
         };
+        Proposal: {
+            /** Format: date */
+            available_from: string;
+            /** Format: date-time */
+            closed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            deposit: components["schemas"]["MoneyOrZero"];
+            deposit_months: number;
+            description: string;
+            /** Format: uuid */
+            id: string;
+            min_term_months: number;
+            photos: string[];
+            /** Format: uuid */
+            property_id: string;
+            /** @description the public page's path (answers 404 until published) */
+            public_path: string;
+            /** Format: date-time */
+            published_at: string | null;
+            rent: components["schemas"]["Money"];
+            slug: string;
+            /** @enum {string} */
+            status: "draft" | "published" | "closed";
+            terms: components["schemas"]["ContractTerm"][];
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ProposalCreate: {
+            /** Format: date */
+            available_from: string;
+            deposit_months?: number;
+            /** @description Multi-line: may hold tab and line breaks. */
+            description?: string;
+            min_term_months?: number;
+            photos?: string[];
+            rent: components["schemas"]["Money"];
+            terms?: components["schemas"]["ContractTermValue"][];
+            title: string;
+        };
+        ProposalList: {
+            next: components["schemas"]["NextCursor"];
+            page?: number;
+            per_page: number;
+            proposals: components["schemas"]["Proposal"][];
+            total?: number;
+        };
+        ProposalUpdate: {
+            /** Format: date */
+            available_from?: string;
+            deposit_months?: number;
+            /** @description Multi-line: may hold tab and line breaks. */
+            description?: string;
+            min_term_months?: number;
+            photos?: string[];
+            rent?: components["schemas"]["Money"];
+            terms?: components["schemas"]["ContractTermValue"][];
+            title?: string;
+        };
+        PublicNegotiation: {
+            agreed_round: number | null;
+            /** Format: date-time */
+            created_at: string;
+            current_round: number;
+            /** @enum {string|null} */
+            declined_by: "landlord" | "applicant" | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: uuid */
+            id: string;
+            rounds: components["schemas"]["NegotiationRound"][];
+            /** @enum {string} */
+            status: "open" | "agreed" | "declined" | "expired";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PublicProposal: {
+            /** Format: date */
+            available_from: string;
+            city: string;
+            country_code: string;
+            /** @example EUR */
+            currency: string;
+            deposit: components["schemas"]["MoneyOrZero"];
+            deposit_months: number;
+            description: string;
+            min_term_months: number;
+            /** @description ids of the property's documents */
+            photos: string[];
+            postal_code: string;
+            /** Format: date-time */
+            published_at: string;
+            rent: components["schemas"]["Money"];
+            slug: string;
+            terms: components["schemas"]["ContractTerm"][];
+            title: string;
+        };
         Reading: {
             /**
              * @description who entered it: the landlord (their routes and imports) or the contract's tenant through the tenant portal
@@ -3821,6 +6711,56 @@ export interface components {
             errors: number;
             skipped: number;
         };
+        RentRoll: {
+            /** Format: date */
+            as_of: string;
+            totals: components["schemas"]["RentRollTotal"][];
+            units: components["schemas"]["RentRollUnit"][];
+        };
+        RentRollTotal: {
+            currency: string;
+            deposit_held: components["schemas"]["ReportAmount"];
+            let: number;
+            outstanding: components["schemas"]["ReportAmount"];
+            overdue: components["schemas"]["ReportAmount"];
+            rent: components["schemas"]["ReportAmount"];
+            units: number;
+        };
+        RentRollUnit: {
+            address: string;
+            city: string;
+            /**
+             * Format: uuid
+             * @description null when the unit is vacant at as_of
+             */
+            contract_id: string | null;
+            contract_number: string | null;
+            currency: string;
+            /** @description paid on the contract's deposit charge */
+            deposit_held: number | null;
+            /**
+             * Format: date
+             * @description termination date, else end date; null for an open-ended contract
+             */
+            end_date: string | null;
+            outstanding: components["schemas"]["ReportAmount"];
+            overdue: components["schemas"]["ReportAmount"];
+            /** Format: uuid */
+            property_id: string;
+            property_name: string;
+            /** @description rent in force at as_of */
+            rent: number | null;
+            /** Format: date */
+            start_date: string | null;
+            /** Format: uuid */
+            tenant_id: string | null;
+            tenant_name: string | null;
+        };
+        /**
+         * @description An amount in the row's currency, exactly 2 decimals.
+         * @example 950
+         */
+        ReportAmount: number;
         ServiceInfo: {
             documentation: string;
             modules: {
@@ -3836,6 +6776,37 @@ export interface components {
             /** @description Multi-line */
             body: string;
             subject?: string;
+        };
+        TrackingNumber: {
+            /**
+             * @description `upu` is a national post (see `country`)
+             * @enum {string}
+             */
+            carrier: "upu" | "ups" | "dhl_express" | "fedex" | "nova_poshta";
+            /** @example Deutsche Post */
+            carrier_name: string;
+            /**
+             * @description ISO 3166-1 alpha-2 country of the post that issued an S10 number (UA for Nova Poshta); null when the format does not carry one
+             * @example DE
+             */
+            country: string | null;
+            /** @enum {string} */
+            format: "UPU S10" | "UPS 1Z" | "DHL Express" | "FedEx Express" | "FedEx Ground" | "Nova Poshta";
+            /**
+             * @description The number without spaces and dashes, upper-case
+             * @example RR123456785DE
+             */
+            number: string;
+            /**
+             * @description The S10 service indicator's meaning (registered letter, EMS, parcel, ...); null for other formats
+             * @example registered letter
+             */
+            service: string | null;
+            /**
+             * Format: uri
+             * @description The carrier's public tracking page for the number; null for a national post whose page is not known
+             */
+            tracking_url: string | null;
         };
         Unauthorized: {
             /** @example 401 */
@@ -3858,6 +6829,65 @@ export interface components {
             /** @description E.164, starting with + */
             phone: string | null;
             roles: string[];
+        };
+        Violation: {
+            /** @description The agreement block (a term of the contract) breached */
+            code: string | null;
+            /** Format: uuid */
+            contract_id: string;
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** @description Ids of documents of the property */
+            evidence: string[];
+            /** @description The fine, exactly 2 decimals; null for none */
+            fine: number | null;
+            /**
+             * Format: uuid
+             * @description The charge (kind fine) of the fine; cancelled when the violation is withdrawn
+             */
+            fine_charge_id: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description The note of the latest transition that had one */
+            note: string;
+            /** Format: date */
+            occurred_on: string;
+            /** Format: uuid */
+            property_id: string;
+            status: components["schemas"]["ViolationStatus"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ViolationCreate: {
+            /** @description The code of one of the contract's terms */
+            code?: string;
+            /** Format: uuid */
+            contract_id: string;
+            /** @description Multi-line: may hold tab and line breaks */
+            description: string;
+            evidence?: string[];
+            fine?: components["schemas"]["Money"];
+            /**
+             * Format: date
+             * @description Default: today; only with a fine
+             */
+            fine_due_date?: string;
+            /** Format: date */
+            occurred_on: string;
+        };
+        ViolationList: {
+            next: components["schemas"]["NextCursor"];
+            page?: number;
+            per_page: number;
+            total?: number;
+            violations: components["schemas"]["Violation"][];
+        };
+        /** @enum {string} */
+        ViolationStatus: "open" | "acknowledged" | "disputed" | "resolved" | "withdrawn";
+        ViolationTransition: {
+            /** @description Kept on the violation unless empty. Multi-line: may hold tab and line breaks */
+            note: string;
         };
         Workspace: {
             /** Format: date-time */
@@ -4112,6 +7142,12 @@ export interface components {
         After: string;
         /** @description ETag(s) of an earlier answer; 304 when one still matches */
         AgreementBlocksIfNoneMatch: string;
+        /** @description The application's UUID */
+        ApplicationId: string;
+        /** @description The asset's UUID; anything else is a 404 */
+        AssetId: string;
+        /** @description The compensation's UUID; anything else is a 404 */
+        CompensationId: string;
         /** @description The contract's UUID; anything else is a 404 */
         ContractId: string;
         /** @description The contragent's UUID; anything else is a 404 */
@@ -4124,6 +7160,17 @@ export interface components {
         ExpenseId: string;
         /** @description An ETag from an earlier answer; 304 when it is still current */
         IfNoneMatch: string;
+        /** @description The inspection's UUID; anything else is a 404 */
+        InspectionId: string;
+        InvoiceId: string;
+        /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+        ListFormat: "json" | "csv" | "xlsx";
+        /** @description The negotiation's UUID; anything else is a 404 */
+        NegotiationId: string;
+        /** @description The token of the applicant's link */
+        NegotiationToken: string;
+        /** @description The provider's name in the configuration (`modules.oidc.providers.<name>`) */
+        OIDCProvider: string;
         /** @description Page number, from 1 */
         Page: number;
         /** @description The payment's UUID; anything else is a 404 */
@@ -4132,8 +7179,20 @@ export interface components {
         PerPage: number;
         /** @description The property's UUID; anything else is a 404 */
         PropertyId: string;
+        /** @description The proposal's UUID; anything else is a 404 */
+        ProposalId: string;
+        /** @description The proposal's public name (lower-case letters and digits) */
+        ProposalSlug: string;
+        /** @description The day the report is drawn up for, YYYY-MM-DD (default today, UTC). */
+        ReportAsOf: string;
+        /** @description `json` (default), `csv` or `xlsx`; else the `Accept` header decides. */
+        ReportFormat: "json" | "csv" | "xlsx";
+        /** @description The settlement's UUID; anything else is a 404 */
+        SettlementId: string;
         /** @description The id of one of the caller's contracts */
         TenancyContractId: string;
+        /** @description The violation's UUID; anything else is a 404 */
+        ViolationId: string;
         /**
          * @description The workspace the request acts in (an id from `GET
          *     /api/v1/workspaces`); without it, the caller's default workspace
@@ -4432,6 +7491,106 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getAnalyticsSummary: {
+        parameters: {
+            query?: {
+                /** @description First day (YYYY-MM-DD); default 29 days before `to` */
+                from?: string;
+                /** @description Last day (YYYY-MM-DD); default today (UTC) */
+                to?: string;
+                /** @description Count only events of this name */
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    trackAnalyticsEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "anonymous_id": "5f0c3e9a-web",
+                 *           "name": "property_created",
+                 *           "properties": {
+                 *             "from_import": false,
+                 *             "plan": "free",
+                 *             "units": 3
+                 *           },
+                 *           "timestamp": "2026-11-22T09:58:12Z"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AnalyticsTrackCreate"];
+            };
+        };
+        responses: {
+            /** @description Every event is accepted and will be written */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The token's user is not a member of the workspace named by X-Workspace-ID (not_a_member) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description The events break a rule (validation_failed); `details` names
+             *     each broken rule by its path (`events[3].properties.plan: at
+             *     most 256 characters`). Nothing of the request is kept.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     authLogin: {
         parameters: {
             query?: never;
@@ -4519,6 +7678,155 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    oidcExchange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "3q2-7wLJ0m1n0TsV8YbH9cC5pPz7Qe4sKxW1aRjUoIk"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OIDCExchange"];
+            };
+        };
+        responses: {
+            /** @description The token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description HS256 JWT */
+                        token: string;
+                    };
+                };
+            };
+            /**
+             * @description The code is wrong, expired or used (invalid_code), or the body
+             *     is not valid (validation_failed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account is inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    oidcCallback: {
+        parameters: {
+            query?: {
+                /** @description The state the provider echoes */
+                state?: string;
+                /** @description The provider's authorization code */
+                code?: string;
+                /** @description The provider's issuer (RFC 9207), checked when sent */
+                iss?: string;
+                /** @description The provider's error code instead of a code */
+                error?: string;
+                /** @description Ignored */
+                error_description?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The provider's name in the configuration (`modules.oidc.providers.<name>`) */
+                provider: components["parameters"]["OIDCProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the web client, with `code` or with `error` and `provider` */
+            302: {
+                headers: {
+                    /** @description `<weburl>?code=...` or `<weburl>?error=<value>&provider=<name>` */
+                    Location?: string;
+                    /** @description Clears propman_oidc */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No provider of this name is configured (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    oidcStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider's name in the configuration (`modules.oidc.providers.<name>`) */
+                provider: components["parameters"]["OIDCProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's authorization endpoint */
+            302: {
+                headers: {
+                    /** @description The provider's authorization URL with client_id, redirect_uri, scope, state, nonce, code_challenge and code_challenge_method=S256 */
+                    Location?: string;
+                    /** @description The sealed flow cookie propman_oidc */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No provider of this name is configured (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The provider's discovery document could not be read (unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     authRefresh: {
@@ -4661,6 +7969,16 @@ export interface operations {
                     /** @description upper-case letter, lower-case letter and digit; not a common password */
                     password: string;
                     phone?: string;
+                    /**
+                     * @description Optional: the code of a partner's invitation
+                     *     (`/partner-invitations`) that links the new account to
+                     *     the partner. An unknown or used code, one sent to
+                     *     another email, or the partner's own gives 400
+                     *     validation_failed naming `referral_code`, and no
+                     *     account is made. Ignored when the partners module is
+                     *     off.
+                     */
+                    referral_code?: string;
                 };
             };
         };
@@ -4705,6 +8023,812 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listBillingInvoices: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                status?: "open" | "paid";
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invoices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingInvoiceList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBillingInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                invoiceId: components["parameters"]["InvoiceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingInvoice"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    payBillingInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                invoiceId: components["parameters"]["InvoiceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice after the attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingInvoice"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description payment_failed */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description invoice_paid */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBillingInvoicePdf: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                invoiceId: components["parameters"]["InvoiceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    addBillingPaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payment_method": "pm_card_visa"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BillingPaymentMethodCreate"];
+            };
+        };
+        responses: {
+            /** @description The subscription with its payment method */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description payment_failed */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBillingPlans: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plans */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        plans: components["schemas"]["BillingPlan"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBillingSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateBillingSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "company": "Muster GmbH",
+                 *       "country": "AT",
+                 *       "plan": "pro",
+                 *       "vat_id": "ATU12345678"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BillingSubscriptionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The subscription as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description payment_method_required */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelBillingSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The canceled subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    stripeWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "created": 1795000000,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "pi_1",
+                 *           "metadata": {
+                 *             "invoice_id": "0194f0a8-8c1e-7c3a-9a55-3f1f5b2a0c11"
+                 *           }
+                 *         }
+                 *       },
+                 *       "id": "evt_1",
+                 *       "type": "payment_intent.succeeded"
+                 *     }
+                 */
+                "application/json": {
+                    id: string;
+                    type: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false for a replay or a type the service ignores */
+                        applied: boolean;
+                        received: boolean;
+                    };
+                };
+            };
+            /** @description invalid_signature, or the standard 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCalendarEvents: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description First day of the window (with `to`) */
+                from?: string;
+                /** @description Last day of the window (with `from`), at most 365 days after `from` */
+                to?: string;
+                /** @description IANA zone the window's days are read in (window only; default UTC) */
+                time_zone?: string;
+                /** @description Only events of this property */
+                property_id?: string;
+                /** @description Only events of this contract */
+                contract_id?: string;
+                /**
+                 * @description Only events of this kind; in a window a comma-separated list of
+                 *     stored (`viewing`, `inspection`, `repair`, `meeting`, `other`) and
+                 *     derived (`rent_due`, `contract_start`, `contract_end`,
+                 *     `indexation`, `deposit_deadline`) kinds.
+                 */
+                kind?: string;
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of stored events, or a window of occurrences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarEventList"] | components["schemas"]["CalendarWindow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `window_too_long` (more than 366 days) or `too_many_occurrences` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCalendarEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ends_at": "2026-03-02T11:00:00+01:00",
+                 *       "kind": "inspection",
+                 *       "reminders": [
+                 *         60
+                 *       ],
+                 *       "rrule": "FREQ=WEEKLY;COUNT=10",
+                 *       "starts_at": "2026-03-02T10:00:00+01:00",
+                 *       "time_zone": "Europe/Berlin",
+                 *       "title": "Heating inspection"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CalendarEventCreate"];
+            };
+        };
+        responses: {
+            /** @description The stored event */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `too_many_occurrences`: the rule expands to too many occurrences */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCalendarEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The stored event's id */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCalendarEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The stored event's id */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateCalendarEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The stored event's id */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Heating inspection (boiler room)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CalendarEventUpdate"];
+            };
+        };
+        responses: {
+            /** @description The changed event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `too_many_occurrences`: the rule expands to too many occurrences */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateCalendarFeedToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token and the feed's path */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeedToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token from POST /calendar/feed-token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed */
+            200: {
+                headers: {
+                    /** @description Strong tag of the feed's bytes */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified (If-None-Match holds the current ETag) */
+            304: {
+                headers: {
+                    /** @description Strong tag of the feed's bytes */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listContracts: {
         parameters: {
             query?: {
@@ -4728,6 +8852,8 @@ export interface operations {
                 property_id?: string;
                 /** @description Only contracts with this tenant */
                 tenant_id?: string;
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: {
                 /**
@@ -4751,6 +8877,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ContractList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5297,6 +9425,8 @@ export interface operations {
                 kind?: "person" | "company";
                 /** @description Case-insensitive substring of the name or the email */
                 q?: string;
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: {
                 /**
@@ -5320,6 +9450,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ContragentList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6072,6 +10204,116 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listPartnerInvitations: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                status?: "sent" | "registered" | "converted";
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invitations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerInvitationList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPartnerInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "channel": "email",
+                 *       "email": "friend@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PartnerInvitationCreate"];
+            };
+        };
+        responses: {
+            /** @description The invitation with its code */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerInvitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description self_referral, already_registered, already_invited or too_many_invitations */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     printContract: {
         parameters: {
             query?: {
@@ -6128,6 +10370,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    printDepositSettlement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The settlement's UUID; anything else is a 404 */
+                settlementId: components["parameters"]["SettlementId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    printInspection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The inspection's UUID; anything else is a 404 */
+                inspectionId: components["parameters"]["InspectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -6210,6 +10528,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `true`: only archived properties; `false`: only those in use; absent: all */
                 archived?: "true" | "false";
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: {
                 /**
@@ -6233,6 +10553,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PropertyList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6285,6 +10607,19 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description plan_limit: the workspace's plan allows no more properties in use
+             *     (only when the billing module is on); the body names the
+             *     `limit`, the `plan` and the `upgrade` path.
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanLimit"];
+                };
+            };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6461,6 +10796,423 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listAssets: {
+        parameters: {
+            query?: {
+                /** @description Only assets of this category (exact, up to 50 characters) */
+                category?: string;
+                /** @description Only assets in this condition */
+                condition?: components["schemas"]["AssetCondition"];
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of assets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createAsset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "category": "furniture",
+                 *       "condition": "good",
+                 *       "name": "Sofa",
+                 *       "quantity": 1,
+                 *       "serial": "IK-2231",
+                 *       "value": 850
+                 *     }
+                 */
+                "application/json": components["schemas"]["AssetCreate"];
+            };
+        };
+        responses: {
+            /** @description The asset */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Asset"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listInspections: {
+        parameters: {
+            query?: {
+                /** @description Only the inspections of this contract */
+                contract_id?: string;
+                /** @description Only check-ins or only check-outs */
+                kind?: components["schemas"]["InspectionKind"];
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of inspections */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InspectionList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createInspection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contract_id": "01936d3e-5f7a-7cc1-9c1e-0d6b7a1f2e3c",
+                 *       "inspected_on": "2026-11-01",
+                 *       "items": [
+                 *         {
+                 *           "asset_id": "01936d3e-5f7a-7cc1-9c1e-0d6b7a1f2e3d",
+                 *           "condition": "good",
+                 *           "notes": ""
+                 *         }
+                 *       ],
+                 *       "kind": "check_in",
+                 *       "notes": "Keys handed over (2).",
+                 *       "readings": [
+                 *         {
+                 *           "counter_id": "01936d3e-5f7a-7cc1-9c1e-0d6b7a1f2e3e",
+                 *           "value": 12345.678
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["InspectionCreate"];
+            };
+        };
+        responses: {
+            /** @description The inspection */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inspection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description already_inspected, no_check_in, or a reading's out_of_order or inactive */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getInspection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The inspection's UUID; anything else is a 404 */
+                inspectionId: components["parameters"]["InspectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inspection */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inspection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAsset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The asset's UUID; anything else is a 404 */
+                assetId: components["parameters"]["AssetId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Asset"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateAsset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The asset's UUID; anything else is a 404 */
+                assetId: components["parameters"]["AssetId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "condition": "fair",
+                 *       "value": 600
+                 *     }
+                 */
+                "application/json": components["schemas"]["AssetUpdate"];
+            };
+        };
+        responses: {
+            /** @description The changed asset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Asset"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteAsset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The asset's UUID; anything else is a 404 */
+                assetId: components["parameters"]["AssetId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getPropertyBalance: {
         parameters: {
             query?: {
@@ -6511,8 +11263,8 @@ export interface operations {
                 period?: string;
                 /** @description Only charges with this status */
                 status?: "unpaid" | "partially_paid" | "paid" | "cancelled";
-                /** @description Only regular charges, or only penalties */
-                kind?: "regular" | "penalty";
+                /** @description Only regular charges, only penalties, or only fines */
+                kind?: "regular" | "penalty" | "fine";
                 /** @description Only charges of this contract (its rent, prepayment and deposit) */
                 contract_id?: string;
                 /** @description Page number, from 1 */
@@ -6529,6 +11281,8 @@ export interface operations {
                  *     `validation_failed` (`after: ...`).
                  */
                 after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: {
                 /**
@@ -6555,6 +11309,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChargeList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6615,6 +11371,511 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listCompensations: {
+        parameters: {
+            query?: {
+                /** @description Only compensations in this state */
+                status?: components["schemas"]["CompensationStatus"];
+                /** @description Only compensations of this kind */
+                kind?: components["schemas"]["CompensationKind"];
+                /** @description Only the compensations of this contract */
+                contract_id?: string;
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of compensations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompensationList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCompensation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 75.25,
+                 *       "contract_id": "01936d3e-5f7a-7cc1-9c1e-0d6b7a1f2e3c",
+                 *       "description": "Tap replaced by the tenant.",
+                 *       "kind": "repair_by_tenant"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompensationCreate"];
+            };
+        };
+        responses: {
+            /** @description The compensation */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Compensation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listDepositSettlements: {
+        parameters: {
+            query?: {
+                /** @description Only the settlement of this contract */
+                contract_id?: string;
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of settlements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositSettlementList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    settleDeposit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contract_id": "01936d3e-5f7a-7cc1-9c1e-0d6b7a1f2e3c",
+                 *       "deductions": [
+                 *         {
+                 *           "amount": 250.5,
+                 *           "evidence": [],
+                 *           "reason": "Sofa cover replaced"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["DepositSettlementCreate"];
+            };
+        };
+        responses: {
+            /** @description The settlement */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositSettlement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description contract_not_ended, no_deposit or already_settled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCompensation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The compensation's UUID; anything else is a 404 */
+                compensationId: components["parameters"]["CompensationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The compensation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Compensation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelCompensation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The compensation's UUID; anything else is a 404 */
+                compensationId: components["parameters"]["CompensationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Agreed otherwise."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompensationReason"];
+            };
+        };
+        responses: {
+            /** @description The cancelled compensation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Compensation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    creditCompensation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The compensation's UUID; anything else is a 404 */
+                compensationId: components["parameters"]["CompensationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credited compensation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Compensation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    payOutCompensation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The compensation's UUID; anything else is a 404 */
+                compensationId: components["parameters"]["CompensationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "method": "bank_transfer",
+                 *       "paid_on": "2026-11-22",
+                 *       "reference": "SEPA 2026-11-22/17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompensationPayOut"];
+            };
+        };
+        responses: {
+            /** @description The paid-out compensation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Compensation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reverseCompensation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The compensation's UUID; anything else is a 404 */
+                compensationId: components["parameters"]["CompensationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Entered twice."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompensationReason"];
+            };
+        };
+        responses: {
+            /** @description The reversed compensation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Compensation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listCounters: {
         parameters: {
             query?: {
@@ -6634,6 +11895,8 @@ export interface operations {
                  *     `validation_failed` (`after: ...`).
                  */
                 after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: {
                 /**
@@ -6660,6 +11923,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CounterList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6927,6 +12192,8 @@ export interface operations {
                  *     `validation_failed` (`after: ...`).
                  */
                 after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: {
                 /**
@@ -6955,6 +12222,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadingList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7164,6 +12433,8 @@ export interface operations {
                 category?: components["schemas"]["DocumentCategory"];
                 /** @description Only documents of this contract */
                 contract_id?: string;
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: {
                 /**
@@ -7190,6 +12461,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7501,6 +12774,8 @@ export interface operations {
                  *     `validation_failed` (`after: ...`).
                  */
                 after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: {
                 /**
@@ -7527,6 +12802,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ExpenseList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7803,6 +13080,8 @@ export interface operations {
                 direction?: "out" | "in" | "note";
                 channel?: "email" | "portal" | "post";
                 delivery?: "queued" | "sent" | "failed" | "bounced";
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: {
                 /**
@@ -7829,6 +13108,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7932,6 +13213,400 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listNegotiations: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description Only negotiations in this state */
+                status?: "open" | "agreed" | "declined" | "expired";
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of negotiations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NegotiationList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    openNegotiation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "application_id": "019a4f3e-7c1d-7a2b-9c3d-2e4f5a6b7c8d",
+                 *       "expires_in_days": 14,
+                 *       "message": "Welcome; here is our offer."
+                 *     }
+                 */
+                "application/json": components["schemas"]["NegotiationCreate"];
+            };
+        };
+        responses: {
+            /** @description The new negotiation with round 1 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Negotiation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The application is not shortlisted (not_shortlisted) or has a negotiation (negotiation_exists) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getNegotiation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The negotiation's UUID; anything else is a 404 */
+                negotiationId: components["parameters"]["NegotiationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The negotiation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Negotiation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acceptAsLandlord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The negotiation's UUID; anything else is a 404 */
+                negotiationId: components["parameters"]["NegotiationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "round": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["NegotiationAccept"];
+            };
+        };
+        responses: {
+            /** @description The negotiation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Negotiation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not the current round (stale_round) or not open (not_open) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    contractFromNegotiation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The negotiation's UUID; anything else is a 404 */
+                negotiationId: components["parameters"]["NegotiationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contract made by an earlier call */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contract"];
+                };
+            };
+            /** @description The new draft contract */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not agreed (not_agreed), the number is taken (number_exists) or the property is archived (property_archived) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    declineAsLandlord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The negotiation's UUID; anything else is a 404 */
+                negotiationId: components["parameters"]["NegotiationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The negotiation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Negotiation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not open (not_open) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    offerAsLandlord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The negotiation's UUID; anything else is a 404 */
+                negotiationId: components["parameters"]["NegotiationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Let us meet in the middle.",
+                 *       "round": 3,
+                 *       "terms": [
+                 *         {
+                 *           "code": "MONTHLY_RENT_AMOUNT",
+                 *           "value": 925
+                 *         },
+                 *         {
+                 *           "code": "CONTRACT_START_DATE",
+                 *           "value": "2027-02-01"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["NegotiationOffer"];
+            };
+        };
+        responses: {
+            /** @description The negotiation with the new round */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Negotiation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not the next round (stale_round) or not open (not_open) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listPayments: {
         parameters: {
             query?: {
@@ -7957,6 +13632,8 @@ export interface operations {
                 from?: string;
                 /** @description Only payments paid on or before this date */
                 to?: string;
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: {
                 /**
@@ -7983,6 +13660,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8181,6 +13860,8 @@ export interface operations {
                  *     `validation_failed` (`after: ...`).
                  */
                 after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: {
                 /**
@@ -8207,6 +13888,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PenaltyList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8270,6 +13953,486 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listProposals: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description Only proposals in this state */
+                status?: "draft" | "published" | "closed";
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of proposals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createProposal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "available_from": "2027-01-01",
+                 *       "deposit_months": 3,
+                 *       "description": "Second floor, balcony, fitted kitchen.",
+                 *       "min_term_months": 12,
+                 *       "photos": [],
+                 *       "rent": 950,
+                 *       "terms": [
+                 *         {
+                 *           "code": "PAYMENT_DAY_OF_MONTH",
+                 *           "value": 3
+                 *         }
+                 *       ],
+                 *       "title": "Bright two rooms near the park"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProposalCreate"];
+            };
+        };
+        responses: {
+            /** @description The new draft */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proposal"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The property is archived (property_archived) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getProposal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The proposal's UUID; anything else is a 404 */
+                proposalId: components["parameters"]["ProposalId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proposal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proposal"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateProposal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The proposal's UUID; anything else is a 404 */
+                proposalId: components["parameters"]["ProposalId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "min_term_months": 24,
+                 *       "rent": 990
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProposalUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated proposal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proposal"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The proposal is not a draft (not_draft) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listApplications: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description Only applications in this state */
+                status?: "new" | "shortlisted" | "declined";
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The proposal's UUID; anything else is a 404 */
+                proposalId: components["parameters"]["ProposalId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of applications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    declineApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The proposal's UUID; anything else is a 404 */
+                proposalId: components["parameters"]["ProposalId"];
+                /** @description The application's UUID */
+                applicationId: components["parameters"]["ApplicationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The application */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Application"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    shortlistApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The proposal's UUID; anything else is a 404 */
+                proposalId: components["parameters"]["ProposalId"];
+                /** @description The application's UUID */
+                applicationId: components["parameters"]["ApplicationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The application */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Application"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The application was declined (declined) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    closeProposal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The proposal's UUID; anything else is a 404 */
+                proposalId: components["parameters"]["ProposalId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The closed proposal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proposal"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not published (not_published) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    publishProposal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The proposal's UUID; anything else is a 404 */
+                proposalId: components["parameters"]["ProposalId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published proposal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proposal"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not a draft (not_draft) or the property is archived (property_archived) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listReceipts: {
         parameters: {
             query?: {
@@ -8289,6 +14452,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description Only issued or only void receipts */
                 status?: "issued" | "void";
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: {
                 /**
@@ -8315,6 +14480,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReceiptList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8397,6 +14564,934 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description plan_limit: the workspace's plan allows no more properties in use
+             *     (only when the billing module is on); the body names the
+             *     `limit`, the `plan` and the `upgrade` path.
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanLimit"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listViolations: {
+        parameters: {
+            query?: {
+                /** @description Only violations in this state */
+                status?: components["schemas"]["ViolationStatus"];
+                /** @description Only the violations of this contract */
+                contract_id?: string;
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of violations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ViolationList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createViolation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "PETS_ALLOWED",
+                 *       "contract_id": "01936d3e-5f7a-7cc1-9c1e-0d6b7a1f2e3c",
+                 *       "description": "A dog kept in the flat.",
+                 *       "fine": 150,
+                 *       "occurred_on": "2026-11-10"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ViolationCreate"];
+            };
+        };
+        responses: {
+            /** @description The violation */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Violation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getViolation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The violation's UUID; anything else is a 404 */
+                violationId: components["parameters"]["ViolationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The violation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Violation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acknowledgeViolation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The violation's UUID; anything else is a 404 */
+                violationId: components["parameters"]["ViolationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Agreed on the phone."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ViolationTransition"];
+            };
+        };
+        responses: {
+            /** @description The violation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Violation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    disputeViolation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The violation's UUID; anything else is a 404 */
+                violationId: components["parameters"]["ViolationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Agreed on the phone."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ViolationTransition"];
+            };
+        };
+        responses: {
+            /** @description The violation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Violation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resolveViolation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The violation's UUID; anything else is a 404 */
+                violationId: components["parameters"]["ViolationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Agreed on the phone."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ViolationTransition"];
+            };
+        };
+        responses: {
+            /** @description The violation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Violation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    withdrawViolation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The violation's UUID; anything else is a 404 */
+                violationId: components["parameters"]["ViolationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Agreed on the phone."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ViolationTransition"];
+            };
+        };
+        responses: {
+            /** @description The violation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Violation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition, or has_payments */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPublicNegotiation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the applicant's link */
+                token: components["parameters"]["NegotiationToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The negotiation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicNegotiation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acceptAsApplicant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the applicant's link */
+                token: components["parameters"]["NegotiationToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "round": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["NegotiationAccept"];
+            };
+        };
+        responses: {
+            /** @description The negotiation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicNegotiation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            /** @description Not the current round (stale_round) or not open (not_open) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    declineAsApplicant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the applicant's link */
+                token: components["parameters"]["NegotiationToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The negotiation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicNegotiation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            /** @description Not open (not_open) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    offerAsApplicant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the applicant's link */
+                token: components["parameters"]["NegotiationToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Could we start in February?",
+                 *       "round": 2,
+                 *       "terms": [
+                 *         {
+                 *           "code": "MONTHLY_RENT_AMOUNT",
+                 *           "value": 900
+                 *         },
+                 *         {
+                 *           "code": "CONTRACT_START_DATE",
+                 *           "value": "2027-02-01"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["NegotiationOffer"];
+            };
+        };
+        responses: {
+            /** @description The negotiation with the new round */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicNegotiation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            /** @description Not the next round (stale_round) or not open (not_open) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPublicProposal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag of an earlier answer */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The proposal's public name (lower-case letters and digits) */
+                slug: components["parameters"]["ProposalSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicProposal"];
+                };
+            };
+            /** @description The page is unchanged since the ETag sent */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    applyToProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's public name (lower-case letters and digits) */
+                slug: components["parameters"]["ProposalSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "desired_start": "2027-01-01",
+                 *       "email": "maria@example.com",
+                 *       "household_size": 2,
+                 *       "locale": "de",
+                 *       "message": "We are a couple with a cat, both working in town.",
+                 *       "name": "Maria Muster",
+                 *       "phone": "+4915112345678"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApplicationCreate"];
+            };
+        };
+        responses: {
+            /** @description The code is on its way (when the address is right) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            /** @description The proposal is closed (not_published) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    confirmApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's public name (lower-case letters and digits) */
+                slug: components["parameters"]["ProposalSlug"];
+                /** @description The application's UUID */
+                applicationId: components["parameters"]["ApplicationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApplicationConfirm"];
+            };
+        };
+        responses: {
+            /** @description The application is received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @enum {string} */
+                        status: "received";
+                    };
+                };
+            };
+            /** @description The code is not accepted (invalid_code), or the body is not valid (validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The proposal is closed (not_published) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getArrearsReport: {
+        parameters: {
+            query?: {
+                /** @description The day the report is drawn up for, YYYY-MM-DD (default today, UTC). */
+                as_of?: components["parameters"]["ReportAsOf"];
+                /** @description `json` (default), `csv` or `xlsx`; else the `Accept` header decides. */
+                format?: components["parameters"]["ReportFormat"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The arrears */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArrearsReport"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportCharges: {
+        parameters: {
+            query?: {
+                /** @description `csv` (default) or `xlsx`. */
+                format?: "csv" | "xlsx";
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The charges */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getIncomeReport: {
+        parameters: {
+            query?: {
+                /** @description The calendar year, 1900 to 9998 (default the current one). */
+                year?: number;
+                /** @description Only this property of the workspace (404 when it is not one). */
+                property_id?: string;
+                /** @description `json` (default), `csv`, `xlsx` or `svg` (a chart). */
+                format?: "json" | "csv" | "xlsx" | "svg";
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The income */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncomeReport"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "image/svg+xml": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOwnerStatement: {
+        parameters: {
+            query: {
+                /** @description A property of the workspace. */
+                property_id: string;
+                /** @description The month, YYYY-MM (default the current one). */
+                month?: string;
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getRentRoll: {
+        parameters: {
+            query?: {
+                /** @description The day the report is drawn up for, YYYY-MM-DD (default today, UTC). */
+                as_of?: components["parameters"]["ReportAsOf"];
+                /** @description `json` (default), `csv` or `xlsx`; else the `Accept` header decides. */
+                format?: components["parameters"]["ReportFormat"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rent roll */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentRoll"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
@@ -8420,6 +15515,8 @@ export interface operations {
                  *     `validation_failed` (`after: ...`).
                  */
                 after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: never;
             path?: never;
@@ -8442,6 +15539,8 @@ export interface operations {
                         /** @description how many there are; only on ?page= answers */
                         total?: number;
                     };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8523,6 +15622,8 @@ export interface operations {
                  *     `validation_failed` (`after: ...`).
                  */
                 after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: never;
             path: {
@@ -8540,6 +15641,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChargeList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8568,6 +15671,8 @@ export interface operations {
                  *     `validation_failed` (`after: ...`).
                  */
                 after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: never;
             path: {
@@ -8585,6 +15690,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CounterList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8615,6 +15722,8 @@ export interface operations {
                  *     `validation_failed` (`after: ...`).
                  */
                 after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: never;
             path: {
@@ -8634,6 +15743,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadingList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8716,6 +15827,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description Only documents of this category */
                 category?: components["schemas"]["DocumentCategory"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: never;
             path: {
@@ -8733,6 +15846,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8832,6 +15947,8 @@ export interface operations {
                  *     `validation_failed` (`after: ...`).
                  */
                 after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: never;
             path: {
@@ -8849,6 +15966,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8913,6 +16032,8 @@ export interface operations {
                  *     `validation_failed` (`after: ...`).
                  */
                 after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: never;
             path: {
@@ -8930,6 +16051,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReceiptList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9020,6 +16143,159 @@ export interface operations {
             };
             /** @description No pending invitation has this token (invitation_not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    toolsGeocode: {
+        parameters: {
+            query: {
+                /** @description The address, 1 to 300 characters (spaces collapsed), e.g. "Unter den Linden 1, 10117 Berlin, Germany" or "Lviv, UA" */
+                address: string;
+                /** @description Restrict the search to this country (ISO 3166-1 alpha-2, any case) */
+                country?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The place */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeocodeAnswer"];
+                };
+            };
+            /** @description `country` is not the code of an active country (validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No place found for the address (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `address` is missing, blank or longer than 300 characters (invalid_address) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description The provider did not answer, answered an error or something that is not a Nominatim result (provider_error) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    toolsHelpLinks: {
+        parameters: {
+            query?: {
+                /** @description Two-letter ISO 639-1 code, any case (de, UK) */
+                locale?: string;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links */
+            200: {
+                headers: {
+                    /** @description Strong validator of the answer */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HelpLinks"];
+                };
+            };
+            /** @description Unchanged since the ETag given in If-None-Match */
+            304: {
+                headers: {
+                    /** @description Strong validator of the answer */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `locale` is not a two-letter code (validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    toolsPostalTracking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tracking number as printed (at most 64 characters, spaces and dashes allowed) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The carrier */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackingNumber"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description `unknown_tracking_number` (no known format fits, or the input
+             *     has other characters than letters, digits, spaces and dashes,
+             *     or is longer than 64 characters) or `check_digit_mismatch`
+             */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9428,6 +16704,8 @@ export interface operations {
                 record_type?: string;
                 /** @description Only entries of this record (with record_type) */
                 record_id?: string;
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: never;
             path: {
@@ -9445,6 +16723,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkspaceActivityList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9472,6 +16752,8 @@ export interface operations {
                  *     `validation_failed` (`after: ...`).
                  */
                 after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: never;
             path: {
@@ -9497,6 +16779,8 @@ export interface operations {
                         /** @description how many there are; only on ?page= answers */
                         total?: number;
                     };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9643,6 +16927,8 @@ export interface operations {
                  *     `validation_failed` (`after: ...`).
                  */
                 after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: never;
             path: {
@@ -9668,6 +16954,8 @@ export interface operations {
                         /** @description how many there are; only on ?page= answers */
                         total?: number;
                     };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9801,6 +17089,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description Only runs of this kind */
                 kind?: "billing" | "late_fees" | "notices";
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
             };
             header?: never;
             path: {
@@ -9818,6 +17108,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkspaceRunList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
