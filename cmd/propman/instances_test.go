@@ -45,6 +45,30 @@ var periodicChecks = map[string]func(ctx context.Context, db *sql.DB, ws int64) 
 	"billing":   checkBilling,
 	"late_fees": checkLateFees,
 	"notices":   checkNotices,
+	"invoices":  checkInvoices,
+}
+
+// The invoices run made the workspace's subscription, issued at most one
+// invoice of a month, and the numbers of every invoice of a year have no
+// gap, however many instances ran it.
+func checkInvoices(ctx context.Context, db *sql.DB, ws int64) error {
+	var subscriptions, invoices, gaps int
+	err := db.QueryRowContext(ctx, `SELECT
+			(SELECT count(*) FROM billing_subscriptions WHERE workspace_id = $1),
+			(SELECT count(*) - count(DISTINCT period) FROM billing_invoices WHERE workspace_id = $1),
+			(SELECT coalesce(sum(max_seq - n), 0) FROM (SELECT max(seq) AS max_seq, count(*) AS n
+				FROM billing_invoices GROUP BY issuer, year) AS y)`, ws).Scan(&subscriptions, &invoices, &gaps)
+	switch {
+	case err != nil:
+		return err
+	case subscriptions != 1:
+		return fmt.Errorf("workspace %d has %d subscriptions, want 1", ws, subscriptions)
+	case invoices != 0:
+		return fmt.Errorf("workspace %d has %d invoices of a month twice", ws, invoices)
+	case gaps != 0:
+		return fmt.Errorf("invoice numbers have %d gaps", gaps)
+	}
+	return nil
 }
 
 // A charge has at most one late fee (the unique index on penalty_for says
