@@ -143,8 +143,12 @@ func (b *BodyLimits) serve(c *fiber.Ctx) error {
 		// No stream: fasthttp already holds the whole body (an empty one,
 		// or a test's app.Test). A streamed route still reads it through
 		// BodyStream, under its own limit, and nothing is left unread.
-		if r, ok := b.match(c.Method(), c.Path()); ok {
-			c.Locals(streamKey{}, &limitedStream{r: bytes.NewReader(c.Request().Body()), left: r.limit})
+		// Only a method some stream route takes is matched: a GET is not
+		// made to split its path.
+		if b.hasMethod(c.Request().Header.Method()) {
+			if r, ok := b.match(c.Method(), c.Path()); ok {
+				c.Locals(streamKey{}, &limitedStream{r: bytes.NewReader(c.Request().Body()), left: r.limit})
+			}
 		}
 		return c.Next()
 	}
