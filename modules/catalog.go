@@ -48,11 +48,12 @@ import (
 // Catalog returns every compiled-in module.
 func Catalog() []module.Entry {
 	entries := []module.Entry{
+		// The public proposal page is read by strangers and answered from
+		// memory: mounted first, it answered 0.81 of bare Fiber instead of
+		// 0.77 (SQLite, 2026-11-25), at a cost of 0.01 to /countries.
+		proposals.Entry(),
 		reference.Entry(),
 		agreements.Entry(),
-		// The public proposal page is read by strangers and answered from
-		// memory: mounted with the other public reads.
-		proposals.Entry(),
 		accounts.Entry(),
 		oidc.Entry(),
 		profile.Entry(),
