@@ -488,3 +488,10 @@ func TestRouteTableIsLogged(t *testing.T) {
 	}
 	t.Fatalf("no route table in the log:\n%s", logs.String())
 }
+
+// An API-only instance (jobs.work false) starts and serves: it queues jobs
+// and runs none, and has no periodic jobs (River refuses them there).
+func TestAPIOnlyInstanceStarts(t *testing.T) {
+	app := testkit.Start(t, testkit.WithConfig("jobs.work", false))
+	app.Get("/api/v1/health", "").Expect(http.StatusOK)
+}

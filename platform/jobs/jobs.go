@@ -131,6 +131,11 @@ func Register[T river.JobArgs](q *Queue, w river.Worker[T]) {
 // leader is elected) for the life of the app, on the leader only: once
 // per schedule however many instances run.
 func (q *Queue) Every(interval time.Duration, id string, args func() river.JobArgs) {
+	// An API-only instance never leads, so it has no periodic jobs (River
+	// refuses them on a client that works no queue).
+	if !q.cfg.Work {
+		return
+	}
 	q.client.PeriodicJobs().Add(river.NewPeriodicJob(river.PeriodicInterval(interval),
 		func() (river.JobArgs, *river.InsertOpts) { return args(), nil },
 		&river.PeriodicJobOpts{ID: id}))
