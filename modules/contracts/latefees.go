@@ -15,6 +15,11 @@ import (
 // (modules/penalties).
 const CodeLateFee = "LATE_FEE_PERCENTAGE"
 
+// CodeLateFeeOnFines, set to true, extends the late fee (or the statutory
+// interest) to the contract's fines (modules/violations); without it a
+// fine bears none.
+const CodeLateFeeOnFines = "LATE_FEE_ON_FINES"
+
 // StatutoryInterestSuffix ends the code of a country's statutory-interest
 // block (DE_STATUTORY_INTEREST, FR_STATUTORY_INTEREST). A country whose
 // catalogue has one says by it that a fixed late fee is not allowed there
@@ -39,6 +44,8 @@ type LateFee struct {
 	Statutory bool
 	// Base is the contract's late_fee_base (BasePeriodic or BaseAll).
 	Base string
+	// Fines is true when the terms set LATE_FEE_ON_FINES to true.
+	Fines bool
 }
 
 // LateFees returns, through db, by contract id, what every contract of the
@@ -61,6 +68,8 @@ func LateFees(ctx context.Context, db bun.IDB, propertyID uuid.UUID, country str
 				f.Percent = string(t.Value)
 			case statutory:
 				f.Statutory = string(t.Value) == "true"
+			case CodeLateFeeOnFines:
+				f.Fines = string(t.Value) == "true"
 			}
 		}
 		if f.Percent != "" || f.Statutory {

@@ -108,9 +108,9 @@ type FineInput struct {
 // CreateFineTx inserts, through tx (the caller's transaction, which holds
 // the property's lock), one charge of kind fine on the contract, in the
 // property's currency, period the month of its due date, and hands it to
-// the ledger, which uses the property's credit on it. Late fees are
-// computed on regular charges only (modules/penalties), so a fine never
-// carries one.
+// the ledger, which uses the property's credit on it. A fine carries a
+// late fee only when its contract's terms set LATE_FEE_ON_FINES
+// (modules/penalties).
 func (s *Service) CreateFineTx(ctx context.Context, tx bun.IDB, prop *properties.Property, contractID uuid.UUID, in FineInput) (*Charge, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -135,4 +135,23 @@ func (s *Service) CreateFineTx(ctx context.Context, tx bun.IDB, prop *properties
 		return nil, err
 	}
 	return c, nil
+}
+
+// CancelPenaltyOfInTx cancels, through db (the caller's transaction, which
+// holds the property's lock), the late fee of the charge forID when it has
+// one that is not cancelled yet: a fine that is dropped takes its late fee
+// with it. ErrHasPayments when money was allocated to the late fee.
+func (s *Service) CancelPenaltyOfInTx(ctx context.Context, db bun.IDB, forID uuid.UUID, by int64) error {
+	var ids []uuid.UUID
+	err := database.Query(ctx, db, db.NewSelect().Model((*Charge)(nil)).Column("id").
+		Where("penalty_for = ?", forID).Where("status <> ?", Cancelled), &ids)
+	if err != nil {
+		return fmt.Errorf("penalty of charge: %w", err)
+	}
+	for _, id := range ids {
+		if err := s.CancelChargeInTx(ctx, db, id, by); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -45,8 +45,9 @@ type Result struct {
 	Errors  int `json:"errors"`
 }
 
-// Refresh gives every charge of prop that is regular, of a contract whose
-// terms set LATE_FEE_PERCENTAGE, due before today (UTC), not cancelled and
+// Refresh gives every charge of prop that is regular (or a fine, where the
+// terms set LATE_FEE_ON_FINES), of a contract whose terms set
+// LATE_FEE_PERCENTAGE, due before today (UTC), not cancelled and
 // still outstanding one penalty charge of outstanding x percentage,
 // rounded half away from zero to the cent, once per charge ever. Where the
 // country's agreement blocks forbid a fixed late fee the penalty is the
@@ -74,8 +75,11 @@ func (s *Service) RefreshOn(ctx context.Context, prop *properties.Property, toda
 	if err != nil || len(rules) == 0 {
 		return res, err
 	}
-	var all, periodic []uuid.UUID
+	var all, periodic, fines []uuid.UUID
 	for id := range rules {
+		if fees[id].Fines {
+			fines = append(fines, id)
+		}
 		if fees[id].Base == contracts.BaseAll {
 			all = append(all, id)
 		} else {
@@ -87,7 +91,7 @@ func (s *Service) RefreshOn(ctx context.Context, prop *properties.Property, toda
 		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
 			return err
 		}
-		list, err := s.store.Overdue(ctx, tx, prop.ID, all, periodic, today)
+		list, err := s.store.Overdue(ctx, tx, prop.ID, all, periodic, fines, today)
 		if err != nil {
 			return err
 		}

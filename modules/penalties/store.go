@@ -22,28 +22,31 @@ type Store struct {
 // NewStore returns the store.
 func NewStore(db *bun.DB) *Store { return &Store{db: db} }
 
-// Overdue returns, through db, the property's regular charges that are
-// due before today, neither paid nor cancelled, with something still
-// owed, oldest due first: every such charge of the contracts all, and of
-// the contracts periodic only those billed by an expense (rent, utility
-// prepayment) or a meter, never a one-off charge such as the deposit.
-func (s *Store) Overdue(ctx context.Context, db bun.IDB, propertyID uuid.UUID, all, periodic []uuid.UUID, today period.Date) ([]expenses.Charge, error) {
+// Overdue returns, through db, the property's charges that are due
+// before today, neither paid nor cancelled, with something still owed,
+// oldest due first: the regular charges of the contracts all, the regular
+// charges of the contracts periodic that an expense (rent, utility
+// prepayment) or a meter billed, never a one-off charge such as the
+// deposit, and the fines of the contracts fines.
+func (s *Store) Overdue(ctx context.Context, db bun.IDB, propertyID uuid.UUID, all, periodic, fines []uuid.UUID, today period.Date) ([]expenses.Charge, error) {
 	var list []expenses.Charge
-	if len(all)+len(periodic) == 0 {
+	if len(all)+len(periodic)+len(fines) == 0 {
 		return list, nil
 	}
 	err := database.Select(ctx, db, db.NewSelect().Model(&list).
 		Where("property_id = ?", propertyID).
 		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			if len(all) > 0 {
-				q = q.WhereOr("contract_id ?", database.In(all))
+				q = q.WhereOr("kind = ? AND contract_id ?", expenses.Regular, database.In(all))
 			}
 			if len(periodic) > 0 {
-				q = q.WhereOr("contract_id ? AND (expense_id IS NOT NULL OR counter_id IS NOT NULL)", database.In(periodic))
+				q = q.WhereOr("kind = ? AND contract_id ? AND (expense_id IS NOT NULL OR counter_id IS NOT NULL)", expenses.Regular, database.In(periodic))
+			}
+			if len(fines) > 0 {
+				q = q.WhereOr("kind = ? AND contract_id ?", expenses.Fine, database.In(fines))
 			}
 			return q
 		}).
-		Where("kind = ?", expenses.Regular).
 		Where("status = ?", expenses.Unpaid).
 		Where("amount_minor - paid_amount_minor > 0").
 		Where("due_date < ?", today).

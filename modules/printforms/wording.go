@@ -101,6 +101,13 @@ var wording = map[string]map[string]clause{
 		"es": {Value: "En caso de retraso en el pago de la renta, el arrendatario abonará, en la medida en que la ley lo permita, un recargo del {value} de la cantidad adeudada."},
 		"uk": {Value: "У разі прострочення внесення плати наймач сплачує пеню в розмірі {value} від простроченої суми, якщо це допускає закон."},
 	},
+	"LATE_FEE_ON_FINES": {
+		"en": {Yes: "The late payment fee, or the statutory interest that replaces it, is also owed on a fine under this contract that is paid late.", No: "No late payment fee is charged on a fine under this contract that is paid late."},
+		"de": {Yes: "Der Verzugszuschlag oder die an seine Stelle tretenden gesetzlichen Verzugszinsen sind auch auf eine verspätet gezahlte Vertragsstrafe aus diesem Vertrag geschuldet.", No: "Auf eine verspätet gezahlte Vertragsstrafe aus diesem Vertrag wird kein Verzugszuschlag berechnet."},
+		"fr": {Yes: "La pénalité de retard, ou les intérêts légaux qui la remplacent, est également due sur une amende prévue au présent bail payée en retard.", No: "Aucune pénalité de retard n’est due sur une amende prévue au présent bail payée en retard."},
+		"es": {Yes: "El recargo por demora, o los intereses legales que lo sustituyan, se devengará también sobre una multa prevista en este contrato que se pague con retraso.", No: "No se devengará recargo por demora sobre una multa prevista en este contrato que se pague con retraso."},
+		"uk": {Yes: "Пеня за прострочення або встановлені законом проценти, що її замінюють, нараховуються також на штраф за цим договором, сплачений із простроченням.", No: "На штраф за цим договором, сплачений із простроченням, пеня не нараховується."},
+	},
 	"RENT_INDEXATION": {
 		"en": {Yes: "The rent is adjusted periodically in line with the official price or rent index, within the limits set by law.", No: "The rent is not index-linked."},
 		"de": {Yes: "Die Miete wird in den gesetzlichen Grenzen regelmäßig an die Entwicklung des amtlichen Preis- oder Mietindex angepasst.", No: "Eine Indexierung der Miete ist nicht vereinbart."},

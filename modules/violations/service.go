@@ -221,8 +221,9 @@ func (s *Service) List(ctx context.Context, prop *properties.Property, q listing
 
 // Move takes the violation with the raw id to the state to, with an
 // optional note: 409 invalid_transition when the state machine does not
-// allow it. Withdrawing cancels the fine's charge, 409 has_payments when
-// money was allocated to it (reverse the payment first).
+// allow it. Withdrawing cancels the fine's charge and its late fee, 409
+// has_payments when money was allocated to either (reverse the payment
+// first).
 func (s *Service) Move(ctx context.Context, p auth.Principal, prop *properties.Property, rawID, to, note string) (*Violation, error) {
 	var out *Violation
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
@@ -238,7 +239,15 @@ func (s *Service) Move(ctx context.Context, p auth.Principal, prop *properties.P
 		}
 		before := toJSON(v)
 		if to == Withdrawn && v.FineChargeID != nil {
-			err := s.charges.CancelChargeInTx(ctx, tx, *v.FineChargeID, p.UserID)
+			// A late fee on the fine (LATE_FEE_ON_FINES) goes with it.
+			err := s.charges.CancelPenaltyOfInTx(ctx, tx, *v.FineChargeID, p.UserID)
+			if errors.Is(err, expenses.ErrHasPayments) {
+				return apierror.Conflict("has_payments", "Money was allocated to the fine's late fee; reverse the payment before withdrawing the violation.")
+			}
+			if err != nil {
+				return err
+			}
+			err = s.charges.CancelChargeInTx(ctx, tx, *v.FineChargeID, p.UserID)
 			switch {
 			case errors.Is(err, expenses.ErrHasPayments):
 				return apierror.Conflict("has_payments", "Money was allocated to the fine; reverse the payment before withdrawing the violation.")

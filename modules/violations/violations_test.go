@@ -45,6 +45,12 @@ type fixture struct {
 
 func start(t *testing.T, opts ...testkit.Option) fixture {
 	t.Helper()
+	return startWith(t, nil, opts...)
+}
+
+// startWith is start with the contract's terms extended by more.
+func startWith(t *testing.T, more []map[string]any, opts ...testkit.Option) fixture {
+	t.Helper()
 	app := testkit.Start(t, opts...)
 	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
 	u := accountstest.NewUser(t, app)
@@ -52,8 +58,8 @@ func start(t *testing.T, opts ...testkit.Option) fixture {
 	f.property = id(t, app.Post("/api/v1/properties", u.Token, map[string]any{"name": "Flat", "country_code": "NL"}).Expect(http.StatusCreated))
 	tenant := id(t, app.Post("/api/v1/contragents", u.Token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Tom"}).Expect(http.StatusCreated))
 	f.contract = id(t, app.Post("/api/v1/contracts", u.Token, map[string]any{"property_id": f.property, "tenant_id": tenant, "number": "V-1",
-		"terms": []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 700}, {"code": "CONTRACT_START_DATE", "value": "2026-09-01"},
-			{"code": "LATE_FEE_PERCENTAGE", "value": 10}}}).Expect(http.StatusCreated))
+		"terms": append([]map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 700}, {"code": "CONTRACT_START_DATE", "value": "2026-09-01"},
+			{"code": "LATE_FEE_PERCENTAGE", "value": 10}}, more...)}).Expect(http.StatusCreated))
 	app.Post("/api/v1/contracts/"+f.contract+"/activate", u.Token, nil).Expect(http.StatusOK)
 	return f
 }
@@ -137,6 +143,56 @@ func TestViolationLifecycleAndFine(t *testing.T) {
 	f.app.Get(f.path("/violations?status=withdrawn"), f.token).Expect(http.StatusOK).JSON(&l)
 	if l.Total != 2 {
 		t.Fatalf("withdrawn list %+v", l)
+	}
+}
+
+// A contract that sets LATE_FEE_ON_FINES gives its overdue fines a late
+// fee, once; withdrawing the violation cancels the fine and its fee, and
+// waits, changing nothing, while money is allocated to the fee.
+func TestFineCarriesALateFeeWhenTheContractSaysSo(t *testing.T) {
+	f := startWith(t, []map[string]any{{"code": "LATE_FEE_ON_FINES", "value": true}})
+	var v violation
+	f.app.Post(f.path("/violations"), f.token, map[string]any{"contract_id": f.contract, "occurred_on": "2026-10-03",
+		"description": "Bins left on the stairs", "fine": 150.55, "fine_due_date": "2026-10-15"}).Expect(http.StatusCreated).JSON(&v)
+	var run struct {
+		Created int `json:"created"`
+		Skipped int `json:"skipped"`
+	}
+	f.app.Post(f.path("/penalties/refresh"), f.token, nil).Expect(http.StatusOK).JSON(&run)
+	fee := func() *charge {
+		for _, c := range f.charges(t, "kind=penalty") {
+			if c.Name == "Late fee: Fine: V-1" {
+				return &c
+			}
+		}
+		return nil
+	}
+	got := fee()
+	// 10 % of 150.55 is 15.055, rounded half away from zero.
+	if run.Created != 1 || got == nil || got.Amount != 15.06 || got.Status != "unpaid" {
+		t.Fatalf("refresh %+v, late fee on the fine %+v", run, got)
+	}
+	f.app.Post(f.path("/penalties/refresh"), f.token, nil).Expect(http.StatusOK).JSON(&run)
+	if run.Created != 0 || len(f.charges(t, "kind=penalty")) != 1 {
+		t.Fatalf("second refresh %+v: %+v", run, f.charges(t, "kind=penalty"))
+	}
+
+	pay := id(t, f.app.Post(f.path("/payments"), f.token, map[string]any{"amount": 15.06, "paid_on": "2026-11-22", "method": "cash",
+		"allocations": []map[string]any{{"charge_id": got.ID, "amount": 15.06}}}).Expect(http.StatusCreated))
+	res := f.app.Post(f.path("/violations/"+v.ID+"/withdraw"), f.token, nil).Expect(http.StatusConflict)
+	if res.Map()["error"] != "has_payments" {
+		t.Fatalf("withdraw with a paid late fee: %s", res.String())
+	}
+	if c := f.charges(t, "kind=fine"); len(c) != 1 || c[0].Status != "unpaid" {
+		t.Fatalf("the refused withdrawal changed the fine: %+v", c)
+	}
+	f.app.Post(f.path("/payments/"+pay+"/reverse"), f.token, map[string]any{"reason": "fine dropped"}).Expect(http.StatusOK)
+	f.app.Post(f.path("/violations/"+v.ID+"/withdraw"), f.token, nil).Expect(http.StatusOK)
+	if c := f.charges(t, "kind=fine"); len(c) != 1 || c[0].Status != "cancelled" {
+		t.Fatalf("withdrawn fine %+v", c)
+	}
+	if c := fee(); c == nil || c.Status != "cancelled" {
+		t.Fatalf("the withdrawn fine's late fee %+v", c)
 	}
 }
 
