@@ -2944,7 +2944,8 @@ export interface paths {
          * @description Looks at the property's charges of contracts that left draft
          *     (active, terminated, ended) and whose terms set
          *     `LATE_FEE_PERCENTAGE`. Each such charge that is regular (not itself
-         *     a penalty), overdue on today's date (`due_date` before today, UTC),
+         *     a penalty; a fine too when the terms set `LATE_FEE_ON_FINES` to
+         *     true), overdue on today's date (`due_date` before today, UTC),
          *     not cancelled and still outstanding (`amount - paid_amount > 0`)
          *     gets one penalty charge, once ever: `kind: penalty`, `penalty_for`
          *     the charge, `amount` = outstanding x percentage / 100 rounded half
@@ -3291,8 +3292,9 @@ export interface paths {
          *     kind `fine` named "Fine: <contract number>[, <code>]" is created on
          *     the contract in the same transaction, due on `fine_due_date`
          *     (default today), in the property's currency; the property's
-         *     unallocated credit is used on it as on any new charge. Late fees
-         *     are computed on regular charges only, so a fine never gets one.
+         *     unallocated credit is used on it as on any new charge. A fine gets
+         *     a late fee (penalties/refresh) only when the contract's terms set
+         *     `LATE_FEE_ON_FINES` to true.
          *     Broken rules: 400 validation_failed, nothing stored.
          */
         post: operations["createViolation"];
@@ -3430,7 +3432,7 @@ export interface paths {
          * @description Moves a violation that is open, acknowledged or disputed to `withdrawn`, with a `note` (kept on
          *     the violation unless empty; a request without a body is taken as an
          *     empty note). Any other state: 409
-         *     `invalid_transition`, nothing changed. Withdrawing cancels the fine's charge; 409 `has_payments` when money was allocated to it (reverse the payment first).
+         *     `invalid_transition`, nothing changed. Withdrawing cancels the fine's charge and its late fee; 409 `has_payments` when money was allocated to either (reverse the payment first).
          */
         post: operations["withdrawViolation"];
         delete?: never;
