@@ -80,13 +80,14 @@ func (s *Store) Arrears(ctx context.Context, workspaceID int64, asOf period.Date
 	// own narrow columns, and only the ~one row per contract that leaves
 	// is joined to names: grouping after the joins sorted every open
 	// charge with its texts (measured at 10,000 units: 2.0-2.3 s against
-	// 1.3-1.4 s, same moment, a loaded machine).
+	// 1.3-1.4 s, same moment, a loaded machine). FILTER, not a CASE in
+	// each SUM: 10-15% less (psql, 10,000 units, 3 runs each).
 	q := s.db.NewRaw(`WITH a AS (
 		SELECT ch.property_id, ch.contract_id,
-			SUM(CASE WHEN ch.due_date >= ? THEN ch.amount_minor - ch.paid_amount_minor ELSE 0 END) AS d30,
-			SUM(CASE WHEN ch.due_date < ? AND ch.due_date >= ? THEN ch.amount_minor - ch.paid_amount_minor ELSE 0 END) AS d60,
-			SUM(CASE WHEN ch.due_date < ? AND ch.due_date >= ? THEN ch.amount_minor - ch.paid_amount_minor ELSE 0 END) AS d90,
-			SUM(CASE WHEN ch.due_date < ? THEN ch.amount_minor - ch.paid_amount_minor ELSE 0 END) AS o90,
+			COALESCE(SUM(ch.amount_minor - ch.paid_amount_minor) FILTER (WHERE ch.due_date >= ?), 0) AS d30,
+			COALESCE(SUM(ch.amount_minor - ch.paid_amount_minor) FILTER (WHERE ch.due_date < ? AND ch.due_date >= ?), 0) AS d60,
+			COALESCE(SUM(ch.amount_minor - ch.paid_amount_minor) FILTER (WHERE ch.due_date < ? AND ch.due_date >= ?), 0) AS d90,
+			COALESCE(SUM(ch.amount_minor - ch.paid_amount_minor) FILTER (WHERE ch.due_date < ?), 0) AS o90,
 			SUM(ch.amount_minor - ch.paid_amount_minor) AS total,
 			MIN(ch.due_date) AS oldest
 		FROM charges AS ch

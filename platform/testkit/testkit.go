@@ -140,6 +140,9 @@ func Config(t testing.TB, overrides map[string]any) *config.Config {
 		// The periodic runs happen when a test calls Tick, never behind
 		// its back.
 		"jobs.tick": "10000h",
+		// Uploaded files go to the test's own folder, not to data/ beside
+		// the package's sources.
+		"modules.documents.storage": "file:" + filepath.Join(t.TempDir(), "documents"),
 	}
 	o["database.url"] = FreshDatabase(t)
 	for k, v := range overrides {
