@@ -34,7 +34,8 @@ func (h *Handler) list(c *fiber.Ctx) error {
 		return err
 	}
 	f := ListFilter{Status: q.Get("status"), PropertyID: q.Get("property_id"), TenantID: q.Get("tenant_id")}
-	list, total, err := h.svc.List(httpserver.Context(c), auth.Current(c), f, q)
+	p := auth.Current(c)
+	list, total, err := h.svc.List(httpserver.Context(c), &p, f, q)
 	if err != nil {
 		return err
 	}

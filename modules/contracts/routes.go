@@ -12,7 +12,7 @@ import (
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
 		r := guard.Routes(api)
-		r.Get("/contracts", auth.Viewer, h.list)
+		r.Page("/contracts", auth.Viewer, h.list)
 		r.Post("/contracts", auth.Manager, h.create)
 		r.Get("/contracts/:contractId", auth.Viewer, h.get)
 		r.Put("/contracts/:contractId", auth.Manager, h.update)

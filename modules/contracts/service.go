@@ -174,8 +174,8 @@ func (s *Service) OfTenant(ctx context.Context, tenants []uuid.UUID, id uuid.UUI
 func (s *Service) View(c *Contract) any { return toJSON(s.today())(c) }
 
 // List returns a page of p's own contracts. Admins too see their own here.
-func (s *Service) List(ctx context.Context, p auth.Principal, f ListFilter, q listing.Query) ([]Contract, listing.Result, error) {
-	return s.store.ListByWorkspace(ctx, p.WorkspaceID, f, s.today(), q)
+func (s *Service) List(ctx context.Context, p *auth.Principal, f ListFilter, q listing.Query) ([]Contract, listing.Result, error) {
+	return s.store.List(ctx, p, f, s.today(), q)
 }
 
 // Create adds a draft contract for a property of p (or, for an admin, of

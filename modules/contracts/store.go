@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/period"
@@ -87,11 +88,13 @@ type ListFilter struct {
 	TenantID   string
 }
 
-// ListByWorkspace returns one page of the workspace's contracts matching f, in
-// creation order, and how many match. today decides active vs ended.
-func (s *Store) ListByWorkspace(ctx context.Context, workspaceID int64, f ListFilter, today period.Date, q listing.Query) ([]Contract, listing.Result, error) {
+// List returns one page of the contracts of p's workspace matching f, in
+// creation order, and how many match; today decides active vs ended. On
+// the list's Page route the page's statement reads p's role too
+// (listing.ScanWorkspace).
+func (s *Store) List(ctx context.Context, p *auth.Principal, f ListFilter, today period.Date, q listing.Query) ([]Contract, listing.Result, error) {
 	var list []Contract
-	sel := s.db.NewSelect().Model(&list).Where("workspace_id = ?", database.Param{V: workspaceID})
+	sel := s.db.NewSelect().Model(&list)
 	switch f.Status {
 	case "":
 	case Active:
@@ -109,7 +112,7 @@ func (s *Store) ListByWorkspace(ctx context.Context, workspaceID int64, f ListFi
 	if f.TenantID != "" {
 		sel = sel.Where("tenant_id = ?", f.TenantID)
 	}
-	total, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
+	total, err := listing.ScanWorkspace(ctx, sel, "workspace_id", p, q, listing.Asc("id"))
 	if err != nil {
 		return nil, listing.Result{}, fmt.Errorf("list contracts: %w", err)
 	}

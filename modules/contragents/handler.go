@@ -32,7 +32,8 @@ func (h *Handler) list(c *fiber.Ctx) error {
 		return err
 	}
 	f := ListFilter{Role: q.Get("role"), Kind: q.Get("kind"), Search: q.Get("q")}
-	list, total, err := h.svc.List(httpserver.Context(c), auth.Current(c), f, q)
+	p := auth.Current(c)
+	list, total, err := h.svc.List(httpserver.Context(c), &p, f, q)
 	if err != nil {
 		return err
 	}

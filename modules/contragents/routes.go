@@ -12,7 +12,7 @@ import (
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
 		r := guard.Routes(api)
-		r.Get("/contragents", auth.Viewer, h.list)
+		r.Page("/contragents", auth.Viewer, h.list)
 		r.Post("/contragents", auth.Manager, h.create)
 		// Registered before /contragents/:contragentId so that "import" is
 		// never read as an id.

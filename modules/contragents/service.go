@@ -97,8 +97,8 @@ type ListFilter struct {
 
 // List returns a page of p's own contragents and how many match. Admins too
 // see their own here; they reach other users' contragents by id.
-func (s *Service) List(ctx context.Context, p auth.Principal, f ListFilter, q listing.Query) ([]Contragent, listing.Result, error) {
-	return s.store.ListByWorkspace(ctx, p.WorkspaceID, f, q)
+func (s *Service) List(ctx context.Context, p *auth.Principal, f ListFilter, q listing.Query) ([]Contragent, listing.Result, error) {
+	return s.store.List(ctx, p, f, q)
 }
 
 // Create adds a contragent owned by p.

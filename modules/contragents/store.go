@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
@@ -54,11 +55,12 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, list []Contragent) error
 	return nil
 }
 
-// ListByWorkspace returns one page of the workspace's contragents matching f, in
-// creation order, and how many match.
-func (s *Store) ListByWorkspace(ctx context.Context, workspaceID int64, f ListFilter, q listing.Query) ([]Contragent, listing.Result, error) {
+// List returns one page of the contragents of p's workspace matching f, in
+// creation order, and how many match; on the list's Page route the page's
+// statement reads p's role too (listing.ScanWorkspace).
+func (s *Store) List(ctx context.Context, p *auth.Principal, f ListFilter, q listing.Query) ([]Contragent, listing.Result, error) {
 	var list []Contragent
-	sel := s.db.NewSelect().Model(&list).Where("workspace_id = ?", database.Param{V: workspaceID})
+	sel := s.db.NewSelect().Model(&list)
 	if f.Role != "" {
 		// roles is a JSON array of known names: match the quoted name.
 		sel = sel.Where("roles LIKE ?", `%"`+f.Role+`"%`)
@@ -74,7 +76,7 @@ func (s *Store) ListByWorkspace(ctx context.Context, workspaceID int64, f ListFi
 			return w.Where("name_search LIKE ? ESCAPE '!'", pattern).WhereOr("email LIKE ? ESCAPE '!'", pattern)
 		})
 	}
-	total, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
+	total, err := listing.ScanWorkspace(ctx, sel, "workspace_id", p, q, listing.Asc("id"))
 	if err != nil {
 		return nil, listing.Result{}, fmt.Errorf("list contragents: %w", err)
 	}

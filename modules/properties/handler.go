@@ -23,7 +23,8 @@ func (h *Handler) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.svc.List(httpserver.Context(c), auth.Current(c), q)
+	p := auth.Current(c)
+	list, total, err := h.svc.List(httpserver.Context(c), &p, q)
 	if err != nil {
 		return err
 	}

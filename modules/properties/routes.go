@@ -12,7 +12,7 @@ import (
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
 		r := guard.Routes(api)
-		r.Get("/properties", auth.Viewer, h.list)
+		r.Page("/properties", auth.Viewer, h.list)
 		r.Post("/properties", auth.Manager, h.create)
 		r.Get("/properties/:propertyId", auth.Viewer, h.get)
 		r.Put("/properties/:propertyId", auth.Manager, h.update)

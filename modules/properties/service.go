@@ -108,10 +108,11 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 	return prop, nil
 }
 
-// List returns a page of p's own properties and how many there are. Admins
-// too see their own here; they reach other users' properties by id.
-func (s *Service) List(ctx context.Context, p auth.Principal, q listing.Query) ([]Property, listing.Result, error) {
-	return s.store.ListByWorkspace(ctx, p.WorkspaceID, q)
+// List returns a page of the properties of p's workspace and how many
+// there are. Admins too see their own here; they reach other users'
+// properties by id.
+func (s *Service) List(ctx context.Context, p *auth.Principal, q listing.Query) ([]Property, listing.Result, error) {
+	return s.store.List(ctx, p, q)
 }
 
 // Create adds a property owned by p.

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 )
@@ -47,18 +48,19 @@ func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*Property, error) {
 	return p, nil
 }
 
-// ListByWorkspace returns one page of the workspace's properties in
-// creation order and how many it has.
-func (s *Store) ListByWorkspace(ctx context.Context, workspaceID int64, q listing.Query) ([]Property, listing.Result, error) {
+// List returns one page of the properties of p's workspace in creation
+// order and how many there are; on the list's Page route the page's
+// statement reads p's role too (listing.ScanWorkspace).
+func (s *Store) List(ctx context.Context, p *auth.Principal, q listing.Query) ([]Property, listing.Result, error) {
 	var list []Property
-	sel := s.db.NewSelect().Model(&list).Where("workspace_id = ?", database.Param{V: workspaceID})
+	sel := s.db.NewSelect().Model(&list)
 	switch q.Get("archived") {
 	case "true":
 		sel = sel.Where("archived_at IS NOT NULL")
 	case "false":
 		sel = sel.Where("archived_at IS NULL")
 	}
-	total, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
+	total, err := listing.ScanWorkspace(ctx, sel, "workspace_id", p, q, listing.Asc("id"))
 	if err != nil {
 		return nil, listing.Result{}, fmt.Errorf("list properties: %w", err)
 	}

@@ -64,6 +64,16 @@ func (s *Service) Membership(ctx context.Context, userID, id int64) (auth.Member
 	return auth.Membership{WorkspaceID: m.WorkspaceID, Role: role, Landlord: m.LandlordID, Tenant: m.Tenant}, nil
 }
 
+// MembershipQuery is Membership's read as SQL for a list's statement to
+// carry (auth.Deferred); a user without a workspace gets no row, and the
+// guard's lookup then makes their own.
+func (s *Service) MembershipQuery(userID, id int64) (string, []any) {
+	if id > 0 {
+		return membershipOf, []any{param(userID), param(id)}
+	}
+	return membershipDefault, []any{param(userID)}
+}
+
 // Default returns the id of the workspace a request of the user without
 // X-Workspace-ID acts in (made on first use, as Membership does); 0 when
 // the user belongs to none.

@@ -42,6 +42,9 @@ type Principal struct {
 	// Tenant is true when the user is a linked tenant somewhere: another
 	// workspace's records are then 404 to them, not 403 (Refuse).
 	Tenant bool
+	// Deferred is set on a Page route until the page's statement has read
+	// the role: the fields above are zero until then.
+	Deferred *Deferred
 }
 
 // InWorkspace returns the principal acting in the workspace with id, whose
@@ -121,7 +124,11 @@ func Unauthorized(message string) *apierror.Error {
 // version is current and, past SignedIn, who holds at least need in the
 // request's workspace (X-Workspace-ID, else their default one). The role
 // is read on every request, never kept.
-func (g *Guard) Require(need Role) fiber.Handler {
+func (g *Guard) Require(need Role) fiber.Handler { return g.require(need, false) }
+
+// require is Require; with deferred (a Page route) the role lookup is left
+// to the handler's statement.
+func (g *Guard) require(need Role, deferred bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		// Answers behind a token are the user's: no cache may keep them
 		// (OWASP REST Security), whatever they are, 401s included.
@@ -130,7 +137,14 @@ func (g *Guard) Require(need Role) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		if need > SignedIn {
+		if need > SignedIn && deferred && g.workspaces != nil {
+			id, err := requestedWorkspace(c)
+			if err != nil {
+				return err
+			}
+			query, args := g.workspaces.MembershipQuery(p.UserID, id)
+			p.Deferred = &Deferred{Query: query, Args: args, need: need, id: id, g: g}
+		} else if need > SignedIn {
 			if err := g.enter(c, &p, need); err != nil {
 				return err
 			}

@@ -35,16 +35,49 @@ func fuse(filtered, page string) string {
 
 // countedRows scans the rows of a fused statement into the list's slice, as
 // Bun's model would (Bun leaves out a column whose name begins with "_",
-// and so would lose the total), and keeps the total.
+// and so would lose the total), and keeps the total. With the role lookup
+// in the statement (ScanWorkspace) it keeps the membership too, and a row
+// without a record (the LEFT JOIN's row of an empty page) adds nothing.
 type countedRows struct {
 	table *schema.Table
 	slice reflect.Value
 	total int
-	// per row: the field of each column (nil for the total), the struct
-	// being filled and the index of the next column.
+	// member is the membership of a ScanWorkspace statement; seen is true
+	// once a row came back.
+	member memberRow
+	seen   bool
+	// per row: what each column holds and, for a record's column, its
+	// field; the struct being filled, the index of the next column and
+	// whether the record's key was NULL.
+	kinds  []columnKind
 	fields []*schema.Field
 	strct  reflect.Value
 	next   int
+	noKey  bool
+}
+
+// memberRow is the membership a ScanWorkspace statement read.
+type memberRow struct {
+	workspaceID, landlord int64
+	role                  string
+	tenant                bool
+}
+
+type columnKind uint8
+
+const (
+	recordColumn columnKind = iota
+	totalKind
+	memberWorkspace
+	memberRole
+	memberLandlord
+	memberTenant
+)
+
+// The membership's columns in a ScanWorkspace statement.
+var memberColumns = map[string]columnKind{
+	"_m_workspace": memberWorkspace, "_m_role": memberRole,
+	"_m_landlord": memberLandlord, "_m_tenant": memberTenant,
 }
 
 func newCountedRows(table *schema.Table, dest any) *countedRows {
@@ -60,9 +93,15 @@ func (m *countedRows) ScanRows(_ context.Context, rows *sql.Rows) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	m.kinds = make([]columnKind, len(cols))
 	m.fields = make([]*schema.Field, len(cols))
 	for i, c := range cols {
 		if c == totalColumn {
+			m.kinds[i] = totalKind
+			continue
+		}
+		if k, ok := memberColumns[c]; ok {
+			m.kinds[i] = k
 			continue
 		}
 		if m.fields[i] = m.table.LookupField(c); m.fields[i] == nil {
@@ -77,9 +116,13 @@ func (m *countedRows) ScanRows(_ context.Context, rows *sql.Rows) (int, error) {
 	n := 0
 	for rows.Next() {
 		row := reflect.New(m.table.Type)
-		m.strct, m.next = row.Elem(), 0
+		m.strct, m.next, m.noKey = row.Elem(), 0, false
 		if err := rows.Scan(dest...); err != nil {
 			return n, err
+		}
+		m.seen = true
+		if m.noKey {
+			continue
 		}
 		if pointers {
 			m.slice.Set(reflect.Append(m.slice, row))
@@ -93,26 +136,63 @@ func (m *countedRows) ScanRows(_ context.Context, rows *sql.Rows) (int, error) {
 
 // Scan takes the value of the next column of the current row.
 func (m *countedRows) Scan(src any) error {
-	f := m.fields[m.next]
+	i := m.next
 	m.next++
-	if f != nil {
+	switch m.kinds[i] {
+	case recordColumn:
+		f := m.fields[i]
+		if src == nil && f.IsPK {
+			m.noKey = true
+			return nil
+		}
 		return f.ScanValue(m.strct, src)
-	}
-	switch v := src.(type) {
-	case int64:
-		m.total = int(v)
-	case []byte:
-		return m.parseTotal(string(v))
-	case string:
-		return m.parseTotal(v)
-	default:
-		return fmt.Errorf("listing: a count of type %T", src)
+	case totalKind:
+		if src == nil {
+			return nil
+		}
+		n, err := toInt(src)
+		m.total = int(n)
+		return err
+	case memberWorkspace:
+		n, err := toInt(src)
+		m.member.workspaceID = n
+		return err
+	case memberLandlord:
+		n, err := toInt(src)
+		m.member.landlord = n
+		return err
+	case memberRole:
+		switch v := src.(type) {
+		case string:
+			m.member.role = v
+		case []byte:
+			m.member.role = string(v)
+		default:
+			return fmt.Errorf("listing: a role of type %T", src)
+		}
+	case memberTenant:
+		switch v := src.(type) {
+		case bool:
+			m.member.tenant = v
+		default:
+			n, err := toInt(src)
+			m.member.tenant = n != 0
+			return err
+		}
 	}
 	return nil
 }
 
-func (m *countedRows) parseTotal(s string) error {
-	n, err := strconv.Atoi(s)
-	m.total = n
-	return err
+// toInt reads an integer column as either driver sends it.
+func toInt(src any) (int64, error) {
+	switch v := src.(type) {
+	case int64:
+		return v, nil
+	case []byte:
+		return strconv.ParseInt(string(v), 10, 64)
+	case string:
+		return strconv.ParseInt(v, 10, 64)
+	default:
+		return 0, fmt.Errorf("listing: an integer of type %T", src)
+	}
 }

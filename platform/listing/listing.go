@@ -443,9 +443,13 @@ func NewPage[R, T any](key string, records []R, out func(*R) T, res Result, q Qu
 	}
 }
 
-// MarshalJSON writes {"<key>": [...], "total", "page", "per_page", "next"};
-// a cursor page has no total and no page.
-func (p Page[T]) MarshalJSON() ([]byte, error) {
+// MarshalJSON is EncodeJSON, for a page inside another body.
+func (p Page[T]) MarshalJSON() ([]byte, error) { return p.EncodeJSON() }
+
+// EncodeJSON writes {"<key>": [...], "total", "page", "per_page", "next"};
+// a cursor page has no total and no page. The JSON is compact, so a
+// handler's c.JSON sends it as it is (httpserver.SelfEncoded).
+func (p Page[T]) EncodeJSON() ([]byte, error) {
 	items, err := json.Marshal(p.Items)
 	if err != nil {
 		return nil, err

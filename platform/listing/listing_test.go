@@ -146,7 +146,11 @@ func TestPageJSON(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := json.Marshal(listing.NewPage("things", tc.records, double, tc.res, q))
+			// EncodeJSON's bytes go to the client as they are
+			// (httpserver.SelfEncoded): compact and valid, and the same
+			// inside another body.
+			page := listing.NewPage("things", tc.records, double, tc.res, q)
+			b, err := page.EncodeJSON()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,6 +159,10 @@ func TestPageJSON(t *testing.T) {
 			}
 			if !json.Valid(b) {
 				t.Fatal("not valid JSON")
+			}
+			inside, err := json.Marshal(map[string]any{"p": page})
+			if err != nil || string(inside) != `{"p":`+tc.want+`}` {
+				t.Fatalf("inside another body: %s, %v", inside, err)
 			}
 		})
 	}
