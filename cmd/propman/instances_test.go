@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -421,7 +422,7 @@ func TestPeriodicRunsExactlyOnceAcrossInstances(t *testing.T) {
 		err := db.QueryRowContext(ctx, `SELECT r.id, j.attempted_by[cardinality(j.attempted_by)]
 			FROM job_runs AS r JOIN river_job AS j ON j.kind = 'periodic_run' AND j.args->>'run_id' = r.id::text
 			WHERE r.workspace_id = $1 AND r.kind = 'billing' AND r.state = 'running' AND j.state = 'running'`, big.ws).Scan(&runID, &clientID)
-		if err == sql.ErrNoRows {
+		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
 		if err != nil {

@@ -69,16 +69,16 @@ func (in assetInput) apply(a *Asset) {
 	}
 }
 
-func text(details *[]string, field string, v *string, min, max int) *string {
+func text(details *[]string, field string, v *string, least, most int) *string {
 	if v == nil {
 		return nil
 	}
 	s := strings.TrimSpace(*v)
-	if n := utf8.RuneCountInString(s); n < min || n > max {
-		if min > 0 {
-			*details = append(*details, fmt.Sprintf("%s: must be %d to %d characters", field, min, max))
+	if n := utf8.RuneCountInString(s); n < least || n > most {
+		if least > 0 {
+			*details = append(*details, fmt.Sprintf("%s: must be %d to %d characters", field, least, most))
 		} else {
-			*details = append(*details, fmt.Sprintf("%s: must be at most %d characters", field, max))
+			*details = append(*details, fmt.Sprintf("%s: must be at most %d characters", field, most))
 		}
 	}
 	return &s

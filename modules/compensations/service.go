@@ -28,7 +28,7 @@ import (
 	"github.com/propman/propman/platform/period"
 )
 
-// The kinds of compensation.
+// Kinds are the kinds of compensation.
 var Kinds = []string{"repair_by_tenant", "rent_reduction", "deposit_refund", "overpayment_refund", "other"}
 
 // DepositRefund is the kind a deposit settlement records its refund as.

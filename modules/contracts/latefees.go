@@ -15,9 +15,9 @@ import (
 // (modules/penalties).
 const CodeLateFee = "LATE_FEE_PERCENTAGE"
 
-// CodeLateFeeOnFines, set to true, extends the late fee (or the statutory
-// interest) to the contract's fines (modules/violations); without it a
-// fine bears none.
+// CodeLateFeeOnFines is the block that, set to true, extends the late fee
+// (or the statutory interest) to the contract's fines (modules/violations);
+// without it a fine bears none.
 const CodeLateFeeOnFines = "LATE_FEE_ON_FINES"
 
 // StatutoryInterestSuffix ends the code of a country's statutory-interest

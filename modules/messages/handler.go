@@ -167,7 +167,7 @@ func (r *createRequest) input() (CreateInput, error) {
 		case in.Channel == nil || *in.Channel != Post:
 			details = append(details, "tracking_number: only for channel post")
 		case t == "" || len(t) > maxTracking || strings.IndexFunc(t, func(r rune) bool {
-			return !(r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '-' || r == ' ')
+			return (r < '0' || r > '9') && (r < 'A' || r > 'Z') && (r < 'a' || r > 'z') && r != '-' && r != ' '
 		}) >= 0:
 			details = append(details, fmt.Sprintf("tracking_number: 1 to %d letters, digits, spaces or dashes", maxTracking))
 		default:

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -206,5 +205,3 @@ func counts(t *testing.T, app *testkit.App) (int, int) {
 }
 
 func waitMail(srv *mailtest.Server, n int) ([][]byte, error) { return srv.Wait(n, 10*time.Second) }
-
-func contains(s, sub string) bool { return strings.Contains(s, sub) }

@@ -109,7 +109,7 @@ func (s *Service) letterFor(ctx context.Context, tx bun.Tx, c *contracts.Contrac
 // contract and property it is about, the closing and the landlord.
 func (l *letter) body(paragraphs ...string) string {
 	var b strings.Builder
-	b.WriteString(fmt.Sprintf(l.w.Greeting, l.tenant))
+	fmt.Fprintf(&b, l.w.Greeting, l.tenant)
 	for _, p := range paragraphs {
 		b.WriteString("\n\n")
 		b.WriteString(p)
@@ -119,7 +119,7 @@ func (l *letter) body(paragraphs ...string) string {
 		place += " (" + a + ")"
 	}
 	b.WriteString("\n\n")
-	b.WriteString(fmt.Sprintf(l.w.Contract, l.contract.Number, place))
+	fmt.Fprintf(&b, l.w.Contract, l.contract.Number, place)
 	b.WriteString("\n\n")
 	b.WriteString(l.w.Closing)
 	if name := strings.TrimSpace(l.landlord); name != "" {
@@ -145,7 +145,7 @@ func (l *letter) chargeLines(charges []expenses.Charge) string {
 		b.WriteString("\n")
 		total += c.Outstanding()
 	}
-	b.WriteString(fmt.Sprintf(l.w.Total, l.st.Money(total, charges[0].Currency)))
+	fmt.Fprintf(&b, l.w.Total, l.st.Money(total, charges[0].Currency))
 	return b.String()
 }
 

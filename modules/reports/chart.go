@@ -103,10 +103,10 @@ func Chart(inc *income) []byte {
 	return b.Bytes()
 }
 
-// niceMax is the top of the value axis: max rounded up to 1, 2 or 5 times
+// niceMax is the top of the value axis: the largest value rounded up to 1, 2 or 5 times
 // a power of ten (of minor units), at least 1.00.
-func niceMax(max money.Amount) int64 {
-	v := int64(max)
+func niceMax(top money.Amount) int64 {
+	v := int64(top)
 	if v <= 100 {
 		return 100
 	}

@@ -160,10 +160,10 @@ func wordsOf(locale string) map[string]string {
 
 // PDF draws st on one A4 page (more when it has many lines), amounts and
 // dates written as the owner's locale writes them (printforms.StyleOf).
-func (st *Statement) PDF(created time.Time) ([]byte, error) {
-	w := wordsOf(st.Locale)
-	style := printforms.StyleOf(st.Locale)
-	cur := st.Property.Currency
+func (s *Statement) PDF(created time.Time) ([]byte, error) {
+	w := wordsOf(s.Locale)
+	style := printforms.StyleOf(s.Locale)
+	cur := s.Property.Currency
 	pdf := fpdf.New("P", "mm", "A4", "")
 	pdf.SetMargins(20, 20, 20)
 	pdf.SetAutoPageBreak(true, 20)
@@ -175,7 +175,7 @@ func (st *Statement) PDF(created time.Time) ([]byte, error) {
 	pdf.SetTitle(w["title"], true)
 	pdf.SetCreator("propman", true)
 	pdf.SetProducer("propman", true)
-	pdf.SetLang(st.Locale)
+	pdf.SetLang(s.Locale)
 	pdf.AddPage()
 	pdf.SetFont("go", "B", 16)
 	pdf.CellFormat(0, 9, w["title"], "", 1, "L", false, 0, "")
@@ -186,15 +186,15 @@ func (st *Statement) PDF(created time.Time) ([]byte, error) {
 		pdf.SetFont("go", "", 10)
 		pdf.CellFormat(0, 6, printable(v), "", 1, "L", false, 0, "")
 	}
-	if st.Owner != "" {
-		label("owner", st.Owner)
+	if s.Owner != "" {
+		label("owner", s.Owner)
 	}
-	addr := st.Property.Name
-	if a := strings.TrimSpace(strings.Join([]string{st.Property.Address, st.Property.PostalCode, st.Property.City}, " ")); a != "" {
+	addr := s.Property.Name
+	if a := strings.TrimSpace(strings.Join([]string{s.Property.Address, s.Property.PostalCode, s.Property.City}, " ")); a != "" {
 		addr += ", " + a
 	}
 	label("property", addr)
-	label("month", style.Period(st.Month.String()[:7]))
+	label("month", style.Period(s.Month.String()[:7]))
 	pdf.Ln(4)
 	amountRow := func(name string, a money.Amount, bold bool) {
 		f := ""
@@ -211,28 +211,28 @@ func (st *Statement) PDF(created time.Time) ([]byte, error) {
 		pdf.CellFormat(0, 8, w[k], "B", 1, "L", false, 0, "")
 	}
 	section("income")
-	if len(st.Lines) == 0 && st.Credit == 0 {
+	if len(s.Lines) == 0 && s.Credit == 0 {
 		pdf.SetFont("go", "", 10)
 		pdf.CellFormat(0, 6, w["none"], "", 1, "L", false, 0, "")
 	}
-	for _, l := range st.Lines {
+	for _, l := range s.Lines {
 		amountRow(l.Name, l.Amount, false)
 	}
-	if st.Credit != 0 {
-		amountRow(w["credit"], st.Credit, false)
+	if s.Credit != 0 {
+		amountRow(w["credit"], s.Credit, false)
 	}
-	amountRow(w["total"], st.Income, true)
+	amountRow(w["total"], s.Income, true)
 	section("expenses")
-	if st.Expenses == 0 {
+	if s.Expenses == 0 {
 		pdf.SetFont("go", "", 10)
 		pdf.CellFormat(0, 6, w["noexp"], "", 1, "L", false, 0, "")
 	}
-	amountRow(w["expenses"], st.Expenses, true)
+	amountRow(w["expenses"], s.Expenses, true)
 	section("net")
-	amountRow(w["net"], st.Net(), true)
+	amountRow(w["net"], s.Net(), true)
 	pdf.Ln(4)
-	amountRow(w["charged"], st.Charged, false)
-	amountRow(w["outstanding"], st.Outstanding, false)
+	amountRow(w["charged"], s.Charged, false)
+	amountRow(w["outstanding"], s.Outstanding, false)
 	var out bytes.Buffer
 	if err := pdf.Output(&out); err != nil {
 		return nil, fmt.Errorf("owner statement: %w", err)

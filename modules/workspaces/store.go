@@ -124,7 +124,7 @@ func (s *Store) ByID(ctx context.Context, db bun.IDB, id int64) (*Workspace, err
 	return w, nil
 }
 
-// Rename sets the workspace's name.
+// Update writes the workspace's name, time zone and schedule.
 func (s *Store) Update(ctx context.Context, db bun.IDB, w *Workspace) error {
 	_, err := database.Exec(ctx, db, db.NewUpdate().Model(w).Column("name", "time_zone", "schedule", "updated_at").Where("id = ?", param(w.ID)))
 	if err != nil {

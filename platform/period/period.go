@@ -132,7 +132,7 @@ type Period struct {
 }
 
 // PeriodOf returns the period of the span that contains t (in UTC).
-func PeriodOf(span Span, t time.Time) (Period, error) {
+func PeriodOf(span Span, t time.Time) (Period, error) { //nolint:revive // "period.PeriodOf(span, t)" reads as what it returns; "Of" alone would not
 	y, m, _ := t.UTC().Date()
 	var first Date
 	var months int

@@ -51,6 +51,8 @@ const purpose = "admin-jobs"
 // used when shorter.
 const maxSession = time.Hour
 
+// OpenAPI is the document of the job screens' routes, merged into doc.json.
+//
 //go:embed openapi.yaml
 var OpenAPI []byte
 

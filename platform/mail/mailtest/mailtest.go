@@ -148,7 +148,7 @@ func Read(t testing.TB, raw []byte) Mail {
 	m := Mail{Header: &mr.Header, Files: map[string][]byte{}, Types: map[string]string{}}
 	for {
 		p, err := mr.NextPart()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil && !gomessage.IsUnknownCharset(err) {
