@@ -53,8 +53,9 @@ type pageWithNext struct {
 }
 
 // The list of properties reads the caller's role in the statement of its
-// page (issue 26: one round trip, not two), and answers every caller as
-// the guard of any other route would.
+// page on PostgreSQL (issue 26: one round trip, not two; SQLite, in the
+// process, runs the lookup and the page apart), and answers every caller
+// as the guard of any other route would.
 func TestListReadsTheRoleInItsPageStatement(t *testing.T) {
 	app := testkit.Start(t)
 	hook := &statements{}
@@ -89,26 +90,35 @@ func TestListReadsTheRoleInItsPageStatement(t *testing.T) {
 		return app.Do(req)
 	}
 	wsID := strconv.FormatInt(ws, 10)
+	want := 1
+	if app.Engine == "sqlite" {
+		want = 2
+	}
 
 	// A member's page, counted or after a cursor, and an empty page past
-	// the end with its total: one statement each.
+	// the end with its total: one statement each on PostgreSQL. Apart, the
+	// empty page past the end needs a count of its own (counted).
 	cases := []struct {
 		token, workspace, query string
 		total, rows             int
-		next                    bool
+		next, counted           bool
 	}{
-		{owner.Token, "", "", 3, 3, false},
-		{owner.Token, wsID, "?per_page=2", 3, 2, true},
-		{viewer.Token, wsID, "?page=9&per_page=2", 3, 0, false},
-		{viewer.Token, wsID, "?page=2&per_page=2", 3, 1, false},
+		{owner.Token, "", "", 3, 3, false, false},
+		{owner.Token, wsID, "?per_page=2", 3, 2, true, false},
+		{viewer.Token, wsID, "?page=9&per_page=2", 3, 0, false, true},
+		{viewer.Token, wsID, "?page=2&per_page=2", 3, 1, false, false},
 	}
 	var first pageWithNext
 	for _, c := range cases {
 		res, sent := hook.during(func() *testkit.Response { return list(c.token, c.workspace, c.query) })
 		var got pageWithNext
 		res.Expect(http.StatusOK).JSON(&got)
-		if len(sent) != 1 {
-			t.Errorf("%s %s: %d statements, want 1: %q", c.workspace, c.query, len(sent), sent)
+		wantHere := want
+		if c.counted && want > 1 {
+			wantHere++
+		}
+		if len(sent) != wantHere {
+			t.Errorf("%s %s: %d statements, want %d: %q", c.workspace, c.query, len(sent), wantHere, sent)
 		}
 		if got.Total != c.total || len(got.Properties) != c.rows || (got.Next != nil) != c.next {
 			t.Errorf("%s %s: %+v", c.workspace, c.query, got)
@@ -124,8 +134,8 @@ func TestListReadsTheRoleInItsPageStatement(t *testing.T) {
 				Headers: map[string]string{auth.WorkspaceHeader: wsID}})
 		})
 		res.Expect(http.StatusOK)
-		if len(sent) != 1 {
-			t.Errorf("%s: %d statements, want 1: %q", path, len(sent), sent)
+		if len(sent) != want {
+			t.Errorf("%s: %d statements, want %d: %q", path, len(sent), want, sent)
 		}
 		app.Do(testkit.Request{Method: http.MethodGet, Path: path, Token: stranger.Token,
 			Headers: map[string]string{auth.WorkspaceHeader: wsID}}).Expect(http.StatusForbidden)
@@ -136,7 +146,7 @@ func TestListReadsTheRoleInItsPageStatement(t *testing.T) {
 		return list(viewer.Token, wsID, "?per_page=2&after="+url.QueryEscape(*first.Next))
 	})
 	res.Expect(http.StatusOK).JSON(&rest)
-	if len(sent) != 1 || len(rest.Properties) != 1 || rest.Properties[0].Name != "C" || rest.Next != nil {
+	if len(sent) != want || len(rest.Properties) != 1 || rest.Properties[0].Name != "C" || rest.Next != nil {
 		t.Errorf("after the cursor: %+v in %d statements", rest, len(sent))
 	}
 

@@ -16,9 +16,18 @@ import (
 // does). On a Page route, where the guard left p's role to be read
 // (auth.Deferred), the page's one statement reads it: the membership lookup
 // is a common table expression the page filters by, and the page, its
-// count and the membership come back in the same rows. p is then settled:
-// admitted with the role found, or refused as the guard would refuse it.
+// count and the membership come back in the same rows, on PostgreSQL; on
+// SQLite the guard's lookup runs first. p is then settled: admitted with
+// the role found, or refused as the guard would refuse it.
 func ScanWorkspace(ctx context.Context, sel *bun.SelectQuery, column string, p *auth.Principal, q Query, order Order) (Result, error) {
+	if p.Deferred != nil && !database.IsPostgres(sel.DB()) {
+		// SQLite is in the process: a statement costs no round trip, and
+		// it runs the fused statement slower than the lookup and the page
+		// apart (0.71-0.78 of the build before workspaces, against 0.90).
+		if err := p.Settle(ctx, nil); err != nil {
+			return Result{}, err
+		}
+	}
 	if p.Deferred == nil {
 		return Scan(ctx, sel.Where(column+" = ?", database.Param{V: p.WorkspaceID}), q, order)
 	}
