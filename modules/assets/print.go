@@ -71,7 +71,7 @@ func (s *Service) InspectionPDF(ctx context.Context, p auth.Principal, rawID str
 		return nil, "", err
 	}
 	if ins.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
-		return nil, "", auth.Refuse(p, "This inspection belongs to another workspace.", "Inspection not found.")
+		return nil, "", auth.Refuse(ctx, p, "This inspection belongs to another workspace.", "Inspection not found.")
 	}
 	c, err := s.contracts.ByID(ctx, s.db, ins.ContractID)
 	if err != nil {

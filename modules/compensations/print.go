@@ -81,7 +81,7 @@ func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID stri
 		return nil, "", err
 	}
 	if st.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
-		return nil, "", auth.Refuse(p, "This settlement belongs to another workspace.", "Deposit settlement not found.")
+		return nil, "", auth.Refuse(ctx, p, "This settlement belongs to another workspace.", "Deposit settlement not found.")
 	}
 	c, err := s.contracts.ByID(ctx, s.db, st.ContractID)
 	if err != nil {

@@ -90,7 +90,7 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 		return nil, err
 	}
 	if c.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
-		return nil, auth.Refuse(p, "This contract belongs to another user.", "Contract not found.")
+		return nil, auth.Refuse(ctx, p, "This contract belongs to another user.", "Contract not found.")
 	}
 	return c, nil
 }

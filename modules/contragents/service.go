@@ -74,7 +74,7 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 		return nil, err
 	}
 	if c.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
-		return nil, auth.Refuse(p, "This contragent belongs to another user.", "Contragent not found.")
+		return nil, auth.Refuse(ctx, p, "This contragent belongs to another user.", "Contragent not found.")
 	}
 	return c, nil
 }

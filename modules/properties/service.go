@@ -103,7 +103,7 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 		return nil, err
 	}
 	if prop.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
-		return nil, auth.Refuse(p, "This property belongs to another user.", "Property not found.")
+		return nil, auth.Refuse(ctx, p, "This property belongs to another user.", "Property not found.")
 	}
 	return prop, nil
 }

@@ -125,7 +125,7 @@ func (s *Service) Authorize(ctx context.Context, who auth.Principal, rawID strin
 		return nil, err
 	}
 	if r.WorkspaceID != who.WorkspaceID && !who.IsAdmin() {
-		return nil, auth.Refuse(who, "This receipt belongs to another user.", "Receipt not found.")
+		return nil, auth.Refuse(ctx, who, "This receipt belongs to another user.", "Receipt not found.")
 	}
 	return r, nil
 }

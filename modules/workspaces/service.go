@@ -61,12 +61,20 @@ func (s *Service) Membership(ctx context.Context, userID, id int64) (auth.Member
 		return auth.Membership{}, err
 	}
 	role, _ := auth.ParseRole(m.Role)
-	return auth.Membership{WorkspaceID: m.WorkspaceID, Role: role, Landlord: m.LandlordID, Tenant: m.Tenant}, nil
+	return auth.Membership{WorkspaceID: m.WorkspaceID, Role: role, Landlord: m.LandlordID}, nil
+}
+
+// IsTenant reports whether the user is a linked tenant of any workspace:
+// auth.Refuse asks it before it refuses a record of another workspace.
+func (s *Service) IsTenant(ctx context.Context, userID int64) (bool, error) {
+	return s.store.IsTenant(ctx, userID)
 }
 
 // MembershipQuery is Membership's read as SQL for a list's statement to
-// carry (auth.Deferred); a user without a workspace gets no row, and the
-// guard's lookup then makes their own.
+// carry (auth.Deferred). Without a workspace id it reads the default
+// membership alone; a user without one (no workspace yet: the guard's
+// lookup makes their own; or removed from their default) gets no row, and
+// the guard's lookup answers.
 func (s *Service) MembershipQuery(userID, id int64) (string, []any) {
 	if id > 0 {
 		return membershipOf, []any{param(userID), param(id)}

@@ -30,7 +30,7 @@ func (p *Principal) Settle(ctx context.Context, found *Membership) error {
 		return nil
 	}
 	if found != nil {
-		return p.admit(*found, d.need)
+		return d.g.admit(p, *found, d.need)
 	}
 	return d.g.lookup(ctx, p, d.id, d.need)
 }

@@ -39,9 +39,9 @@ type Principal struct {
 	WorkspaceID int64
 	Role        Role
 	Landlord    int64
-	// Tenant is true when the user is a linked tenant somewhere: another
-	// workspace's records are then 404 to them, not 403 (Refuse).
-	Tenant bool
+	// tenants answers whether the user is a linked tenant somewhere, for
+	// Refuse only: the guard's lookup on every request does not read it.
+	tenants Workspaces
 	// Deferred is set on a Page route until the page's statement has read
 	// the role: the fields above are zero until then.
 	Deferred *Deferred

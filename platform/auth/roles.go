@@ -68,8 +68,6 @@ type Membership struct {
 	// Landlord is the user whose own workspace it is: the landlord named on
 	// its leases and receipts, and the owner_id of its records.
 	Landlord int64
-	// Tenant is true when the user is also a linked tenant somewhere.
-	Tenant bool
 }
 
 // ErrNotMember is returned by Workspaces when the user holds no role in the
@@ -83,10 +81,17 @@ var ErrTenant = errors.New("a tenant of the workspace")
 
 // Refuse is the answer to p asking for a record of another workspace: 403
 // with forbidden, or 404 with notFound for a user who is a linked tenant
-// (a tenant must not learn what exists).
-func Refuse(p Principal, forbidden, notFound string) error {
-	if p.Tenant {
-		return apierror.NotFound(notFound)
+// (a tenant must not learn what exists). Whether p is a tenant is read
+// here, on the way out, and not by the lookup every request makes.
+func Refuse(ctx context.Context, p Principal, forbidden, notFound string) error {
+	if p.tenants != nil {
+		tenant, err := p.tenants.IsTenant(ctx, p.UserID)
+		if err != nil {
+			return err
+		}
+		if tenant {
+			return apierror.NotFound(notFound)
+		}
 	}
 	return apierror.Forbidden(forbidden)
 }
@@ -99,10 +104,13 @@ type Workspaces interface {
 	// or of their default workspace when id is 0.
 	Membership(ctx context.Context, userID, workspaceID int64) (Membership, error)
 	// MembershipQuery is the same lookup as SQL for a statement to carry
-	// (Deferred): at most one row of workspace_id, role, landlord_id and
-	// tenant, none where Membership would make the user's own workspace or
-	// refuse.
+	// (Deferred): at most one row of workspace_id, role and landlord_id,
+	// none where Membership would make the user's own workspace or refuse,
+	// or would take a membership other than the default one.
 	MembershipQuery(userID, workspaceID int64) (query string, args []any)
+	// IsTenant reports whether the user is a linked tenant of any
+	// workspace.
+	IsTenant(ctx context.Context, userID int64) (bool, error)
 }
 
 // NotAMember is the 403 of a workspace the user holds no role in.
@@ -172,16 +180,16 @@ func (g *Guard) lookup(ctx context.Context, p *Principal, id int64, need Role) e
 	if err != nil {
 		return err
 	}
-	return p.admit(m, need)
+	return g.admit(p, m, need)
 }
 
 // admit sets p acting in m's workspace when m's role is at least need.
-func (p *Principal) admit(m Membership, need Role) error {
+func (g *Guard) admit(p *Principal, m Membership, need Role) error {
 	if m.Role < need {
 		return roleTooLow(need)
 	}
-	p.WorkspaceID, p.Role, p.Landlord, p.Tenant = m.WorkspaceID, m.Role, m.Landlord, m.Tenant
-	p.Deferred = nil
+	p.WorkspaceID, p.Role, p.Landlord = m.WorkspaceID, m.Role, m.Landlord
+	p.tenants, p.Deferred = g.workspaces, nil
 	return nil
 }
 

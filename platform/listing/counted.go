@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/uptrace/bun/schema"
+
+	"github.com/propman/propman/platform/auth"
 )
 
 // A counted page (?page=) used to cost two round trips, the page and then
@@ -60,7 +62,12 @@ type countedRows struct {
 type memberRow struct {
 	workspaceID, landlord int64
 	role                  string
-	tenant                bool
+}
+
+// membership is the membership the rows carried.
+func (m *countedRows) membership() *auth.Membership {
+	role, _ := auth.ParseRole(m.member.role)
+	return &auth.Membership{WorkspaceID: m.member.workspaceID, Role: role, Landlord: m.member.landlord}
 }
 
 type columnKind uint8
@@ -71,13 +78,12 @@ const (
 	memberWorkspace
 	memberRole
 	memberLandlord
-	memberTenant
 )
 
 // The membership's columns in a ScanWorkspace statement.
 var memberColumns = map[string]columnKind{
 	"_m_workspace": memberWorkspace, "_m_role": memberRole,
-	"_m_landlord": memberLandlord, "_m_tenant": memberTenant,
+	"_m_landlord": memberLandlord,
 }
 
 func newCountedRows(table *schema.Table, dest any) *countedRows {
@@ -169,15 +175,6 @@ func (m *countedRows) Scan(src any) error {
 			m.member.role = string(v)
 		default:
 			return fmt.Errorf("listing: a role of type %T", src)
-		}
-	case memberTenant:
-		switch v := src.(type) {
-		case bool:
-			m.member.tenant = v
-		default:
-			n, err := toInt(src)
-			m.member.tenant = n != 0
-			return err
 		}
 	}
 	return nil

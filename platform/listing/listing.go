@@ -225,6 +225,10 @@ func (q Query) With(name, value string) Query {
 // Offset is the number of records before the page.
 func (q Query) Offset() int { return (q.Page - 1) * q.PerPage }
 
+// counted reports whether q's page carries the total: a ?page= request,
+// not a cursor's.
+func (q Query) counted() bool { return q.after == nil && !q.uncounted }
+
 // Order is a list's sort order: columns of the list's model, all ascending
 // or all descending, the last one unique (the id) so that a position in the
 // list is exact and a cursor names exactly one row.
@@ -292,7 +296,7 @@ func Scan(ctx context.Context, sel *bun.SelectQuery, q Query, order Order) (Resu
 	var res Result
 	var filtered string
 	var filteredArgs []any
-	counted := q.after == nil && !q.uncounted
+	counted := q.counted()
 	if counted {
 		if filtered, filteredArgs, err = database.Render(db, sel); err != nil {
 			return Result{}, err

@@ -14,11 +14,18 @@ import (
 // ScanWorkspace is Scan over the rows of p's workspace, column being the
 // workspace id of sel's table (sel selects the model's columns, as Scan's
 // does). On a Page route, where the guard left p's role to be read
-// (auth.Deferred), the page's one statement reads it: the membership lookup
-// is a common table expression the page filters by, and the page, its
-// count and the membership come back in the same rows, on PostgreSQL; on
-// SQLite the guard's lookup runs first. p is then settled: admitted with
-// the role found, or refused as the guard would refuse it.
+// (auth.Deferred), the page's statement reads it on PostgreSQL: the
+// membership lookup is a common table expression the page filters by, and
+// each row of the page carries the membership; on SQLite the guard's
+// lookup runs first. p is then settled: admitted with the role found, or
+// refused as the guard would refuse it.
+//
+// The statement has no count: a page that is not full tells its total
+// (offset plus rows), as in the build before workspaces, which answered a
+// first page of a small portfolio in one statement; only a full page is
+// counted, by a second statement. An empty page carries no membership, so
+// the statement that carries it beside the page, with the count, answers
+// then (scanWithMember).
 func ScanWorkspace(ctx context.Context, sel *bun.SelectQuery, column string, p *auth.Principal, q Query, order Order) (Result, error) {
 	if p.Deferred != nil && !database.IsPostgres(sel.DB()) {
 		// SQLite is in the process: a statement costs no round trip, and
@@ -32,28 +39,116 @@ func ScanWorkspace(ctx context.Context, sel *bun.SelectQuery, column string, p *
 		return Scan(ctx, sel.Where(column+" = ?", database.Param{V: p.WorkspaceID}), q, order)
 	}
 	plain := sel.Clone()
-	res, found, err := scanWithMember(ctx, sel, column, p.Deferred, q, order)
+	res, found, full, err := pageWithMember(ctx, sel.Clone(), column, p.Deferred, q, order)
 	if err != nil {
 		return Result{}, err
+	}
+	if found == nil {
+		if res, found, err = scanWithMember(ctx, sel, column, p.Deferred, q, order); err != nil {
+			return Result{}, err
+		}
+		full = false
 	}
 	if err := p.Settle(ctx, found); err != nil {
 		return Result{}, err
 	}
-	if found != nil {
-		return res, nil
+	mine := plain.Where(column+" = ?", database.Param{V: p.WorkspaceID})
+	if found == nil {
+		// No membership came back: the guard's lookup has just admitted p
+		// (making the user's own workspace on their first request), so the
+		// page is read now that the workspace is known.
+		return Scan(ctx, mine, q, order)
 	}
-	// No membership came back: the guard's lookup has just admitted p
-	// (making the user's own workspace on their first request), so the
-	// page is read now that the workspace is known.
-	return Scan(ctx, plain.Where(column+" = ?", database.Param{V: p.WorkspaceID}), q, order)
+	if full && q.counted() {
+		text, args, err := database.Render(mine.DB(), mine)
+		if err != nil {
+			return Result{}, err
+		}
+		if err := database.Scan(ctx, mine.DB(), "SELECT count(*) FROM ("+text+") AS list", args, &res.Total); err != nil {
+			return Result{}, err
+		}
+	}
+	return res, nil
+}
+
+// pageWithMember reads the page of sel in the workspace the membership of
+// d names, each row with the membership, and no count; found is nil when
+// no row came back (no membership, or an empty page), full whether the
+// page was full (more rows follow). A page that is not full has its total
+// when q asks for one.
+//
+// The membership is in scalar subqueries of the select list, which
+// PostgreSQL runs once each (InitPlans), rather than a join: the page, a
+// subquery scan in the order of its index, then needs no sort
+// (pgbench, 8 clients: 6,300 statements a second against 5,500 joined).
+func pageWithMember(ctx context.Context, sel *bun.SelectQuery, column string, d *auth.Deferred, q Query, order Order) (Result, *auth.Membership, bool, error) {
+	db := sel.DB()
+	table, dest, err := model(sel)
+	if err != nil {
+		return Result{}, nil, false, err
+	}
+	tag := table.Name + ":" + strings.Join(order.orderBy(), ",")
+	sel = sel.Where(column + " = (SELECT workspace_id FROM " + memberCTE + ")")
+	if q.after != nil {
+		keys, err := decodeKeys(table, order, tag, q.after)
+		if err != nil {
+			return Result{}, nil, false, err
+		}
+		sel = sel.Where(order.after(), keys...)
+	}
+	sel = sel.Order(order.orderBy()...).Limit(int64(q.PerPage + 1))
+	if q.after == nil && q.Offset() > 0 {
+		sel = sel.Offset(int64(q.Offset()))
+	}
+	stmt := db.NewRaw("WITH "+memberCTE+" AS (?) SELECT "+
+		"(SELECT workspace_id FROM "+memberCTE+") AS _m_workspace, (SELECT role FROM "+memberCTE+") AS _m_role, "+
+		"(SELECT landlord_id FROM "+memberCTE+") AS _m_landlord, _page.* FROM (?) AS _page ORDER BY "+
+		strings.Join(outerOrder(order), ", "), db.NewRaw(d.Query, d.Args...), sel)
+	text, binds, err := database.Render(db, stmt)
+	if err != nil {
+		return Result{}, nil, false, err
+	}
+	rows := newCountedRows(table, dest)
+	if err := database.Scan(ctx, db, text, binds, rows); err != nil {
+		return Result{}, nil, false, err
+	}
+	if !rows.seen {
+		return Result{}, nil, false, nil
+	}
+	var res Result
+	page := reflect.ValueOf(dest).Elem()
+	n := page.Len()
+	full := n > q.PerPage
+	if full {
+		n = q.PerPage
+		page.SetLen(n)
+		if res.Next, err = encodeCursor(table, order, tag, page.Index(n-1)); err != nil {
+			return Result{}, nil, false, err
+		}
+	}
+	if q.counted() {
+		res.Counted, res.Total = true, q.Offset()+n
+	}
+	return res, rows.membership(), full, nil
+}
+
+// outerOrder is order's columns as the columns of the subquery _page.
+func outerOrder(order Order) []string {
+	outer := make([]string, 0, len(order.cols))
+	for _, c := range order.orderBy() {
+		outer = append(outer, "_page."+c[strings.LastIndexByte(c, '.')+1:])
+	}
+	return outer
 }
 
 // memberCTE names the membership in a ScanWorkspace statement.
 const memberCTE = "_m"
 
 // scanWithMember reads the page of sel in the workspace the membership of
-// d names, with the membership; found is nil when there is none (and the
-// page then empty).
+// d names, with the membership and the count: a join of the membership
+// and the page, so that an empty page (past the end, or of an empty list)
+// still brings the membership and the count. found is nil when there is
+// no membership.
 func scanWithMember(ctx context.Context, sel *bun.SelectQuery, column string, d *auth.Deferred, q Query, order Order) (Result, *auth.Membership, error) {
 	db := sel.DB()
 	table, dest, err := model(sel)
@@ -62,7 +157,7 @@ func scanWithMember(ctx context.Context, sel *bun.SelectQuery, column string, d 
 	}
 	tag := table.Name + ":" + strings.Join(order.orderBy(), ",")
 	sel = sel.Where(column + " = (SELECT workspace_id FROM " + memberCTE + ")")
-	counted := q.after == nil && !q.uncounted
+	counted := q.counted()
 	// The count sits beside the page, not inside it, so that an empty page
 	// past the end still carries it.
 	total := "NULL"
@@ -81,10 +176,6 @@ func scanWithMember(ctx context.Context, sel *bun.SelectQuery, column string, d 
 	if q.after == nil && q.Offset() > 0 {
 		sel = sel.Offset(int64(q.Offset()))
 	}
-	outer := make([]string, 0, len(order.cols))
-	for _, c := range order.orderBy() {
-		outer = append(outer, "_page."+c[strings.LastIndexByte(c, '.')+1:])
-	}
 	args := []any{db.NewRaw(d.Query, d.Args...)}
 	if counted {
 		args = append(args, count)
@@ -92,9 +183,9 @@ func scanWithMember(ctx context.Context, sel *bun.SelectQuery, column string, d 
 	args = append(args, sel)
 	stmt := db.NewRaw("WITH "+memberCTE+" AS (?) SELECT "+
 		memberCTE+".workspace_id AS _m_workspace, "+memberCTE+".role AS _m_role, "+
-		memberCTE+".landlord_id AS _m_landlord, "+memberCTE+".tenant AS _m_tenant, "+
+		memberCTE+".landlord_id AS _m_landlord, "+
 		total+" AS "+totalColumn+", _page.* FROM "+memberCTE+
-		" LEFT JOIN (?) AS _page ON true ORDER BY "+strings.Join(outer, ", "), args...)
+		" LEFT JOIN (?) AS _page ON true ORDER BY "+strings.Join(outerOrder(order), ", "), args...)
 	text, binds, err := database.Render(db, stmt)
 	if err != nil {
 		return Result{}, nil, err
@@ -106,9 +197,7 @@ func scanWithMember(ctx context.Context, sel *bun.SelectQuery, column string, d 
 	if !rows.seen {
 		return Result{}, nil, nil
 	}
-	role, _ := auth.ParseRole(rows.member.role)
-	found := &auth.Membership{WorkspaceID: rows.member.workspaceID, Role: role,
-		Landlord: rows.member.landlord, Tenant: rows.member.tenant}
+	found := rows.membership()
 	var res Result
 	page := reflect.ValueOf(dest).Elem()
 	if n := page.Len(); n > q.PerPage {
