@@ -44,7 +44,8 @@ func (h *Handler) create(c *fiber.Ctx) error {
 }
 
 func (h *Handler) get(c *fiber.Ctx) error {
-	prop, err := h.svc.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
+	p := auth.Current(c)
+	prop, err := h.svc.Get(httpserver.Context(c), &p, c.Params("propertyId"))
 	if err != nil {
 		return err
 	}

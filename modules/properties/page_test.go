@@ -217,3 +217,65 @@ func TestListReadsTheRoleInItsPageStatement(t *testing.T) {
 		t.Errorf("a newcomer's first list: %+v, workspace %d", rest, profile.DefaultWorkspaceID)
 	}
 }
+
+// One property reads the caller's role in the property's statement on
+// PostgreSQL, and answers every caller as the guard of any other route
+// would: a stranger is refused before the record counts.
+func TestGetReadsTheRoleInItsStatement(t *testing.T) {
+	app := testkit.Start(t)
+	hook := &statements{}
+	app.DB.AddQueryHook(hook) //nolint:staticcheck // the app's modules hold this *bun.DB
+	owner := accountstest.NewUser(t, app)
+	stranger := accountstest.NewUser(t, app)
+	var prop property
+	app.Post("/api/v1/properties", owner.Token, map[string]any{"name": "A", "country_code": "DE"}).Expect(http.StatusCreated).JSON(&prop)
+	var other property
+	app.Post("/api/v1/properties", stranger.Token, map[string]any{"name": "B", "country_code": "DE"}).Expect(http.StatusCreated).JSON(&other)
+	var profile struct {
+		DefaultWorkspaceID int64 `json:"default_workspace_id"`
+	}
+	app.Get("/api/v1/user/profile", owner.Token).Expect(http.StatusOK).JSON(&profile)
+	wsID := strconv.FormatInt(profile.DefaultWorkspaceID, 10)
+	get := func(token, workspace, id string) *testkit.Response {
+		req := testkit.Request{Method: http.MethodGet, Path: "/api/v1/properties/" + id, Token: token}
+		if workspace != "" {
+			req.Headers = map[string]string{auth.WorkspaceHeader: workspace}
+		}
+		return app.Do(req)
+	}
+	want := 1
+	if app.Engine == "sqlite" {
+		want = 2
+	}
+	for _, workspace := range []string{"", wsID} {
+		res, sent := hook.during(func() *testkit.Response { return get(owner.Token, workspace, prop.ID) })
+		var got property
+		res.Expect(http.StatusOK).JSON(&got)
+		if got.ID != prop.ID || got.Name != "A" {
+			t.Errorf("%q: %+v", workspace, got)
+		}
+		if len(sent) != want {
+			t.Errorf("%q: %d statements, want %d: %q", workspace, len(sent), want, sent)
+		}
+	}
+	for _, c := range []struct {
+		token, workspace, id string
+		status               int
+		code                 string
+	}{
+		{owner.Token, "", other.ID, http.StatusForbidden, "forbidden"},
+		{owner.Token, "", "01a21bfa-c7a9-70d7-96e5-0b92480632da", http.StatusNotFound, "not_found"},
+		{owner.Token, "", "not-an-id", http.StatusNotFound, "not_found"},
+		{stranger.Token, wsID, prop.ID, http.StatusForbidden, "not_a_member"},
+		{stranger.Token, wsID, "01a21bfa-c7a9-70d7-96e5-0b92480632da", http.StatusForbidden, "not_a_member"},
+		{stranger.Token, wsID, "not-an-id", http.StatusForbidden, "not_a_member"},
+		{owner.Token, "99999999", prop.ID, http.StatusForbidden, "not_a_member"},
+		{owner.Token, "abc", prop.ID, http.StatusBadRequest, "validation_failed"},
+		{"", "", prop.ID, http.StatusUnauthorized, ""},
+	} {
+		res := get(c.token, c.workspace, c.id).Expect(c.status)
+		if c.code != "" && res.Map()["error"] != c.code {
+			t.Errorf("%s %s: %s", c.workspace, c.id, res.String())
+		}
+	}
+}

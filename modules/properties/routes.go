@@ -14,7 +14,7 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		r := guard.Routes(api)
 		r.Page("/properties", auth.Viewer, h.list)
 		r.Post("/properties", auth.Manager, h.create)
-		r.Get("/properties/:propertyId", auth.Viewer, h.get)
+		r.Read("/properties/:propertyId", auth.Viewer, h.get)
 		r.Put("/properties/:propertyId", auth.Manager, h.update)
 		r.Delete("/properties/:propertyId", auth.Manager, h.delete)
 		r.Post("/properties/:propertyId/archive", auth.Manager, h.archive)

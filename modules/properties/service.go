@@ -93,15 +93,48 @@ type Input struct {
 func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string) (*Property, error) {
 	id, err := uuid.Parse(rawID)
 	if err != nil || len(rawID) != 36 {
-		return nil, apierror.NotFound("Property not found.")
+		return nil, errNoProperty()
 	}
 	prop, err := s.store.ByID(ctx, id)
 	if errors.Is(err, ErrNotFound) {
-		return nil, apierror.NotFound("Property not found.")
+		return nil, errNoProperty()
 	}
 	if err != nil {
 		return nil, err
 	}
+	return s.mayRead(ctx, p, prop)
+}
+
+// Get is Authorize for the route of one property (auth.Routes.Read), whose
+// statement reads p's role too (listing.ReadRecord); p is settled.
+func (s *Service) Get(ctx context.Context, p *auth.Principal, rawID string) (*Property, error) {
+	if p.Deferred == nil {
+		return s.Authorize(ctx, *p, rawID)
+	}
+	id, err := uuid.Parse(rawID)
+	if err != nil || len(rawID) != 36 {
+		// The guard's answer to a stranger comes first, as on any route.
+		if err := p.Settle(ctx, nil); err != nil {
+			return nil, err
+		}
+		return nil, errNoProperty()
+	}
+	prop := new(Property)
+	found, err := listing.ReadRecord(ctx, s.store.byIDQuery(prop, id), p)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, errNoProperty()
+	}
+	return s.mayRead(ctx, *p, prop)
+}
+
+func errNoProperty() error { return apierror.NotFound("Property not found.") }
+
+// mayRead returns prop when p may see it: 403, or 404 to a tenant, when it
+// belongs to another workspace and p is not an admin.
+func (s *Service) mayRead(ctx context.Context, p auth.Principal, prop *Property) (*Property, error) {
 	if prop.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
 		return nil, auth.Refuse(ctx, p, "This property belongs to another user.", "Property not found.")
 	}

@@ -243,7 +243,14 @@ func (r Routes) Delete(path string, need Role, h ...fiber.Handler) {
 // lookup to the page's own statement (see Deferred), so the page costs one
 // round trip to the database instead of two. The answers are the same as
 // those of Get.
-func (r Routes) Page(path string, need Role, h ...fiber.Handler) {
+func (r Routes) Page(path string, need Role, h ...fiber.Handler) { r.deferred(path, need, h) }
+
+// Read registers a GET route of one record of the workspace whose handler
+// reads it with listing.ReadRecord: as Page, the record's statement reads
+// the role too. The answers are the same as those of Get.
+func (r Routes) Read(path string, need Role, h ...fiber.Handler) { r.deferred(path, need, h) }
+
+func (r Routes) deferred(path string, need Role, h []fiber.Handler) {
 	r.declare(http.MethodGet, path, need)
 	r.api.Add(http.MethodGet, path, append([]fiber.Handler{r.g.require(need, true)}, h...)...)
 }

@@ -159,6 +159,19 @@ func (m *countedRows) Scan(src any) error {
 		n, err := toInt(src)
 		m.total = int(n)
 		return err
+	case memberWorkspace, memberLandlord, memberRole:
+		if src == nil {
+			// No membership (ReadRecord's record of a stranger).
+			return nil
+		}
+		return m.scanMember(i, src)
+	}
+	return nil
+}
+
+// scanMember takes a column of the membership.
+func (m *countedRows) scanMember(i int, src any) error {
+	switch m.kinds[i] {
 	case memberWorkspace:
 		n, err := toInt(src)
 		m.member.workspaceID = n
