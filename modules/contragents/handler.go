@@ -53,7 +53,8 @@ func (h *Handler) create(c *fiber.Ctx) error {
 }
 
 func (h *Handler) get(c *fiber.Ctx) error {
-	ca, err := h.svc.Authorize(httpserver.Context(c), auth.Current(c), c.Params("contragentId"))
+	p := auth.Current(c)
+	ca, err := h.svc.Get(httpserver.Context(c), &p, c.Params("contragentId"))
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		// Registered before /contragents/:contragentId so that "import" is
 		// never read as an id.
 		r.Post("/contragents/import", auth.Manager, h.importCSV)
-		r.Get("/contragents/:contragentId", auth.Viewer, h.get)
+		r.Read("/contragents/:contragentId", auth.Viewer, h.get)
 		r.Put("/contragents/:contragentId", auth.Manager, h.update)
 		r.Delete("/contragents/:contragentId", auth.Manager, h.delete)
 	}}

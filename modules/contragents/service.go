@@ -73,6 +73,36 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 	if err != nil {
 		return nil, err
 	}
+	return mayRead(ctx, p, c)
+}
+
+// Get is Authorize for the route of one contragent (auth.Routes.Read),
+// whose statement reads p's role too (listing.ReadRecord); p is settled.
+func (s *Service) Get(ctx context.Context, p *auth.Principal, rawID string) (*Contragent, error) {
+	if p.Deferred == nil {
+		return s.Authorize(ctx, *p, rawID)
+	}
+	c := new(Contragent)
+	found := false
+	id, err := uuid.Parse(rawID)
+	if err == nil && len(rawID) == 36 {
+		found, err = listing.ReadRecord(ctx, s.db.NewSelect().Model(c).Where("id = ?", id), p)
+	} else {
+		// The guard's answer to a stranger comes before the 404.
+		err = p.Settle(ctx, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, apierror.NotFound("Contragent not found.")
+	}
+	return mayRead(ctx, *p, c)
+}
+
+// mayRead returns c when p may see it: 403, or 404 to a tenant, when it
+// belongs to another workspace and p is not an admin.
+func mayRead(ctx context.Context, p auth.Principal, c *Contragent) (*Contragent, error) {
 	if c.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
 		return nil, auth.Refuse(ctx, p, "This contragent belongs to another user.", "Contragent not found.")
 	}
