@@ -61,7 +61,8 @@ func (h *Handler) contract(c *fiber.Ctx) (*Contract, error) {
 }
 
 func (h *Handler) get(c *fiber.Ctx) error {
-	ct, err := h.contract(c)
+	p := auth.Current(c)
+	ct, err := h.svc.Get(httpserver.Context(c), &p, c.Params("contractId"))
 	if err != nil {
 		return err
 	}

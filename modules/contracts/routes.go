@@ -14,7 +14,7 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		r := guard.Routes(api)
 		r.Page("/contracts", auth.Viewer, h.list)
 		r.Post("/contracts", auth.Manager, h.create)
-		r.Get("/contracts/:contractId", auth.Viewer, h.get)
+		r.Read("/contracts/:contractId", auth.Viewer, h.get)
 		r.Put("/contracts/:contractId", auth.Manager, h.update)
 		r.Delete("/contracts/:contractId", auth.Manager, h.delete)
 		r.Post("/contracts/:contractId/activate", auth.Manager, h.activate)

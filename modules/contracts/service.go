@@ -89,6 +89,29 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 	if err != nil {
 		return nil, err
 	}
+	return mayRead(ctx, p, c)
+}
+
+// Get is Authorize for the route of one contract (auth.Routes.Read), whose
+// statement reads p's role too (listing.ReadByID); p is settled.
+func (s *Service) Get(ctx context.Context, p *auth.Principal, rawID string) (*Contract, error) {
+	if p.Deferred == nil {
+		return s.Authorize(ctx, *p, rawID)
+	}
+	c := new(Contract)
+	found, err := listing.ReadByID(ctx, s.db, c, rawID, p)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, errNotFound()
+	}
+	return mayRead(ctx, *p, c)
+}
+
+// mayRead returns c when p may see it: 403, or 404 to a tenant, when it
+// belongs to another workspace and p is not an admin.
+func mayRead(ctx context.Context, p auth.Principal, c *Contract) (*Contract, error) {
 	if c.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
 		return nil, auth.Refuse(ctx, p, "This contract belongs to another user.", "Contract not found.")
 	}

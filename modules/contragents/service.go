@@ -77,20 +77,13 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 }
 
 // Get is Authorize for the route of one contragent (auth.Routes.Read),
-// whose statement reads p's role too (listing.ReadRecord); p is settled.
+// whose statement reads p's role too (listing.ReadByID); p is settled.
 func (s *Service) Get(ctx context.Context, p *auth.Principal, rawID string) (*Contragent, error) {
 	if p.Deferred == nil {
 		return s.Authorize(ctx, *p, rawID)
 	}
 	c := new(Contragent)
-	found := false
-	id, err := uuid.Parse(rawID)
-	if err == nil && len(rawID) == 36 {
-		found, err = listing.ReadRecord(ctx, s.db.NewSelect().Model(c).Where("id = ?", id), p)
-	} else {
-		// The guard's answer to a stranger comes before the 404.
-		err = p.Settle(ctx, nil)
-	}
+	found, err := listing.ReadByID(ctx, s.db, c, rawID, p)
 	if err != nil {
 		return nil, err
 	}

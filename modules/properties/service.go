@@ -106,21 +106,13 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 }
 
 // Get is Authorize for the route of one property (auth.Routes.Read), whose
-// statement reads p's role too (listing.ReadRecord); p is settled.
+// statement reads p's role too (listing.ReadByID); p is settled.
 func (s *Service) Get(ctx context.Context, p *auth.Principal, rawID string) (*Property, error) {
 	if p.Deferred == nil {
 		return s.Authorize(ctx, *p, rawID)
 	}
-	id, err := uuid.Parse(rawID)
-	if err != nil || len(rawID) != 36 {
-		// The guard's answer to a stranger comes first, as on any route.
-		if err := p.Settle(ctx, nil); err != nil {
-			return nil, err
-		}
-		return nil, errNoProperty()
-	}
 	prop := new(Property)
-	found, err := listing.ReadRecord(ctx, s.store.byIDQuery(prop, id), p)
+	found, err := listing.ReadByID(ctx, s.db, prop, rawID, p)
 	if err != nil {
 		return nil, err
 	}

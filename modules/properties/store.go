@@ -36,7 +36,9 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, p *Property) error {
 // ByID returns the property with id.
 func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*Property, error) {
 	p := new(Property)
-	err := database.Select(ctx, s.db, s.byIDQuery(p, id))
+	// Every per-property route starts here: bound, the id does not make
+	// each call a new statement for PostgreSQL (database.Render).
+	err := database.Select(ctx, s.db, s.db.NewSelect().Model(p).Where("id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -44,13 +46,6 @@ func (s *Store) ByID(ctx context.Context, id uuid.UUID) (*Property, error) {
 		return nil, fmt.Errorf("property by id: %w", err)
 	}
 	return p, nil
-}
-
-// byIDQuery selects the property with id into p. Every per-property route
-// starts here: bound, the id does not make each call a new statement for
-// PostgreSQL (database.Render).
-func (s *Store) byIDQuery(p *Property, id uuid.UUID) *bun.SelectQuery {
-	return s.db.NewSelect().Model(p).Where("id = ?", id)
 }
 
 // List returns one page of the properties of p's workspace in creation

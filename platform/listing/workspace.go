@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/auth"
@@ -271,4 +272,16 @@ func ReadRecord(ctx context.Context, sel *bun.SelectQuery, p *auth.Principal) (b
 	}
 	dest.Elem().Set(found.Elem().Index(0))
 	return true, nil
+}
+
+// ReadByID is ReadRecord of the record of model's table whose id is rawID,
+// a UUID's text, into model (a pointer to a struct). A malformed id is a
+// record that does not exist, once p is settled: a stranger gets the
+// guard's answer first, whatever the id.
+func ReadByID(ctx context.Context, db bun.IDB, model any, rawID string, p *auth.Principal) (bool, error) {
+	id, err := uuid.Parse(rawID)
+	if err != nil || len(rawID) != 36 {
+		return false, p.Settle(ctx, nil)
+	}
+	return ReadRecord(ctx, db.NewSelect().Model(model).Where("id = ?", id), p)
 }
