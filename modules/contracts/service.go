@@ -78,44 +78,25 @@ func errNotFound() error { return apierror.NotFound("Contract not found.") }
 // it: 404 when the id is not a UUID or unknown, 403 when it belongs to
 // someone else and p is not an admin.
 func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string) (*Contract, error) {
-	id, err := uuid.Parse(rawID)
-	if err != nil || len(rawID) != 36 {
-		return nil, errNotFound()
-	}
-	c, err := s.store.ByID(ctx, s.db, id)
-	if errors.Is(err, ErrNotFound) {
-		return nil, errNotFound()
-	}
-	if err != nil {
-		return nil, err
-	}
-	return mayRead(ctx, p, c)
+	return s.Get(ctx, &p, rawID)
 }
 
-// Get is Authorize for the route of one contract (auth.Routes.Read), whose
-// statement reads p's role too (listing.ReadByID); p is settled.
+// Get is Authorize with p's role still to be read on the route of one
+// contract (auth.Routes.Read): the contract's statement reads it too
+// (listing.ReadByID), and p is settled.
 func (s *Service) Get(ctx context.Context, p *auth.Principal, rawID string) (*Contract, error) {
-	if p.Deferred == nil {
-		return s.Authorize(ctx, *p, rawID)
-	}
-	c := new(Contract)
-	found, err := listing.ReadByID(ctx, s.db, c, rawID, p)
+	rec := new(Contract)
+	found, err := listing.ReadByID(ctx, s.db, rec, rawID, p)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, errNotFound()
 	}
-	return mayRead(ctx, *p, c)
-}
-
-// mayRead returns c when p may see it: 403, or 404 to a tenant, when it
-// belongs to another workspace and p is not an admin.
-func mayRead(ctx context.Context, p auth.Principal, c *Contract) (*Contract, error) {
-	if c.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
-		return nil, auth.Refuse(ctx, p, "This contract belongs to another user.", "Contract not found.")
+	if rec.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
+		return nil, auth.Refuse(ctx, *p, "This contract belongs to another user.", "Contract not found.")
 	}
-	return c, nil
+	return rec, nil
 }
 
 // OfProperty reports, through db, whether the contract with id exists and

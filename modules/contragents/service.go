@@ -62,44 +62,25 @@ func NewService(p ServiceParams) *Service {
 // and use it: 404 not_found when the id is not a UUID or no contragent has
 // it, 403 forbidden when it belongs to someone else and p is not an admin.
 func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string) (*Contragent, error) {
-	id, err := uuid.Parse(rawID)
-	if err != nil || len(rawID) != 36 {
-		return nil, apierror.NotFound("Contragent not found.")
-	}
-	c, err := s.store.ByID(ctx, s.db, id)
-	if errors.Is(err, ErrNotFound) {
-		return nil, apierror.NotFound("Contragent not found.")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return mayRead(ctx, p, c)
+	return s.Get(ctx, &p, rawID)
 }
 
-// Get is Authorize for the route of one contragent (auth.Routes.Read),
-// whose statement reads p's role too (listing.ReadByID); p is settled.
+// Get is Authorize with p's role still to be read on the route of one
+// contragent (auth.Routes.Read): the contragent's statement reads it too
+// (listing.ReadByID), and p is settled.
 func (s *Service) Get(ctx context.Context, p *auth.Principal, rawID string) (*Contragent, error) {
-	if p.Deferred == nil {
-		return s.Authorize(ctx, *p, rawID)
-	}
-	c := new(Contragent)
-	found, err := listing.ReadByID(ctx, s.db, c, rawID, p)
+	rec := new(Contragent)
+	found, err := listing.ReadByID(ctx, s.db, rec, rawID, p)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, apierror.NotFound("Contragent not found.")
 	}
-	return mayRead(ctx, *p, c)
-}
-
-// mayRead returns c when p may see it: 403, or 404 to a tenant, when it
-// belongs to another workspace and p is not an admin.
-func mayRead(ctx context.Context, p auth.Principal, c *Contragent) (*Contragent, error) {
-	if c.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
-		return nil, auth.Refuse(ctx, p, "This contragent belongs to another user.", "Contragent not found.")
+	if rec.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
+		return nil, auth.Refuse(ctx, *p, "This contragent belongs to another user.", "Contragent not found.")
 	}
-	return c, nil
+	return rec, nil
 }
 
 // ByID returns, through db (the pool, or the caller's transaction when it

@@ -91,46 +91,25 @@ type Input struct {
 // it: 404 when the id is not a UUID or no property has it, 403 when it
 // belongs to someone else and p is not an admin.
 func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string) (*Property, error) {
-	id, err := uuid.Parse(rawID)
-	if err != nil || len(rawID) != 36 {
-		return nil, errNoProperty()
-	}
-	prop, err := s.store.ByID(ctx, id)
-	if errors.Is(err, ErrNotFound) {
-		return nil, errNoProperty()
-	}
-	if err != nil {
-		return nil, err
-	}
-	return s.mayRead(ctx, p, prop)
+	return s.Get(ctx, &p, rawID)
 }
 
-// Get is Authorize for the route of one property (auth.Routes.Read), whose
-// statement reads p's role too (listing.ReadByID); p is settled.
+// Get is Authorize with p's role still to be read on the route of one
+// property (auth.Routes.Read): the property's statement reads it too
+// (listing.ReadByID), and p is settled.
 func (s *Service) Get(ctx context.Context, p *auth.Principal, rawID string) (*Property, error) {
-	if p.Deferred == nil {
-		return s.Authorize(ctx, *p, rawID)
-	}
-	prop := new(Property)
-	found, err := listing.ReadByID(ctx, s.db, prop, rawID, p)
+	rec := new(Property)
+	found, err := listing.ReadByID(ctx, s.db, rec, rawID, p)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
-		return nil, errNoProperty()
+		return nil, apierror.NotFound("Property not found.")
 	}
-	return s.mayRead(ctx, *p, prop)
-}
-
-func errNoProperty() error { return apierror.NotFound("Property not found.") }
-
-// mayRead returns prop when p may see it: 403, or 404 to a tenant, when it
-// belongs to another workspace and p is not an admin.
-func (s *Service) mayRead(ctx context.Context, p auth.Principal, prop *Property) (*Property, error) {
-	if prop.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
-		return nil, auth.Refuse(ctx, p, "This property belongs to another user.", "Property not found.")
+	if rec.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
+		return nil, auth.Refuse(ctx, *p, "This property belongs to another user.", "Property not found.")
 	}
-	return prop, nil
+	return rec, nil
 }
 
 // List returns a page of the properties of p's workspace and how many

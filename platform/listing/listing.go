@@ -301,16 +301,9 @@ func Scan(ctx context.Context, sel *bun.SelectQuery, q Query, order Order) (Resu
 		if filtered, filteredArgs, err = database.Render(db, sel); err != nil {
 			return Result{}, err
 		}
-	} else if q.after != nil {
-		keys, err := decodeKeys(table, order, tag, q.after)
-		if err != nil {
-			return Result{}, err
-		}
-		sel = sel.Where(order.after(), keys...)
 	}
-	sel = sel.Order(order.orderBy()...).Limit(int64(q.PerPage + 1))
-	if q.after == nil && q.Offset() > 0 {
-		sel = sel.Offset(int64(q.Offset()))
+	if sel, err = narrow(sel, table, order, tag, q); err != nil {
+		return Result{}, err
 	}
 	text, args, err := database.Render(db, sel)
 	if err != nil {
@@ -329,15 +322,11 @@ func Scan(ctx context.Context, sel *bun.SelectQuery, q Query, order Order) (Resu
 	if err := database.Scan(ctx, db, text, args, scanInto); err != nil {
 		return Result{}, err
 	}
-	n := reflect.ValueOf(dest).Elem().Len()
-	if n > q.PerPage {
-		n = q.PerPage
-		page := reflect.ValueOf(dest).Elem()
-		page.SetLen(n)
-		if res.Next, err = encodeCursor(table, order, tag, page.Index(n-1)); err != nil {
-			return Result{}, err
-		}
+	n, next, err := trim(dest, table, order, tag, q)
+	if err != nil {
+		return Result{}, err
 	}
+	res.Next = next
 	if !counted {
 		return res, nil
 	}
@@ -351,12 +340,48 @@ func Scan(ctx context.Context, sel *bun.SelectQuery, q Query, order Order) (Resu
 	default:
 		// An empty page past the end: its statement had no row to carry
 		// the count.
-		countSQL := "SELECT count(*) FROM (" + filtered + ") AS list"
-		if err := database.Scan(ctx, db, countSQL, filteredArgs, &res.Total); err != nil {
+		if res.Total, err = count(ctx, db, filtered, filteredArgs); err != nil {
 			return Result{}, err
 		}
 	}
 	return res, nil
+}
+
+// count is how many rows the filtered query text selects.
+func count(ctx context.Context, db bun.IDB, filtered string, args []any) (int, error) {
+	var n int
+	err := database.Scan(ctx, db, "SELECT count(*) FROM ("+filtered+") AS list", args, &n)
+	return n, err
+}
+
+// narrow reads q's page of sel in order: the rows after q's cursor, or from
+// its offset, one more than the page to know whether a next page follows.
+func narrow(sel *bun.SelectQuery, table *schema.Table, order Order, tag string, q Query) (*bun.SelectQuery, error) {
+	if q.after != nil {
+		keys, err := decodeKeys(table, order, tag, q.after)
+		if err != nil {
+			return nil, err
+		}
+		sel = sel.Where(order.after(), keys...)
+	}
+	sel = sel.Order(order.orderBy()...).Limit(int64(q.PerPage + 1))
+	if q.after == nil && q.Offset() > 0 {
+		sel = sel.Offset(int64(q.Offset()))
+	}
+	return sel, nil
+}
+
+// trim cuts the rows narrow read into dest (a pointer to a slice) to the
+// page: the rows kept, and the cursor of the next page ("" when none).
+func trim(dest any, table *schema.Table, order Order, tag string, q Query) (int, string, error) {
+	page := reflect.ValueOf(dest).Elem()
+	n := page.Len()
+	if n <= q.PerPage {
+		return n, "", nil
+	}
+	page.SetLen(q.PerPage)
+	next, err := encodeCursor(table, order, tag, page.Index(q.PerPage-1))
+	return q.PerPage, next, err
 }
 
 // model returns the table and the destination slice of sel's model.

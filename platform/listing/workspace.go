@@ -68,7 +68,7 @@ func ScanWorkspace(ctx context.Context, sel *bun.SelectQuery, column string, p *
 		if err != nil {
 			return Result{}, err
 		}
-		if err := database.Scan(ctx, mine.DB(), "SELECT count(*) FROM ("+text+") AS list", args, &res.Total); err != nil {
+		if res.Total, err = count(ctx, mine.DB(), text, args); err != nil {
 			return Result{}, err
 		}
 	}
@@ -92,17 +92,9 @@ func pageWithMember(ctx context.Context, sel *bun.SelectQuery, column string, d 
 		return Result{}, nil, false, err
 	}
 	tag := table.Name + ":" + strings.Join(order.orderBy(), ",")
-	sel = sel.Where(column + " = (SELECT workspace_id FROM " + memberCTE + ")")
-	if q.after != nil {
-		keys, err := decodeKeys(table, order, tag, q.after)
-		if err != nil {
-			return Result{}, nil, false, err
-		}
-		sel = sel.Where(order.after(), keys...)
-	}
-	sel = sel.Order(order.orderBy()...).Limit(int64(q.PerPage + 1))
-	if q.after == nil && q.Offset() > 0 {
-		sel = sel.Offset(int64(q.Offset()))
+	sel, err = narrow(sel.Where(column+" = (SELECT workspace_id FROM "+memberCTE+")"), table, order, tag, q)
+	if err != nil {
+		return Result{}, nil, false, err
 	}
 	stmt := db.NewRaw("WITH "+memberCTE+" AS (?) SELECT "+memberColumnsSQL+", _page.* FROM (?) AS _page ORDER BY "+
 		strings.Join(outerOrder(order), ", "), db.NewRaw(d.Query, d.Args...), sel)
@@ -118,16 +110,12 @@ func pageWithMember(ctx context.Context, sel *bun.SelectQuery, column string, d 
 		return Result{}, nil, false, nil
 	}
 	var res Result
-	page := reflect.ValueOf(dest).Elem()
-	n := page.Len()
-	full := n > q.PerPage
-	if full {
-		n = q.PerPage
-		page.SetLen(n)
-		if res.Next, err = encodeCursor(table, order, tag, page.Index(n-1)); err != nil {
-			return Result{}, nil, false, err
-		}
+	n, next, err := trim(dest, table, order, tag, q)
+	if err != nil {
+		return Result{}, nil, false, err
 	}
+	res.Next = next
+	full := next != ""
 	if q.counted() {
 		res.Counted, res.Total = true, q.Offset()+n
 	}
@@ -172,16 +160,9 @@ func scanWithMember(ctx context.Context, sel *bun.SelectQuery, column string, d 
 	if counted {
 		count = sel.Clone()
 		total = "(SELECT count(*) FROM (?) AS list)"
-	} else if q.after != nil {
-		keys, err := decodeKeys(table, order, tag, q.after)
-		if err != nil {
-			return Result{}, nil, err
-		}
-		sel = sel.Where(order.after(), keys...)
 	}
-	sel = sel.Order(order.orderBy()...).Limit(int64(q.PerPage + 1))
-	if q.after == nil && q.Offset() > 0 {
-		sel = sel.Offset(int64(q.Offset()))
+	if sel, err = narrow(sel, table, order, tag, q); err != nil {
+		return Result{}, nil, err
 	}
 	args := []any{db.NewRaw(d.Query, d.Args...)}
 	if counted {
@@ -206,12 +187,8 @@ func scanWithMember(ctx context.Context, sel *bun.SelectQuery, column string, d 
 	}
 	found := rows.membership()
 	var res Result
-	page := reflect.ValueOf(dest).Elem()
-	if n := page.Len(); n > q.PerPage {
-		page.SetLen(q.PerPage)
-		if res.Next, err = encodeCursor(table, order, tag, page.Index(q.PerPage-1)); err != nil {
-			return Result{}, nil, err
-		}
+	if _, res.Next, err = trim(dest, table, order, tag, q); err != nil {
+		return Result{}, nil, err
 	}
 	if counted {
 		res.Counted, res.Total = true, rows.total
