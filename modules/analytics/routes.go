@@ -9,12 +9,11 @@ import (
 
 // NewRoutes lists every route of the module with the least role it needs.
 // Tracking is public (a token, when sent, names the user); the summary
-// needs ROLE_ADMIN, which the handler checks: it is a role of the
-// service, not of a workspace.
+// is for the service's administrators (ROLE_ADMIN), not a workspace's.
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
 		r := guard.Routes(api)
 		r.Post("/analytics/track", auth.Anyone, h.track)
-		r.Get("/analytics/summary", auth.SignedIn, h.summary)
+		r.Get("/analytics/summary", auth.Admin, h.summary)
 	}}
 }

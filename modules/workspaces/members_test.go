@@ -1,10 +1,14 @@
 package workspaces_test
 
 import (
+	"bufio"
 	"context"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -75,7 +79,12 @@ func TestWorkspaceChoiceIsChecked(t *testing.T) {
 	a, b := accountstest.NewUser(t, app), accountstest.NewUser(t, app)
 	wsA := workspaceOf(t, app, a.Token)
 	wsB := workspaceOf(t, app, b.Token)
-	for _, bad := range []string{"abc", "0", "-3", "1.5", "99999999999999999999"} {
+	own := strconv.FormatInt(wsA, 10)
+	// Only the canonical spelling of an id names a workspace: a sign, a
+	// leading zero, a space inside, another script's digits are refused,
+	// even when they would read as the caller's own workspace.
+	for _, bad := range []string{"abc", "0", "-3", "1.5", "99999999999999999999", "+" + own, "0" + own, "00",
+		own + " 1", "1_0", "0x1", "1e2", "١", "１", own + " "} {
 		res := app.Do(testkit.Request{Method: http.MethodGet, Path: "/api/v1/properties", Token: a.Token,
 			Headers: map[string]string{auth.WorkspaceHeader: bad}})
 		if res.Status != http.StatusBadRequest || errorCode(t, res) != "validation_failed" {
@@ -227,5 +236,44 @@ func TestMembersArePaged(t *testing.T) {
 	if len(second.Members) != 1 || second.Next != nil || second.Members[0].UserID != all.Members[2].UserID ||
 		first.Members[1].UserID != all.Members[1].UserID {
 		t.Fatalf("pages %+v and %+v of %+v", first, second, all)
+	}
+}
+
+// Spaces around the value never reach the parser's value (HTTP drops
+// them, and Go's client does not even send them), so they are tried on
+// the wire: a padded id is refused like a signed one.
+func TestWorkspaceHeaderPaddedOnTheWire(t *testing.T) {
+	app := testkit.Start(t, testkit.WithListener())
+	a := accountstest.NewUser(t, app)
+	own := strconv.FormatInt(workspaceOf(t, app, a.Token), 10)
+	send := func(header string) string {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(app.URL, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		req := "GET /api/v1/properties HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + a.Token +
+			"\r\n" + header + "\r\nConnection: close\r\n\r\n"
+		if _, err := conn.Write([]byte(req)); err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		return res.Status[:3] + " " + string(body)
+	}
+	for _, line := range []string{"X-Workspace-ID:  " + own, "X-Workspace-ID: " + own + " ", "X-Workspace-ID:\t" + own,
+		"x-workspace-id: +" + own, "X-Workspace-ID: 0" + own} {
+		if got := send(line); !strings.HasPrefix(got, "400 ") || !strings.Contains(got, "validation_failed") {
+			t.Errorf("%q: %s, want 400 validation_failed", line, got)
+		}
+	}
+	for _, line := range []string{"X-Workspace-ID: " + own, "x-workspace-id:" + own} {
+		if got := send(line); !strings.HasPrefix(got, "200 ") {
+			t.Errorf("%q: %s, want 200", line, got)
+		}
 	}
 }

@@ -185,6 +185,7 @@ func TestEveryRoleOnEveryRoute(t *testing.T) {
 		members[role] = u
 	}
 	stranger := accountstest.NewUser(t, app)
+	admin := accountstest.NewUser(t, app, "ROLE_USER", "ROLE_ADMIN")
 
 	var routes []auth.Declaration
 	for _, d := range declared {
@@ -198,7 +199,7 @@ func TestEveryRoleOnEveryRoute(t *testing.T) {
 		}
 		return routes[i].Method+routes[i].Path < routes[j].Method+routes[j].Path
 	})
-	checked := 0
+	checked, admins := 0, 0
 	for _, d := range routes {
 		key := d.Method + " /api/v1" + d.Path
 		if d.Need == auth.Anyone {
@@ -213,6 +214,21 @@ func TestEveryRoleOnEveryRoute(t *testing.T) {
 			t.Errorf("%s without a token: %d, want 401", key, res.Status)
 		}
 		if d.Need == auth.SignedIn {
+			continue
+		}
+		if d.Need == auth.Admin {
+			// The service's administrators only: every member of a
+			// workspace, its owner too, is refused; an administrator passes.
+			admins++
+			for _, role := range auth.WorkspaceRoles {
+				res := in(app, ws, d.Method, records, members[role].Token, body)
+				if res.Status != http.StatusForbidden || errorCode(t, res) != "forbidden" {
+					t.Errorf("%s by a %s (needs admin): %d %s, want 403 forbidden", key, role, res.Status, res.Body)
+				}
+			}
+			if res := app.Do(testkit.Request{Method: d.Method, Path: records, Token: admin.Token, Body: body}); res.Status == http.StatusUnauthorized || res.Status == http.StatusForbidden || res.Status >= 500 {
+				t.Errorf("%s by an administrator: %d %s, want the handler's answer", key, res.Status, res.Body)
+			}
 			continue
 		}
 		checked++
@@ -236,5 +252,8 @@ func TestEveryRoleOnEveryRoute(t *testing.T) {
 	}
 	if checked < 50 {
 		t.Fatalf("only %d workspace routes checked", checked)
+	}
+	if admins == 0 {
+		t.Fatal("no administrator route checked (GET /analytics/summary is one)")
 	}
 }

@@ -137,7 +137,11 @@ func (g *Guard) require(need Role, deferred bool) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		if need > SignedIn && deferred && g.workspaces != nil {
+		if need == Admin {
+			if !p.IsAdmin() {
+				return notAdmin()
+			}
+		} else if need > SignedIn && deferred && g.workspaces != nil {
 			id, err := requestedWorkspace(c)
 			if err != nil {
 				return err
@@ -160,6 +164,11 @@ func (g *Guard) require(need Role, deferred bool) fiber.Handler {
 		httpserver.WithValue(c, principalCtxKey{}, p)
 		return c.Next()
 	}
+}
+
+// notAdmin is the 403 of a route for the service's administrators.
+func notAdmin() *apierror.Error {
+	return apierror.New(http.StatusForbidden, "forbidden", "This is for the service's administrators (ROLE_ADMIN) only.")
 }
 
 // Authenticate checks an Authorization header value and returns the user.

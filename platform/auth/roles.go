@@ -1,12 +1,12 @@
 package auth
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -34,6 +34,10 @@ const (
 	Manager
 	// Owner does everything, members and billing included.
 	Owner
+	// Admin is the service's administrator (ROLE_ADMIN on the user), not a
+	// role in any workspace: it stands apart from the nested roles above,
+	// and a route that needs it chooses no workspace.
+	Admin
 )
 
 // WorkspaceRoles are the roles a member can hold, in the order of Role.
@@ -42,7 +46,11 @@ var WorkspaceRoles = []Role{Viewer, Accountant, Manager, Owner}
 var roleNames = map[Role]string{
 	Anyone: "anyone", SignedIn: "signed_in",
 	Viewer: "viewer", Accountant: "accountant", Manager: "manager", Owner: "owner",
+	Admin: "admin",
 }
+
+// InWorkspace reports whether a route that needs r acts in a workspace.
+func (r Role) InWorkspace() bool { return r >= Viewer && r <= Owner }
 
 func (r Role) String() string { return roleNames[r] }
 
@@ -124,17 +132,66 @@ func roleTooLow(need Role) *apierror.Error {
 		"This needs the role "+need.String()+" or higher in the workspace.")
 }
 
-// workspaceID reads the X-Workspace-ID header: 0 when absent.
+// workspaceID reads the X-Workspace-ID header: 0 when absent. The value
+// is taken strictly, digits only: "+1", "01" and " 1" would otherwise all
+// name workspace 1, and a proxy or cache keyed on the header would see
+// four workspaces where the service acts in one.
 func workspaceID(c *fiber.Ctx) (int64, error) {
 	raw := c.Get(WorkspaceHeader)
 	if raw == "" {
 		return 0, nil
 	}
-	id, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, apierror.Validation(WorkspaceHeader + ": must be the id of a workspace (a positive integer)")
+	id, ok := ParseID(raw)
+	if !ok || !bareHeader(c.Request().Header.RawHeaders(), raw) {
+		return 0, apierror.Validation(WorkspaceHeader + ": must be the id of a workspace (a positive integer: digits only, no sign, leading zero or spaces)")
 	}
 	return id, nil
+}
+
+// bareHeader reports whether the header's line as received carries value
+// with nothing around it but the one space after the colon. HTTP lets a
+// field's value be padded with spaces and tabs, which the parser drops;
+// an id sent padded is still refused, as a sign or a leading zero is,
+// because a client that pads it has a bug worth hearing about. raw is
+// empty when the request was not parsed from the wire: nothing to check.
+func bareHeader(raw []byte, value string) bool {
+	name := []byte(WorkspaceHeader + ":")
+	for len(raw) > 0 {
+		line := raw
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			line, raw = raw[:i], raw[i+1:]
+		} else {
+			raw = nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) < len(name) || !bytes.EqualFold(line[:len(name)], name) {
+			continue
+		}
+		got := line[len(name):]
+		got = bytes.TrimPrefix(got, []byte(" "))
+		if string(got) != value {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseID reads a positive decimal id in its one canonical spelling: ASCII
+// digits, no sign, no leading zero, no spaces, at most the range of int64.
+func ParseID(raw string) (int64, bool) {
+	if raw == "" || len(raw) > 19 || raw[0] == '0' {
+		return 0, false
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] < '0' || raw[i] > '9' {
+			return 0, false
+		}
+	}
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, false
+	}
+	return id, true
 }
 
 // requestedWorkspace returns the workspace the request names: the
@@ -147,8 +204,8 @@ func requestedWorkspace(c *fiber.Ctx) (int64, error) {
 	}
 	// A route under /workspaces/{workspaceId} acts in that one.
 	if raw := c.Params("workspaceId"); raw != "" {
-		id, err = strconv.ParseInt(raw, 10, 64)
-		if err != nil || id <= 0 {
+		var ok bool
+		if id, ok = ParseID(raw); !ok {
 			return 0, apierror.NotFound("Workspace not found.")
 		}
 	}

@@ -21,7 +21,11 @@ func documentRoles(doc map[string]any, declared []auth.Declaration) error {
 			continue // a module's test routes, undocumented on purpose
 		}
 		op["x-propman-role"] = d.Need.String()
-		if d.Need < auth.Viewer {
+		if d.Need == auth.Admin {
+			openapi.AddResponse(op, "403", "Forbidden")
+			continue
+		}
+		if !d.Need.InWorkspace() {
 			continue
 		}
 		if !strings.Contains(path, "{workspaceId}") {
