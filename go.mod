@@ -37,6 +37,7 @@ require (
 	github.com/stripe/stripe-go/v85 v85.0.0
 	github.com/swaggest/swgui v1.8.5
 	github.com/teambition/rrule-go v1.8.2
+	github.com/thedatashed/xlsxreader v1.2.8
 	github.com/uptrace/bun v1.3.0
 	github.com/uptrace/bun/dialect/pgdialect v1.3.0
 	github.com/uptrace/bun/dialect/sqlitedialect v1.3.0

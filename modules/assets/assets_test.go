@@ -12,6 +12,7 @@ import (
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/modules/payments/paymentstest"
 	"github.com/propman/propman/platform/testkit"
+	"github.com/propman/propman/platform/testkit/requires"
 )
 
 type asset struct {
@@ -141,14 +142,12 @@ type inspection struct {
 
 func pdfText(t *testing.T, pdf []byte) string {
 	t.Helper()
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Fatalf("pdftotext is needed (poppler-utils): %v", err)
-	}
+	pdftotext := requires.Program(t, "pdftotext", "apt-get install poppler-utils")
 	dir := t.TempDir()
 	if err := os.WriteFile(dir+"/f.pdf", pdf, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("pdftotext", "-layout", dir+"/f.pdf", "-").Output()
+	out, err := exec.Command(pdftotext, "-enc", "UTF-8", "-layout", dir+"/f.pdf", "-").Output()
 	if err != nil {
 		t.Fatal(err)
 	}

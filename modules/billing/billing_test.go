@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +15,7 @@ import (
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/testkit"
+	"github.com/propman/propman/platform/testkit/requires"
 )
 
 const secret = "whsec_test_propman"
@@ -27,21 +25,7 @@ const secret = "whsec_test_propman"
 // .ci/needs/billing.sh installs it and its absence is a failure.
 func stripeMock(t *testing.T) string {
 	t.Helper()
-	bin, err := exec.LookPath("stripe-mock")
-	if err != nil {
-		if gp, gerr := exec.Command("go", "env", "GOPATH").Output(); gerr == nil {
-			cand := filepath.Join(strings.TrimSpace(string(gp)), "bin", "stripe-mock")
-			if _, serr := os.Stat(cand); serr == nil {
-				bin, err = cand, nil
-			}
-		}
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("stripe-mock is not installed (.ci/needs/billing.sh installs it)")
-		}
-		t.Skip("stripe-mock is not installed: go install github.com/stripe/stripe-mock@v0.203.0")
-	}
+	bin := requires.Program(t, "stripe-mock", "go install github.com/stripe/stripe-mock@v0.203.0")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/propman/propman/platform/testkit"
+	"github.com/propman/propman/platform/testkit/requires"
 )
 
 func TestPlanLimitInvoiceAndWebhooks(t *testing.T) {
@@ -189,12 +190,7 @@ func TestConcurrentWebhooks(t *testing.T) {
 
 func pdfText(t *testing.T, pdf []byte) string {
 	t.Helper()
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("pdftotext is missing")
-		}
-		t.Skip("pdftotext is missing (poppler-utils)")
-	}
+	requires.Program(t, "pdftotext", "apt-get install poppler-utils")
 	p := filepath.Join(t.TempDir(), "invoice.pdf")
 	if err := os.WriteFile(p, pdf, 0o600); err != nil {
 		t.Fatal(err)

@@ -79,7 +79,8 @@ func (s *Service) Feed(ctx context.Context, workspaceID int64) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	b.Grow(400 * (len(vevents) + len(days) + 4))
-	if err := cal.SerializeTo(&b); err != nil {
+	// RFC 5545 § 3.1: every content line, folds included, ends with CRLF.
+	if err := cal.SerializeTo(&b, ics.WithNewLineWindows); err != nil {
 		return nil, fmt.Errorf("calendar feed: %w", err)
 	}
 	return b.Bytes(), nil

@@ -14,6 +14,7 @@ import (
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 	"github.com/propman/propman/platform/testkit"
+	"github.com/propman/propman/platform/testkit/requires"
 )
 
 func id(t testing.TB, r *testkit.Response) string {
@@ -91,14 +92,12 @@ func exact(t *testing.T, r *testkit.Response, pairs ...string) {
 
 func pdfText(t testing.TB, pdf []byte) string {
 	t.Helper()
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Fatalf("pdftotext is needed (poppler-utils): %v", err)
-	}
+	pdftotext := requires.Program(t, "pdftotext", "apt-get install poppler-utils")
 	dir := t.TempDir()
 	if err := os.WriteFile(dir+"/f.pdf", pdf, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("pdftotext", "-layout", dir+"/f.pdf", "-").Output()
+	out, err := exec.Command(pdftotext, "-enc", "UTF-8", "-layout", dir+"/f.pdf", "-").Output()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,6 +36,7 @@ import (
 
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/platform/testkit"
+	"github.com/propman/propman/platform/testkit/requires"
 )
 
 func init() {
@@ -53,32 +54,8 @@ func init() {
 }
 
 // storageKinds are the storages every storage-dependent test runs on. The
-// S3 one runs when versitygw is installed (.ci/run installs it).
-func storageKinds(t *testing.T) []string {
-	if versitygwPath() == "" {
-		t.Log("versitygw is not installed: the S3 variant is skipped (go install github.com/versity/versitygw/cmd/versitygw@v1.8.0)")
-	}
-	return []string{"file", "s3"}
-}
-
-func versitygwPath() string {
-	if p, err := exec.LookPath("versitygw"); err == nil {
-		return p
-	}
-	gopath := os.Getenv("GOPATH")
-	if gopath == "" {
-		if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
-			gopath = strings.TrimSpace(string(out))
-		}
-	}
-	for _, dir := range filepath.SplitList(gopath) {
-		p := filepath.Join(dir, "bin", "versitygw")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return ""
-}
+// S3 one needs versitygw (startS3 skips it outside CI when missing).
+func storageKinds(*testing.T) []string { return []string{"file", "s3"} }
 
 const (
 	s3Access = "propmantestkey"
@@ -115,10 +92,7 @@ func freePort(t testing.TB) string {
 // startS3 starts versitygw (once) and returns its endpoint.
 func startS3(t testing.TB) string {
 	t.Helper()
-	bin := versitygwPath()
-	if bin == "" {
-		t.Skip("versitygw is not installed")
-	}
+	bin := requires.Program(t, "versitygw", "go install github.com/versity/versitygw/cmd/versitygw@v1.8.0")
 	s3Server.once.Do(func() {
 		dir, err := os.MkdirTemp("", "propman-versitygw-")
 		if err != nil {

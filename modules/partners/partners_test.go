@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -19,6 +17,7 @@ import (
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/testkit"
+	"github.com/propman/propman/platform/testkit/requires"
 )
 
 const secret = "whsec_test_partners"
@@ -27,21 +26,7 @@ const secret = "whsec_test_partners"
 // except in CI, where .ci/needs/billing.sh installs it).
 func stripeMock(t *testing.T) string {
 	t.Helper()
-	bin, err := exec.LookPath("stripe-mock")
-	if err != nil {
-		if gp, gerr := exec.Command("go", "env", "GOPATH").Output(); gerr == nil {
-			cand := filepath.Join(strings.TrimSpace(string(gp)), "bin", "stripe-mock")
-			if _, serr := os.Stat(cand); serr == nil {
-				bin, err = cand, nil
-			}
-		}
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("stripe-mock is not installed (.ci/needs/billing.sh installs it)")
-		}
-		t.Skip("stripe-mock is not installed")
-	}
+	bin := requires.Program(t, "stripe-mock", "go install github.com/stripe/stripe-mock@v0.203.0")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -50,6 +50,12 @@ var covered = sync.OnceValue(func() map[rune]bool {
 	return set
 })
 
+// Printable is clean for modules that draw PDFs of their own with fpdf
+// (the owner statement): fpdf's UTF-8 fonts index a table of the Basic
+// Multilingual Plane by rune and panic on a character above U+FFFF, so
+// no text from the database may reach it uncleaned.
+func Printable(s string, multiline bool) string { return clean(s, multiline) }
+
 // clean makes text from the database safe to draw: invalid UTF-8, control
 // characters and tabs become spaces (line breaks too unless multiline),
 // invisible formatting characters (bidirectional overrides such as

@@ -2,6 +2,7 @@ package printforms
 
 import (
 	"bytes"
+	"github.com/propman/propman/platform/testkit/requires"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,12 +31,7 @@ var (
 func requirePoppler(t testing.TB) {
 	t.Helper()
 	for _, tool := range []string{"pdftotext", "pdfinfo"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed (apt-get install poppler-utils)", tool)
-			}
-			t.Skipf("%s is not installed (apt-get install poppler-utils)", tool)
-		}
+		requires.Program(t, tool, "apt-get install poppler-utils")
 	}
 }
 

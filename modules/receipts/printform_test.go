@@ -13,6 +13,7 @@ import (
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/modules/payments/paymentstest"
 	"github.com/propman/propman/platform/testkit"
+	"github.com/propman/propman/platform/testkit/requires"
 )
 
 var blanks = regexp.MustCompile(`\s+`)
@@ -39,9 +40,7 @@ func receiptText(t *testing.T, app *testkit.App, token, id, locale string) strin
 // ledger's invariants at the end.
 func startPrinting(t *testing.T) (*testkit.App, accountstest.User, string) {
 	t.Helper()
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext (poppler-utils) is not installed; .ci/run installs it")
-	}
+	requires.Program(t, "pdftotext", "apt-get install poppler-utils")
 	app := testkit.Start(t)
 	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
 	u := accountstest.NewUser(t, app)

@@ -184,7 +184,7 @@ func (s *Statement) PDF(created time.Time) ([]byte, error) {
 		pdf.SetFont("go", "B", 10)
 		pdf.CellFormat(40, 6, w[k], "", 0, "L", false, 0, "")
 		pdf.SetFont("go", "", 10)
-		pdf.CellFormat(0, 6, printable(v), "", 1, "L", false, 0, "")
+		pdf.CellFormat(0, 6, printforms.Printable(v, false), "", 1, "L", false, 0, "")
 	}
 	if s.Owner != "" {
 		label("owner", s.Owner)
@@ -202,7 +202,7 @@ func (s *Statement) PDF(created time.Time) ([]byte, error) {
 			f = "B"
 		}
 		pdf.SetFont("go", f, 10)
-		pdf.CellFormat(120, 6, printable(name), "", 0, "L", false, 0, "")
+		pdf.CellFormat(120, 6, printforms.Printable(name, false), "", 0, "L", false, 0, "")
 		pdf.CellFormat(0, 6, style.Money(a, cur), "", 1, "R", false, 0, "")
 	}
 	section := func(k string) {
@@ -240,13 +240,3 @@ func (s *Statement) PDF(created time.Time) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// printable drops control characters (a name is one line) so the PDF
-// never carries them.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return ' '
-		}
-		return r
-	}, s)
-}
