@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	ics "github.com/arran4/golang-ical"
@@ -100,9 +101,9 @@ func derivedVEvent(d *Occurrence, stamp string, dateParam map[string][]string) *
 		prop(ics.ComponentPropertyUniqueId, d.ID+uidDomain, nil),
 		prop(ics.ComponentPropertyDtstamp, stamp, nil),
 		prop(ics.ComponentPropertySequence, "0", nil),
-		prop(ics.ComponentPropertySummary, d.Title, nil))
+		prop(ics.ComponentPropertySummary, icalText(d.Title), nil))
 	if d.Description != "" {
-		v.Properties = append(v.Properties, prop(ics.ComponentPropertyDescription, d.Description, nil))
+		v.Properties = append(v.Properties, prop(ics.ComponentPropertyDescription, icalText(d.Description), nil))
 	}
 	v.Properties = append(v.Properties,
 		prop(ics.ComponentPropertyCategories, d.Kind, nil),
@@ -110,6 +111,17 @@ func derivedVEvent(d *Occurrence, stamp string, dateParam map[string][]string) *
 		prop(ics.ComponentPropertyDtEnd, d.End.AddDate(0, 0, 1).Format(dateFormat), dateParam),
 		prop(ics.ComponentPropertyTransp, "TRANSPARENT", nil))
 	return v
+}
+
+// icalText prepares text for a TEXT value: the library escapes a line
+// feed as \n but writes a carriage return as it is, and a bare CR inside
+// a content line breaks RFC 5545's CRLF lines (TEXT allows no control
+// character but tab). Every line break a description holds becomes \n.
+func icalText(s string) string {
+	if !strings.ContainsRune(s, '\r') {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }
 
 // vevents are the components of one stored event: the master and one per
@@ -149,9 +161,9 @@ func (sc *schedule) vevent(uid string, start, end time.Time, title, desc string)
 	v.SetModifiedAt(e.UpdatedAt)
 	v.SetCreatedTime(e.CreatedAt)
 	v.SetSequence(e.Sequence)
-	v.SetSummary(title)
+	v.SetSummary(icalText(title))
 	if desc != "" {
-		v.SetDescription(desc)
+		v.SetDescription(icalText(desc))
 	}
 	v.AddCategory(e.Kind)
 	if e.AllDay {

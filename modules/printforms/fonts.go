@@ -9,6 +9,7 @@ import (
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/sfnt"
+	"golang.org/x/text/unicode/norm"
 )
 
 // The fonts are the Go fonts (Latin, Greek, Cyrillic), compiled into the
@@ -61,12 +62,19 @@ func Printable(s string, multiline bool) string { return clean(s, multiline) }
 // invisible formatting characters (bidirectional overrides such as
 // U+202E, zero-width joiners, soft hyphens) are dropped, so text is always
 // drawn left to right as stored, and a character the fonts cannot draw
-// becomes U+FFFD. Runs of spaces stay: the text is the landlord's.
+// becomes U+FFFD. Text is composed first (NFC), so a letter typed with a
+// combining accent ("e" + U+0301) is drawn as the accented letter the
+// fonts have; an accent that composes with nothing and that the fonts
+// lack is left out, which keeps the letter readable. Runs of spaces stay:
+// the text is the landlord's.
 func clean(s string, multiline bool) string {
 	set := covered()
 	var b strings.Builder
 	b.Grow(len(s))
 	s = strings.ReplaceAll(s, "\r\n", "\n")
+	if utf8.ValidString(s) && !norm.NFC.IsNormalString(s) {
+		s = norm.NFC.String(s)
+	}
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
@@ -87,6 +95,8 @@ func clean(s string, multiline bool) string {
 			b.WriteByte(' ')
 		case set[r]:
 			b.WriteRune(r)
+		case unicode.Is(unicode.Mn, r):
+			// An accent the fonts lack, on the letter before it.
 		default:
 			b.WriteRune(replacement)
 		}

@@ -2,7 +2,6 @@ package printforms
 
 import (
 	"bytes"
-	"github.com/propman/propman/platform/testkit/requires"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/propman/propman/platform/testkit/requires"
 )
 
 // The PDF readers the tests of both packages use (exported to

@@ -239,4 +239,3 @@ func (s *Statement) PDF(created time.Time) ([]byte, error) {
 	}
 	return out.Bytes(), nil
 }
-
