@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	ics "github.com/arran4/golang-ical"
 
@@ -114,14 +115,25 @@ func derivedVEvent(d *Occurrence, stamp string, dateParam map[string][]string) *
 }
 
 // icalText prepares text for a TEXT value: the library escapes a line
-// feed as \n but writes a carriage return as it is, and a bare CR inside
-// a content line breaks RFC 5545's CRLF lines (TEXT allows no control
-// character but tab). Every line break a description holds becomes \n.
+// feed as \n but writes a carriage return or another control character
+// as it is, and TEXT allows no control character but tab (RFC 5545 § 3.3.11):
+// a bare CR breaks the CRLF lines. Every line break becomes \n and the
+// other control characters (only rows older than the text rule hold
+// them) are left out.
 func icalText(s string) string {
-	if !strings.ContainsRune(s, '\r') {
+	if !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\t' && r != '\n' }) {
 		return s
 	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\r':
+			return '\n'
+		case unicode.IsControl(r) && r != '\t' && r != '\n':
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // vevents are the components of one stored event: the master and one per

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/xuri/excelize/v2"
@@ -194,13 +195,36 @@ func (w *csvWriter) Close() error {
 	return w.w.Error()
 }
 
+// visible drops the control characters but tab and line breaks from a
+// text cell. The API refuses them, but older rows may hold them: XML
+// (so XLSX) cannot carry most of them (excelize writes U+FFFD), and in a
+// CSV an escape sequence reaches whoever prints the file in a terminal.
+func visible(s string) string {
+	clean := true
+	for _, r := range s {
+		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
 // text is a value as CSV writes it.
 func text(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
 	case string:
-		return x
+		return visible(x)
 	case Amount:
 		return x.Value.String()
 	case *Amount:
@@ -332,7 +356,7 @@ func (w *xlsxWriter) cell(v any) (any, error) {
 	case nil:
 		return nil, nil
 	case string:
-		return excelize.Cell{Value: csvcell.Escape(x)}, nil
+		return excelize.Cell{Value: csvcell.Escape(visible(x))}, nil
 	case *Amount:
 		if x == nil {
 			return nil, nil
