@@ -19,6 +19,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/law"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -75,7 +76,8 @@ func errNoSettlement() error { return apierror.NotFound("Deposit settlement not 
 // one transaction under the property's lock:
 //
 //   - held: what was paid on the contract's deposit charge;
-//   - owed: what is still owed on the contract's other charges;
+//   - owed: what is still owed on the contract's other charges, less a
+//     fine the law voids (platform/law) and its late fee;
 //   - deductions: the agreed ones, each with a reason and evidence; their
 //     sum may not exceed held (400);
 //   - applied = min(owed, held - deductions) is paid from the deposit: a
@@ -129,10 +131,24 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 		var deposit *expenses.Charge
 		var owedCharges []*expenses.Charge
 		var owed money.Amount
+		// A fine the law voids (one recorded before the law table refused
+		// it) is no debt, nor is a late fee on it: neither is taken from
+		// the deposit.
+		void := map[uuid.UUID]bool{}
+		if !law.Of(prop.CountryCode).Fines {
+			for i := range charges {
+				if charges[i].Kind == expenses.Fine {
+					void[charges[i].ID] = true
+				}
+			}
+		}
 		for i := range charges {
 			ch := &charges[i]
 			if deposit == nil && ch.Kind == expenses.Regular && ch.ExpenseID == nil && ch.Name == DepositChargeName {
 				deposit = ch
+				continue
+			}
+			if void[ch.ID] || (ch.PenaltyFor != nil && void[*ch.PenaltyFor]) {
 				continue
 			}
 			if o := ch.Outstanding(); o > 0 {

@@ -187,9 +187,10 @@ func TestGermanTenancyFromCheckInToRefund(t *testing.T) {
 	}
 }
 
-// A French tenancy: a fine for a breach, a rent reduction credited and
-// reversed, matching inspections (one month's deadline), the deposit
-// settled with a cleaning deduction and the refund paid out.
+// A French tenancy: a fine for a breach refused (void in France), the
+// breach recorded without it, a rent reduction credited and reversed,
+// matching inspections (one month's deadline), the deposit settled with a
+// cleaning and a repair deduction and the refund paid out.
 func TestFrenchTenancyFromCheckInToRefund(t *testing.T) {
 	app, token := start(t)
 	f := lease(t, app, token, "FR", "fr", "FR-3",
@@ -206,33 +207,41 @@ func TestFrenchTenancyFromCheckInToRefund(t *testing.T) {
 		ins["contract_id"], ins["items"] = f.contract, []map[string]any{{"asset_id": oven, "condition": "good"}}
 		app.Post(f.path("/assets/inspections"), token, ins).Expect(http.StatusCreated)
 	}
-	app.Post(f.path("/violations"), token, map[string]any{"contract_id": f.contract, "occurred_on": "2026-11-10",
-		"description": "Encombrants laissés dans la cour", "fine": 60, "fine_due_date": "2026-11-20"}).Expect(http.StatusCreated)
-	if b := f.balance(t); b.Outstanding != 60 {
-		t.Fatalf("after fine: %+v", b)
+	// A fine is void on a French lease (loi 89-462 art. 4 i): refused,
+	// nothing recorded; the breach is recorded without one, and the damage
+	// is claimed as damage, a deduction with its evidence.
+	res := app.Post(f.path("/violations"), token, map[string]any{"contract_id": f.contract, "occurred_on": "2026-11-10",
+		"description": "Encombrants laissés dans la cour", "fine": 60, "fine_due_date": "2026-11-20"})
+	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.String(), `"penalty_not_allowed"`) || !strings.Contains(res.String(), "89-462") {
+		t.Fatalf("a fine on a French lease: %d %s", res.Status, res.Body)
 	}
-	// A rent reduction credited (60 to the fine, 40 left as credit), then
-	// reversed: the fine is owed again, the credit gone.
+	if b := f.balance(t); b.Outstanding != 0 {
+		t.Fatalf("a refused fine was charged: %+v", b)
+	}
+	app.Post(f.path("/violations"), token, map[string]any{"contract_id": f.contract, "occurred_on": "2026-11-10",
+		"description": "Encombrants laissés dans la cour"}).Expect(http.StatusCreated)
+	// A rent reduction credited (all of it credit: nothing is owed), then
+	// reversed: the credit is gone.
 	var cp compensation
 	app.Post(f.path("/compensations"), token, map[string]any{"contract_id": f.contract, "kind": "rent_reduction", "amount": 100}).
 		Expect(http.StatusCreated).JSON(&cp)
 	app.Post(f.path("/compensations/"+cp.ID+"/credit"), token, nil).Expect(http.StatusOK)
-	if b := f.balance(t); b.Outstanding != 0 || b.Credit != 40 {
+	if b := f.balance(t); b.Outstanding != 0 || b.Credit != 100 {
 		t.Fatalf("after credit: %+v", b)
 	}
 	app.Post(f.path("/compensations/"+cp.ID+"/credit"), token, nil).Expect(http.StatusConflict)
-	res := app.Post(f.path("/compensations/"+cp.ID+"/reverse"), token, map[string]any{"reason": "saisie en double"}).Expect(http.StatusOK)
+	res = app.Post(f.path("/compensations/"+cp.ID+"/reverse"), token, map[string]any{"reason": "saisie en double"}).Expect(http.StatusOK)
 	exact(t, res, `"status":"reversed"`, `"reason":"saisie en double"`)
-	if b := f.balance(t); b.Outstanding != 60 || b.Credit != 0 {
+	if b := f.balance(t); b.Outstanding != 0 || b.Credit != 0 {
 		t.Fatalf("after reversal: %+v", b)
 	}
 	app.Post(f.path("/compensations/"+cp.ID+"/reverse"), token, map[string]any{"reason": "again"}).Expect(http.StatusConflict)
 
 	var st settlement
 	res = app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": f.contract,
-		"deductions": []map[string]any{{"reason": "Nettoyage", "amount": 39.99}}}).Expect(http.StatusCreated)
+		"deductions": []map[string]any{{"reason": "Nettoyage", "amount": 39.99}, {"reason": "Remise en état de la cour", "amount": 60}}}).Expect(http.StatusCreated)
 	res.JSON(&st)
-	exact(t, res, `"deposit_held":1600.00`, `"owed":60.00`, `"deductions_total":39.99`, `"applied_to_owed":60.00`,
+	exact(t, res, `"deposit_held":1600.00`, `"owed":0.00`, `"deductions_total":99.99`, `"applied_to_owed":0.00`,
 		`"refund":1500.01`, `"still_owed":0.00`, `"ended_on":"2026-11-20"`, `"deadline":"2026-12-20"`, `"statutory":true`, `"matching":true`)
 	if b := f.balance(t); b.Outstanding != 0 || b.Credit != 0 {
 		t.Fatalf("after settlement: %+v", b)
@@ -242,8 +251,8 @@ func TestFrenchTenancyFromCheckInToRefund(t *testing.T) {
 	exact(t, res, `"amount":1500.01`, `"status":"paid_out"`, `"paid_on":"2026-11-21"`)
 	text := pdfText(t, app.Get("/api/v1/print-forms/deposit-settlements/"+st.ID, token).Expect(http.StatusOK).Body)
 	fr := printforms.StyleOf("fr")
-	for _, want := range []string{"Décompte du dépôt de garantie", "FR-3", "Nettoyage", "conforme", fr.Money(160000, "EUR"),
-		fr.Money(3999, "EUR"), fr.Money(6000, "EUR"), fr.Money(150001, "EUR"), fr.Date(period.NewDate(2026, 12, 20)), "délai légal", "Bailleur", "Locataire"} {
+	for _, want := range []string{"Décompte du dépôt de garantie", "FR-3", "Nettoyage", "Remise en état de la cour", "conforme", fr.Money(160000, "EUR"),
+		fr.Money(3999, "EUR"), fr.Money(6000, "EUR"), fr.Money(9999, "EUR"), fr.Money(150001, "EUR"), fr.Date(period.NewDate(2026, 12, 20)), "délai légal", "Bailleur", "Locataire"} {
 		if !strings.Contains(text, plain(want)) {
 			t.Errorf("statement lacks %q:\n%s", want, text)
 		}
@@ -334,4 +343,28 @@ func TestConcurrentCredits(t *testing.T) {
 	if b := f.balance(t); money.Amount(b.Outstanding*100+0.5) != 600000-20*3333 {
 		t.Fatalf("balance %+v", b)
 	}
+}
+
+// A fine recorded before the law table refused it (here: on a property
+// whose country is then corrected to Germany, where § 555 BGB voids it)
+// is no debt: the deposit settlement leaves it and its late fee out of
+// what it takes from the deposit.
+func TestVoidFineNeverReachesTheDeposit(t *testing.T) {
+	app, token := start(t)
+	f := lease(t, app, token, "NL", "de", "NL-1",
+		map[string]any{"code": "MONTHLY_RENT_AMOUNT", "value": 500}, map[string]any{"code": "CONTRACT_START_DATE", "value": "2026-09-01"},
+		map[string]any{"code": "CONTRACT_END_DATE", "value": "2026-11-20"}, map[string]any{"code": "DEPOSIT_AMOUNT", "value": 1000})
+	app.Post(f.path("/expenses/refresh-all?since=2026-09"), token, nil).Expect(http.StatusOK)
+	app.Post(f.path("/payments"), token, map[string]any{"amount": 2500, "paid_on": "2026-11-02", "method": "bank_transfer", "contract_id": f.contract}).
+		Expect(http.StatusCreated)
+	app.Post(f.path("/violations"), token, map[string]any{"contract_id": f.contract, "occurred_on": "2026-11-10",
+		"description": "Smoking", "fine": 150, "fine_due_date": "2026-11-12"}).Expect(http.StatusCreated)
+	if b := f.balance(t); b.Outstanding != 150 {
+		t.Fatalf("after the fine: %+v", b)
+	}
+	if _, err := app.DB.NewUpdate().Table("properties").Set("country_code = ?", "DE").Where("id = ?", f.property).Exec(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	res := app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": f.contract}).Expect(http.StatusCreated)
+	exact(t, res, `"deposit_held":1000.00`, `"owed":0.00`, `"applied_to_owed":0.00`, `"refund":1000.00`, `"still_owed":0.00`)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/law"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -99,6 +101,15 @@ func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Mic
 
 func errNotFound() error { return apierror.NotFound("Violation not found.") }
 
+// errFineVoid is the 422 of a fine the law of the property's country voids
+// on a residential lease (platform/law): nothing is recorded, and the
+// violation may be recorded without the fine.
+func errFineVoid(r law.Rules) error {
+	return apierror.New(http.StatusUnprocessableEntity, "penalty_not_allowed",
+		"A contractual fine is void on a residential lease in "+r.Country+" ("+r.FinesSource+"); nothing was recorded. "+
+			"Record the violation without a fine, and claim any damage as damage, with evidence.")
+}
+
 // Input is a violation as the handler checked it.
 type Input struct {
 	ContractID  uuid.UUID
@@ -148,6 +159,11 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, prop *properties
 		}
 		if len(details) > 0 {
 			return apierror.Validation(details...)
+		}
+		if in.Fine != nil {
+			if r := law.Of(prop.CountryCode); !r.Fines {
+				return errFineVoid(r)
+			}
 		}
 		now := s.now()
 		v := &Violation{ID: id, WorkspaceID: prop.WorkspaceID, PropertyID: prop.ID, ContractID: c.ID, Code: in.Code,

@@ -2,6 +2,7 @@ package violations_test
 
 import (
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -249,5 +250,55 @@ func TestConcurrentFines(t *testing.T) {
 	}
 	if n := len(f.charges(t, "kind=fine")); n != 20 {
 		t.Fatalf("%d fines", n)
+	}
+}
+
+// A fine goes through the law table (platform/law): void on a residential
+// lease in Germany, France and the United Kingdom, so refused with 422
+// penalty_not_allowed naming the provision, nothing stored; the breach is
+// recorded without it. Spain and Ukraine keep agreed penalties.
+func TestFineFollowsTheLaw(t *testing.T) {
+	app := testkit.Start(t)
+	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
+	u := accountstest.NewUser(t, app)
+	lease := func(country string) fixture {
+		f := fixture{app: app, token: u.Token}
+		f.property = id(t, app.Post("/api/v1/properties", u.Token, map[string]any{"name": "Flat " + country, "country_code": country}).Expect(http.StatusCreated))
+		tenant := id(t, app.Post("/api/v1/contragents", u.Token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Tom"}).Expect(http.StatusCreated))
+		f.contract = id(t, app.Post("/api/v1/contracts", u.Token, map[string]any{"property_id": f.property, "tenant_id": tenant, "number": "L-" + country,
+			"terms": []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 700}, {"code": "CONTRACT_START_DATE", "value": "2026-09-01"}}}).Expect(http.StatusCreated))
+		app.Post("/api/v1/contracts/"+f.contract+"/activate", u.Token, nil).Expect(http.StatusOK)
+		return f
+	}
+	for country, source := range map[string]string{"DE": "§ 555 BGB", "FR": "89-462", "GB": "Tenant Fees Act 2019"} {
+		f := lease(country)
+		before := len(f.charges(t, ""))
+		res := app.Post(f.path("/violations"), f.token, map[string]any{"contract_id": f.contract, "occurred_on": "2026-11-01",
+			"description": "Smoking in the flat", "fine": 150})
+		if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.String(), `"error":"penalty_not_allowed"`) || !strings.Contains(res.String(), source) {
+			t.Errorf("%s: a fine gave %d %s, want 422 penalty_not_allowed citing %s", country, res.Status, res.Body, source)
+		}
+		var l struct {
+			Total int `json:"total"`
+		}
+		app.Get(f.path("/violations"), f.token).Expect(http.StatusOK).JSON(&l)
+		if l.Total != 0 || len(f.charges(t, "")) != before {
+			t.Errorf("%s: the refused fine stored %d violations, %d charges (before %d)", country, l.Total, len(f.charges(t, "")), before)
+		}
+		var v violation
+		app.Post(f.path("/violations"), f.token, map[string]any{"contract_id": f.contract, "occurred_on": "2026-11-01",
+			"description": "Smoking in the flat"}).Expect(http.StatusCreated).JSON(&v)
+		if v.Fine != nil || v.FineChargeID != nil {
+			t.Errorf("%s: the violation without a fine has one: %+v", country, v)
+		}
+	}
+	for _, country := range []string{"ES", "UA"} {
+		f := lease(country)
+		var v violation
+		app.Post(f.path("/violations"), f.token, map[string]any{"contract_id": f.contract, "occurred_on": "2026-11-01",
+			"description": "Smoking in the flat", "fine": 150}).Expect(http.StatusCreated).JSON(&v)
+		if v.Fine == nil || *v.Fine != 150 || len(f.charges(t, "kind=fine")) != 1 {
+			t.Errorf("%s: the agreed fine was not charged: %+v", country, v)
+		}
 	}
 }

@@ -1,0 +1,57 @@
+// Package law is the table of residential tenancy rules propman applies,
+// one row per country: a country is added here, in one place, and every
+// rule names its source in the comment beside it (the law in force in
+// 2026). Modules ask the table; none writes a legal rule of its own.
+//
+// The late-fee rule is still read from the agreement blocks a country
+// ships (modules/penalties, law.go there): a country whose blocks offer
+// statutory interest allows no fixed late fee.
+package law
+
+import "strings"
+
+// Rules are one country's rules for a residential lease.
+type Rules struct {
+	// Country is the ISO 3166-1 alpha-2 code, upper case.
+	Country string
+	// Fines reports whether a residential lease may stipulate a
+	// contractual penalty (a fine) for a breach of its terms. Where it may
+	// not, damage is claimed as damage, with evidence, never as a fine.
+	Fines bool
+	// FinesSource is the provision that voids fines where Fines is false.
+	FinesSource string
+}
+
+// table holds the countries whose law propman knows. A country not in it
+// keeps the general rule of contract law: a penalty clause the parties
+// agreed is valid (Rules.Fines true).
+var table = map[string]Rules{
+	// Germany. § 555 BGB: an agreement by which the landlord stipulates a
+	// contractual penalty from the tenant is void.
+	"DE": {Country: "DE", Fines: false, FinesSource: "§ 555 BGB"},
+	// France. Loi n° 89-462 du 6 juillet 1989, art. 4 i): any clause that
+	// authorises the landlord to collect fines or penalties for a breach of
+	// the lease or of the building's rules is deemed unwritten.
+	"FR": {Country: "FR", Fines: false, FinesSource: "loi n° 89-462 du 6 juillet 1989, art. 4 i)"},
+	// United Kingdom (England). Tenant Fees Act 2019, s. 1 and Sch. 1: a
+	// landlord may require no payment of an assured shorthold tenant but
+	// the permitted ones (rent, capped deposits, a default fee for lost
+	// keys or rent 14 days late, capped); a fine for a breach is not one.
+	"GB": {Country: "GB", Fines: false, FinesSource: "Tenant Fees Act 2019, s. 1 and Sch. 1"},
+	// Spain. Código Civil art. 1152: a penalty clause the parties agreed
+	// stands in for damages; the LAU does not exclude it.
+	"ES": {Country: "ES", Fines: true},
+	// Ukraine. Civil Code art. 549-552: a penalty (неустойка) agreed in
+	// writing is a valid security of the obligation.
+	"UA": {Country: "UA", Fines: true},
+}
+
+// Of returns the rules of country (any case); a country the table does not
+// hold gets the general rule.
+func Of(country string) Rules {
+	c := strings.ToUpper(strings.TrimSpace(country))
+	if r, ok := table[c]; ok {
+		return r
+	}
+	return Rules{Country: c, Fines: true}
+}

@@ -1,0 +1,16 @@
+package law
+
+import "testing"
+
+func TestFines(t *testing.T) {
+	for country, want := range map[string]bool{"DE": false, "de": false, "FR": false, " fr ": false, "GB": false,
+		"ES": true, "UA": true, "NL": true, "": true} {
+		r := Of(country)
+		if r.Fines != want {
+			t.Errorf("%q: fines %v, want %v", country, r.Fines, want)
+		}
+		if !r.Fines && r.FinesSource == "" {
+			t.Errorf("%q: a rule without its source", country)
+		}
+	}
+}
