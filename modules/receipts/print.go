@@ -64,7 +64,7 @@ func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, ra
 		status = printforms.ReceiptVoid
 	}
 	// The payment: when, how, its reference, its contract, and what was
-	// still owed right after it (payments.Service.BalanceAfter).
+	// still owed at the end of its day (payments.Service.BalanceAfter).
 	pay, err := s.payments.Payment(ctx, prop, r.PaymentID.String())
 	if err != nil {
 		return printforms.PrintableReceipt{}, err
@@ -95,9 +95,10 @@ func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, ra
 		},
 		DefaultLocale:   owner.Locale,
 		LandlordAddress: owner.PostalAddress(),
-		// The balance after the payment is history: later changes of the
-		// ledger do not change it, so it needs no part of its own here.
-		Version: fmt.Sprintf("%s.%s.%d.%d.%d.%s", r.ID, r.Status, r.UpdatedAt.UnixMicro(), prop.UpdatedAt.UnixMicro(), owner.UpdatedAt.UnixMicro(), contractStamp),
+		// The balance is that of the payment's day as the ledger knows it
+		// now: a payment keyed in later for an earlier day changes it, so
+		// it is part of the version.
+		Version: fmt.Sprintf("%s.%s.%d.%d.%d.%s.%d", r.ID, r.Status, r.UpdatedAt.UnixMicro(), prop.UpdatedAt.UnixMicro(), owner.UpdatedAt.UnixMicro(), contractStamp, balance),
 	}, nil
 }
 

@@ -26,7 +26,7 @@ func receiptText(t *testing.T, app *testkit.App, token, id, locale string) strin
 	if dir := os.Getenv("PROBE_DIR"); dir != "" {
 		_ = os.WriteFile(dir+"/receipt-"+id[len(id)-4:]+"-"+locale+".pdf", res.Body, 0o644)
 	}
-	cmd := exec.Command("pdftotext", "-layout", "-enc", "UTF-8", "-", "-")
+	cmd := exec.Command(requires.Program(t, "pdftotext", "apt-get install poppler-utils"), "-layout", "-enc", "UTF-8", "-", "-")
 	cmd.Stdin = bytes.NewReader(res.Body)
 	out, err := cmd.Output()
 	if err != nil {
@@ -216,4 +216,56 @@ func TestReceiptPrintFormNamesTheLandlord(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A receipt states the balance at the end of its payment's day, whatever
+// was keyed in later: the landlord enters in November a payment of 500
+// made on 5 September, when September's rent (950, due the 3rd) was the
+// only one due; October's and November's rent, billed before the entry,
+// are not in it, and a payment made on 4 September but keyed in after it
+// is.
+func TestReceiptStatesTheBalanceOfItsDay(t *testing.T) {
+	app, u, base := startPrinting(t)
+	prop := strings.TrimPrefix(base, "/api/v1/properties/")
+	var tenant, contract struct{ ID string }
+	app.Post("/api/v1/contragents", u.Token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Tom Mieter"}).
+		Expect(http.StatusCreated).JSON(&tenant)
+	app.Post("/api/v1/contracts", u.Token, map[string]any{"property_id": prop, "tenant_id": tenant.ID, "number": "2026/009", "locale": "de",
+		"terms": []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 950}, {"code": "CONTRACT_START_DATE", "value": "2026-09-01"},
+			{"code": "PAYMENT_DAY_OF_MONTH", "value": 3}}}).Expect(http.StatusCreated).JSON(&contract)
+	app.Post("/api/v1/contracts/"+contract.ID+"/activate", u.Token, nil).Expect(http.StatusOK)
+	app.Post(base+"/expenses/refresh-all?since=2026-09", u.Token, nil).Expect(http.StatusOK)
+	pay := func(amount float64, on string) string {
+		var p struct{ ID string }
+		app.Post(base+"/payments", u.Token, map[string]any{"amount": amount, "method": "bank_transfer", "contract_id": contract.ID,
+			"paid_on": on}).Expect(http.StatusCreated).JSON(&p)
+		var l receiptList
+		app.Get(base+"/receipts?per_page=100", u.Token).Expect(http.StatusOK).JSON(&l)
+		for _, r := range l.Receipts {
+			if r.PaymentID == p.ID {
+				return r.ID
+			}
+		}
+		t.Fatalf("no receipt of the payment of %s", on)
+		return ""
+	}
+	owed := func(receipt, want string) {
+		t.Helper()
+		text := receiptText(t, app, u.Token, receipt, "de")
+		if line := "Offener Betrag aus dem Vertrag nach dieser Zahlung " + want; !strings.Contains(text, line) {
+			t.Errorf("the receipt lacks %q:\n%s", line, text)
+		}
+	}
+	sept := pay(500, "2026-09-05")
+	owed(sept, "450,00 €")
+	// Due by 4 October: September's and October's rent (1,900); paid by
+	// then: 500 + 1,000.
+	oct := pay(1000, "2026-10-04")
+	owed(oct, "400,00 €")
+	owed(sept, "450,00 €")
+	// Keyed in last, made first: it counts on the receipts of the days
+	// after it.
+	pay(100, "2026-09-04")
+	owed(sept, "350,00 €")
+	owed(oct, "300,00 €")
 }
