@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -116,8 +115,8 @@ type payOutRequest struct {
 func (r *payOutRequest) input(today period.Date) (PayOut, []string) {
 	var out PayOut
 	var details []string
-	if !slices.Contains(payments.Methods, r.Method) {
-		details = append(details, "method: must be one of "+strings.Join(payments.Methods, ", "))
+	if !slices.Contains(payoutMethods, r.Method) {
+		details = append(details, "method: must be one of "+strings.Join(payoutMethods, ", "))
 	}
 	out.Method = r.Method
 	out.Reference = strings.TrimSpace(r.Reference)
@@ -226,3 +225,7 @@ func settlementOut(st *Settlement) settlementJSON {
 	_ = json.Unmarshal([]byte(st.Deductions), &out.Deductions)
 	return out
 }
+
+// payoutMethods are the ways money is paid out to a tenant: the payment
+// methods that move money out (no direct debit, no set-off).
+var payoutMethods = []string{"bank_transfer", "cash", "card", "cheque", "other"}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -261,8 +262,10 @@ func (s *Service) change(ctx context.Context, prop *properties.Property, rawID s
 func (s *Service) Credit(ctx context.Context, p auth.Principal, prop *properties.Property, rawID string) (*Compensation, error) {
 	return s.change(ctx, prop, rawID, Credited, []string{Pending}, func(tx bun.Tx, cp *Compensation) error {
 		contractID := cp.ContractID
-		in := payments.Input{Amount: cp.Amount, PaidOn: s.today(), Method: "other", ContractID: &contractID,
-			Reference: "Compensation " + cp.Kind + " " + cp.ID.String()}
+		// A set-off, not money received: the tenant reads the
+		// landlord's description of the claim, never its kind or id.
+		in := payments.Input{Amount: cp.Amount, PaidOn: s.today(), Method: payments.SetOff, ContractID: &contractID,
+			Reference: setOffReference(cp.Description)}
 		if tenant, ok, err := contracts.TenantOf(ctx, tx, contractID); err != nil {
 			return err
 		} else if ok {
@@ -275,6 +278,17 @@ func (s *Service) Credit(ctx context.Context, p auth.Principal, prop *properties
 		cp.PaymentID = &pay.ID
 		return nil
 	})
+}
+
+// setOffReference is the reference a set-off payment carries: the
+// landlord's description of the claim, on one line and within the
+// payment reference's length.
+func setOffReference(description string) string {
+	ref := strings.Join(strings.Fields(description), " ")
+	if r := []rune(ref); len(r) > 200 {
+		ref = string(r[:199]) + "…"
+	}
+	return ref
 }
 
 // PayOut records that a pending compensation was paid to the tenant.

@@ -188,8 +188,9 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 		}
 		if st.Applied > 0 {
 			contractID := c.ID
-			pin := payments.Input{Amount: st.Applied, PaidOn: today, Method: "other", ContractID: &contractID,
-				Reference: "Deposit applied, settlement " + id.String(), Explicit: true}
+			// The deposit set off against what is owed: no money moved,
+			// so its receipt is a set-off statement (payments.SetOff).
+			pin := payments.Input{Amount: st.Applied, PaidOn: today, Method: payments.SetOff, ContractID: &contractID, Explicit: true}
 			if hasTenant {
 				pin.PayerID = &tenant
 			}

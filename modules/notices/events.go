@@ -156,19 +156,23 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[receiptArgs]) e
 		if err != nil {
 			return err
 		}
+		day := lt.st.Date(period.DateOf(r.IssuedAt))
+		subject, body := lt.w.ReceiptSubject, lt.w.ReceiptBody
+		if p, err := s.payment(ctx, tx, paymentID); err == nil {
+			day = lt.st.Date(p.PaidOn)
+			if p.Method == payments.SetOff {
+				subject, body = lt.w.SetOffSubject, lt.w.SetOffBody
+			}
+		}
 		doc, err := s.files.Insert(ctx, tx, documents.NewFile{WorkspaceID: c.WorkspaceID, PropertyID: c.PropertyID,
-			ContractID: &c.ID, Title: fmt.Sprintf(lt.w.ReceiptSubject, r.Number), Category: "receipt", UploadedBy: c.OwnerID}, blob)
+			ContractID: &c.ID, Title: fmt.Sprintf(subject, r.Number), Category: "receipt", UploadedBy: c.OwnerID}, blob)
 		if err != nil {
 			return err
 		}
 		paid := lt.st.Money(r.Amount, r.Currency)
-		day := lt.st.Date(period.DateOf(r.IssuedAt))
-		if p, err := s.paidOn(ctx, tx, paymentID); err == nil {
-			day = lt.st.Date(p)
-		}
 		_, created, err := s.messages.Notify(ctx, tx, messages.Notice{Kind: Receipt, Subject: paymentID, ContractID: c.ID,
-			Title:       fmt.Sprintf(lt.w.ReceiptSubject, r.Number),
-			Body:        lt.body(fmt.Sprintf(lt.w.ReceiptBody, paid, day, r.Number)),
+			Title:       fmt.Sprintf(subject, r.Number),
+			Body:        lt.body(fmt.Sprintf(body, paid, day, r.Number)),
 			Attachments: []uuid.UUID{doc.ID}})
 		if err == nil && !created {
 			return errSentBefore
@@ -184,13 +188,14 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[receiptArgs]) e
 	return err
 }
 
-// paidOn is the day the payment was made.
-func (s *Service) paidOn(ctx context.Context, tx bun.Tx, paymentID uuid.UUID) (period.Date, error) {
+// payment reads the day the payment was made and how (a set-off is
+// written to as one).
+func (s *Service) payment(ctx context.Context, tx bun.Tx, paymentID uuid.UUID) (*payments.Payment, error) {
 	p := new(payments.Payment)
-	if err := database.Select(ctx, tx, tx.NewSelect().Model(p).Column("id", "paid_on").Where("id = ?", paymentID)); err != nil {
-		return period.Date{}, err
+	if err := database.Select(ctx, tx, tx.NewSelect().Model(p).Column("id", "paid_on", "method").Where("id = ?", paymentID)); err != nil {
+		return nil, err
 	}
-	return p.PaidOn, nil
+	return p, nil
 }
 
 func registerWorker(q *jobs.Queue, svc *Service) {

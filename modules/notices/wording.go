@@ -30,6 +30,11 @@ type wording struct {
 	ReceiptSubject string
 	// ReceiptBody: the amount, the day paid, the receipt's number.
 	ReceiptBody string
+	// SetOffSubject: the statement's number. SetOffBody: the amount, the
+	// day, the number. A set-off (a credited compensation, the deposit
+	// applied) is no payment received, and is never thanked for as one.
+	SetOffSubject string
+	SetOffBody    string
 
 	// EndSubject: the end date.
 	EndSubject string
@@ -65,6 +70,8 @@ var wordings = map[string]wording{
 
 		ReceiptSubject: "Receipt %s",
 		ReceiptBody:    "we have received your payment of %s made on %s. Thank you. Receipt %s is attached.",
+		SetOffSubject:  "Set-off statement %s",
+		SetOffBody:     "on %[2]s we set off %[1]s that we owe you against what you owe under the tenancy; no payment was made. The statement %[3]s, attached, lists the amounts settled by it.",
 
 		EndSubject: "Your tenancy ends on %s",
 		EndBody:    "your tenancy ends on %s. Please contact us to arrange the handover of the property and the return of the keys.",
@@ -92,6 +99,8 @@ var wordings = map[string]wording{
 
 		ReceiptSubject: "Quittung %s",
 		ReceiptBody:    "wir haben Ihre Zahlung über %s vom %s erhalten. Vielen Dank. Die Quittung %s liegt bei.",
+		SetOffSubject:  "Verrechnungsmitteilung %s",
+		SetOffBody:     "am %[2]s haben wir einen Betrag von %[1]s, den wir Ihnen schulden, mit Ihren offenen Forderungen aus dem Mietverhältnis verrechnet; eine Zahlung ist nicht erfolgt. Die beigefügte Mitteilung %[3]s nennt die damit beglichenen Beträge.",
 
 		EndSubject: "Ihr Mietverhältnis endet am %s",
 		EndBody:    "Ihr Mietverhältnis endet am %s. Bitte sprechen Sie uns an, um die Übergabe der Wohnung und der Schlüssel zu vereinbaren.",
@@ -119,6 +128,8 @@ var wordings = map[string]wording{
 
 		ReceiptSubject: "Quittance %s",
 		ReceiptBody:    "nous avons bien reçu votre paiement de %s effectué le %s. Merci. La quittance %s est jointe.",
+		SetOffSubject:  "Avis de compensation %s",
+		SetOffBody:     "le %[2]s, nous avons imputé par compensation la somme de %[1]s que nous vous devons sur les sommes dues au titre du bail ; aucun paiement n'a eu lieu. L'avis %[3]s ci-joint indique les sommes ainsi réglées.",
 
 		EndSubject: "Votre bail prend fin le %s",
 		EndBody:    "votre bail prend fin le %s. Merci de nous contacter pour convenir de l’état des lieux de sortie et de la remise des clés.",
@@ -146,6 +157,8 @@ var wordings = map[string]wording{
 
 		ReceiptSubject: "Recibo %s",
 		ReceiptBody:    "hemos recibido su pago de %s realizado el %s. Muchas gracias. Adjuntamos el recibo %s.",
+		SetOffSubject:  "Aviso de compensación %s",
+		SetOffBody:     "el %[2]s compensamos el importe de %[1]s que le debemos con lo que usted adeuda por el arrendamiento; no se ha realizado ningún pago. El aviso %[3]s adjunto detalla los importes así saldados.",
 
 		EndSubject: "Su arrendamiento termina el %s",
 		EndBody:    "su arrendamiento termina el %s. Póngase en contacto con nosotros para acordar la entrega de la vivienda y de las llaves.",
@@ -173,6 +186,8 @@ var wordings = map[string]wording{
 
 		ReceiptSubject: "Квитанція %s",
 		ReceiptBody:    "ми отримали ваш платіж на суму %s від %s. Дякуємо. Квитанцію %s додано.",
+		SetOffSubject:  "Повідомлення про зарахування %s",
+		SetOffBody:     "%[2]s ми зарахували суму %[1]s, яку ми вам винні, в рахунок вашої заборгованості за договором найму; платежу не було. У доданому повідомленні %[3]s наведено погашені суми.",
 
 		EndSubject: "Ваша оренда закінчується %s",
 		EndBody:    "ваша оренда закінчується %s. Будь ласка, зв’яжіться з нами, щоб домовитися про передачу житла та ключів.",

@@ -2,6 +2,8 @@ package notices
 
 import (
 	"reflect"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -18,14 +20,35 @@ func TestEveryLanguageSaysEverything(t *testing.T) {
 			if strings.TrimSpace(s) == "" {
 				t.Errorf("%s: %s is empty", locale, field)
 			}
-			if got, want := strings.Count(s, "%s"), strings.Count(en[field], "%s"); got != want || strings.Count(s, "%") != want {
-				t.Errorf("%s: %s has %d verbs, English %d: %q", locale, field, got, want, s)
+			if got, want := verbs(s), verbs(en[field]); !reflect.DeepEqual(got, want) || strings.Count(s, "%") != len(want) {
+				t.Errorf("%s: %s fills %v, English %v: %q", locale, field, got, want, s)
 			}
 		}
 	}
 	if wordingOf("pt").Greeting != wordings["en"].Greeting {
 		t.Error("a language without a wording is not written in English")
 	}
+}
+
+// verb is a %s, or an indexed %[n]s (a language that orders the values
+// otherwise).
+var verb = regexp.MustCompile(`%(?:\[(\d)\])?s`)
+
+// verbs are the arguments s fills, by number, sorted: every language
+// must use each of English's once.
+func verbs(s string) []int {
+	var out []int
+	next := 1
+	for _, m := range verb.FindAllStringSubmatch(s, -1) {
+		n := next
+		if m[1] != "" {
+			n = int(m[1][0] - '0')
+		}
+		out = append(out, n)
+		next = n + 1
+	}
+	sort.Ints(out)
+	return out
 }
 
 // texts are w's strings by field name (the reminder's by step).

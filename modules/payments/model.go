@@ -16,8 +16,14 @@ const (
 	Reversed = "reversed"
 )
 
+// SetOff is the method of a payment that is no money received: a claim of
+// the tenant's (a credited compensation, the deposit applied at a
+// settlement) set off against what the tenant owes. Its receipt is a
+// set-off statement and its notice never thanks for a payment.
+const SetOff = "set_off"
+
 // Methods are the ways a payment can be made.
-var Methods = []string{"bank_transfer", "cash", "card", "other"}
+var Methods = []string{"bank_transfer", "cash", "card", "cheque", "direct_debit", SetOff, "other"}
 
 // Payment is a row of payments.
 type Payment struct {

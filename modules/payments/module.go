@@ -27,8 +27,8 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Payments, their allocation to charges, credit and balances", Status: module.Ready,
 		Depends:    []string{"accounts", "properties", "expenses"},
-		Migrations: migrations.FS,
-		OpenAPI:    openapiYAML,
+		Migrations: migrations.FS, GoMigrations: migrations.Go,
+		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,
 			fx.Provide(NewService),
 			fx.Provide(fx.Private, NewStore, NewHandler),

@@ -65,7 +65,15 @@ const (
 	keyBalanceProperty = "printforms.receipt.balance_property"
 	keyCredit          = "printforms.receipt.credit"
 	keyChargeOf        = "printforms.charge.of_contract"
-	keyPropertyName    = "printforms.contract.property_name"
+	// A set-off's statement (a receipt of a payment of method set_off).
+	keySetOffTitle           = "printforms.setoff.title"
+	keySetOffNumber          = "printforms.setoff.number"
+	keySetOffTenant          = "printforms.setoff.tenant"
+	keySetOffDate            = "printforms.setoff.date"
+	keySetOffNote            = "printforms.setoff.note"
+	keySetOffBalanceContract = "printforms.setoff.balance_contract"
+	keySetOffBalanceProperty = "printforms.setoff.balance_property"
+	keyPropertyName          = "printforms.contract.property_name"
 	// keyMethodPrefix + a payment method, keyChargePrefix + a charge kind
 	// and keyMeterPrefix + a meter kind are keys too (see methodKeys,
 	// chargeKeys).
@@ -77,7 +85,7 @@ const (
 // The payment methods, charge kinds and meter kinds the receipt
 // translates.
 var (
-	methods     = []string{"bank_transfer", "card", "cash", "other"}
+	methods     = []string{"bank_transfer", "card", "cash", "cheque", "direct_debit", methodSetOff, "other"}
 	chargeKinds = []string{"rent", "utility_prepayment", "deposit", "late_fee", "default_interest"}
 	meterKinds  = []string{"electricity", "gas", "water_cold", "water_hot", "heating", "other"}
 )
@@ -90,6 +98,7 @@ var labelKeys = []string{
 	keyNotOnFile, keyPlaceDate, keyPreamble, keyRentAtStart, keyRentSchedule, keyRentStep, keyDepositMonths,
 	keyPaymentDayValue, keyPaidOn, keyMethod, keyReference, keyReceiptContract, keyBalanceContract,
 	keyBalanceProperty, keyCredit, keyChargeOf, keyPropertyName,
+	keySetOffTitle, keySetOffNumber, keySetOffTenant, keySetOffDate, keySetOffNote, keySetOffBalanceContract, keySetOffBalanceProperty,
 }
 
 func init() {

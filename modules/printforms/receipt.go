@@ -12,6 +12,10 @@ import (
 	"github.com/propman/propman/platform/period"
 )
 
+// methodSetOff is the payment method of a set-off (payments.SetOff): its
+// receipt is printed as a set-off statement, since no money was received.
+const methodSetOff = "set_off"
+
 // The statuses of a receipt.
 const (
 	ReceiptIssued = "issued"
@@ -34,7 +38,8 @@ type Receipt struct {
 	PropertyAddress string
 	Currency        string
 	// PaidOn is the day the money was paid, Method how (bank_transfer,
-	// cash, card, other: printed in the locale; anything else as it is),
+	// cash, card, cheque, direct_debit, other: printed in the locale;
+	// anything else as it is; set_off prints a set-off statement),
 	// Reference the payer's reference (empty prints nothing).
 	PaidOn    period.Date
 	Method    string
@@ -111,9 +116,27 @@ func (r *Renderer) Receipt(locale string, rc Receipt) (out []byte, err error) {
 	defer recoverRender(&err)
 	l, _ := r.labels.forLocale(locale)
 	number := clean(rc.Number, false)
-	title := l.get(keyReceiptTitle)
+	// A set-off is no payment: its statement says so, and thanks for
+	// nothing (LANDLORD-CORE: "Set-offs are not payments").
+	setOff := rc.Method == methodSetOff
+	titleKey, numberKey, payerKey, dateKey, balanceContract, balanceProperty :=
+		keyReceiptTitle, keyReceiptNumber, keyPayer, keyPaidOn, keyBalanceContract, keyBalanceProperty
+	if setOff {
+		titleKey, numberKey, payerKey, dateKey, balanceContract, balanceProperty =
+			keySetOffTitle, keySetOffNumber, keySetOffTenant, keySetOffDate, keySetOffBalanceContract, keySetOffBalanceProperty
+	}
+	title := l.get(titleKey)
 	d := newDoc(locale, l, title+" "+number, rc.IssuedAt)
-	d.title(title, l.get(keyReceiptNumber)+" "+number)
+	d.title(title, l.get(numberKey)+" "+number)
+	if setOff {
+		d.font("", 10)
+		d.color(0)
+		for _, line := range d.wrap(l.get(keySetOffNote), contentW) {
+			d.cell(marginL, contentW, d.lineH(), line, "L")
+			d.gap(d.lineH())
+		}
+		d.gap(3)
+	}
 	void := rc.Status == ReceiptVoid
 	if void {
 		d.font("B", 11)
@@ -133,12 +156,12 @@ func (r *Renderer) Receipt(locale string, rc Receipt) (out []byte, err error) {
 		}
 	}
 	if p := clean(rc.PayerName, false); strings.TrimSpace(p) != "" {
-		d.row(l.get(keyPayer), p)
+		d.row(l.get(payerKey), p)
 	}
 	if !rc.PaidOn.IsZero() {
-		d.row(l.get(keyPaidOn), d.st.Date(rc.PaidOn))
+		d.row(l.get(dateKey), d.st.Date(rc.PaidOn))
 	}
-	if rc.Method != "" {
+	if rc.Method != "" && !setOff {
 		d.row(l.get(keyMethod), d.method(rc.Method))
 	}
 	if ref := clean(rc.Reference, false); strings.TrimSpace(ref) != "" {
@@ -159,9 +182,9 @@ func (r *Renderer) Receipt(locale string, rc Receipt) (out []byte, err error) {
 		d.sumLine(l.get(keyCredit), d.st.Money(rc.Credit, currency), "")
 	}
 	if rc.Balance != nil {
-		key := keyBalanceProperty
+		key := balanceProperty
 		if strings.TrimSpace(rc.ContractNumber) != "" {
-			key = keyBalanceContract
+			key = balanceContract
 		}
 		d.sumLine(l.get(key), d.st.Money(*rc.Balance, currency), "B")
 	}

@@ -138,8 +138,8 @@ func names(entries []module.Entry) []string {
 func MigrationSets(entries []module.Entry) []database.MigrationSet {
 	sets := []database.MigrationSet{{Owner: "platform", FS: migrations.FS, Go: migrations.Go}}
 	for _, e := range entries {
-		if e.Migrations != nil {
-			sets = append(sets, database.MigrationSet{Owner: e.Name, FS: e.Migrations})
+		if e.Migrations != nil || e.GoMigrations != nil {
+			sets = append(sets, database.MigrationSet{Owner: e.Name, FS: e.Migrations, Go: e.GoMigrations})
 		}
 	}
 	return sets

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/migrate"
 	"go.uber.org/fx"
 
 	"github.com/propman/propman/platform/config"
@@ -41,6 +42,11 @@ type Entry struct {
 	// They run whether or not the module is enabled, so the schema does not
 	// depend on configuration.
 	Migrations fs.FS
+	// GoMigrations register the module's migrations written in Go (bun's
+	// Register, from a file named <yyyymmddhhmmss>_<what>.go): a change
+	// one SQL file cannot make on both engines, such as a new CHECK on
+	// SQLite, which rebuilds the table.
+	GoMigrations []func(*migrate.Migrations) error
 	// OpenAPI is the module's YAML fragment: paths and components.
 	OpenAPI []byte
 	// Seed writes reference data idempotently after migrations.

@@ -19,6 +19,8 @@ import (
 	gomessage "github.com/emersion/go-message"
 	gomail "github.com/emersion/go-message/mail"
 	"github.com/emersion/go-smtp"
+
+	"github.com/propman/propman/platform/testkit/requires"
 )
 
 // Server keeps every mail it accepts, or refuses each recipient with a
@@ -167,19 +169,19 @@ func Read(t testing.TB, raw []byte) Mail {
 	return m
 }
 
-// PDFText is the text of a PDF (pdftotext -layout), or "" when poppler is
-// not installed (CI installs it).
+// PDFText is the text of a PDF (pdftotext -layout), or "" outside CI when
+// poppler is not installed (in CI its absence fails the test).
 func PDFText(t testing.TB, data []byte) string {
 	t.Helper()
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Log("pdftotext is not installed: the PDF's text is not checked")
+	pdftotext := requires.Optional(t, "pdftotext", "apt-get install poppler-utils")
+	if pdftotext == "" {
 		return ""
 	}
 	path := filepath.Join(t.TempDir(), "a.pdf")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("pdftotext", "-layout", path, "-").Output()
+	out, err := exec.Command(pdftotext, "-enc", "UTF-8", "-layout", path, "-").Output()
 	if err != nil {
 		t.Fatalf("pdftotext: %v", err)
 	}
