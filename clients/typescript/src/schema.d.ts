@@ -1928,12 +1928,13 @@ export interface paths {
          * Settle the deposit of an ended contract
          * @description For a terminated or ended contract of this property, in one
          *     transaction: `deposit_held` is what was paid on the contract's
-         *     deposit charge; `owed` what is still owed on its other charges;
+         *     deposit charge; `owed` what is still owed on its other charges (a fine
+         *     the law of the property's country voids, and its late fee, left out);
          *     `deductions_total` the sum of the agreed `deductions` (each with a
          *     reason, an amount more than 0 and evidence documents of the
          *     property), which may not exceed the deposit held (400);
          *     `applied_to_owed` = min(owed, held - deductions) is paid from the
-         *     deposit by a payment (method `other`) allocated to the owed charges
+         *     deposit by a set-off (method `set_off`) allocated to the owed charges
          *     oldest first; `refund` = held - deductions - applied is recorded as
          *     a pending `deposit_refund` compensation (none when 0);
          *     `still_owed` = owed - applied. `deadline` is the country's deposit
@@ -2018,8 +2019,8 @@ export interface paths {
         /**
          * Credit a pending compensation to the tenant's open charges
          * @description In one transaction under the property's lock: a payment of the
-         *     amount (method `other`, paid today, the tenant as payer, reference
-         *     "Compensation <kind> <id>") on the contract, allocated to the
+         *     amount (method `set_off`, paid today, the tenant as payer, the
+         *     compensation's description as reference) on the contract, allocated to the
          *     contract's open charges oldest first (the contract's allocation
          *     order); what is left stays the contract's credit and pays its next
          *     charges. The compensation becomes `credited` with `payment_id`. Not
@@ -2816,7 +2817,12 @@ export interface paths {
          *     `amount` (more than 0, at most 2 decimals) is in the property's
          *     currency: `currency`, when given, must be it. `paid_on` defaults to
          *     today and may not be in the future. `method` is one of
-         *     `bank_transfer`, `cash`, `card`, `other`. `contract_id` must be a
+         *     `bank_transfer`, `cash`, `card`, `cheque`, `direct_debit`,
+         *     `set_off`, `other`. `set_off` is no money received but a claim of
+         *     the tenant's set off against what they owe (a credited
+         *     compensation, the deposit applied): its receipt prints as a
+         *     set-off statement and the tenant's notice never thanks for a
+         *     payment. `contract_id` must be a
          *     contract of the property; `payer_id` a contragent of its owner. A
          *     payment for a contract without `payer_id` is the contract's
          *     tenant's (its receipt names them).
@@ -3295,6 +3301,12 @@ export interface paths {
          *     unallocated credit is used on it as on any new charge. A fine gets
          *     a late fee (penalties/refresh) only when the contract's terms set
          *     `LATE_FEE_ON_FINES` to true.
+         *     A fine must be one the law of the property's country allows on a
+         *     residential lease: Germany (§ 555 BGB), France (loi 89-462 art. 4
+         *     i) and the United Kingdom (Tenant Fees Act 2019) void contractual
+         *     penalties, so a fine there is a 422 `penalty_not_allowed` and
+         *     nothing is stored; record the violation without `fine`, and claim
+         *     damage as damage (a charge, with the evidence).
          *     Broken rules: 400 validation_failed, nothing stored.
          */
         post: operations["createViolation"];
@@ -5200,7 +5212,7 @@ export interface components {
              * @description paid_out: how
              * @enum {string|null}
              */
-            method: "bank_transfer" | "cash" | "card" | "other" | null;
+            method: "bank_transfer" | "cash" | "card" | "cheque" | "other" | null;
             /**
              * Format: date
              * @description paid_out: when
@@ -5245,7 +5257,7 @@ export interface components {
         };
         CompensationPayOut: {
             /** @enum {string} */
-            method: "bank_transfer" | "cash" | "card" | "other";
+            method: "bank_transfer" | "cash" | "card" | "cheque" | "other";
             /**
              * Format: date
              * @description Default: today; not in the future
@@ -6322,7 +6334,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            method: "bank_transfer" | "cash" | "card" | "other";
+            method: "bank_transfer" | "cash" | "card" | "cheque" | "direct_debit" | "set_off" | "other";
             /** Format: date */
             paid_on: string;
             /**
@@ -6352,7 +6364,7 @@ export interface components {
             /** @description must be the property's currency when given */
             currency?: string;
             /** @enum {string} */
-            method: "bank_transfer" | "cash" | "card" | "other";
+            method: "bank_transfer" | "cash" | "card" | "cheque" | "direct_debit" | "set_off" | "other";
             /**
              * Format: date
              * @description today when absent; not in the future
@@ -14694,6 +14706,18 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description `penalty_not_allowed`: the lease's law voids a contractual fine
+             *     (the message names the provision). Nothing was stored.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
