@@ -23,7 +23,7 @@ func TestSetOffsAreNotPayments(t *testing.T) {
 	tok := w.landlord.Token
 	prop := "/api/v1/properties/" + w.property
 	w.at(t, time.Date(2026, 11, 2, 0, 0, 0, 0, berlin), 0, 30) // November's rent billed
-	w.at(t, time.Date(2026, 11, 5, 0, 0, 0, 0, berlin), 7, 0) // before the day's notices
+	w.at(t, time.Date(2026, 11, 5, 0, 0, 0, 0, berlin), 7, 0)  // before the day's notices
 	w.pay(t, 200, "2026-11-04")
 	cp := created(t, w.app.Post(prop+"/compensations", tok, map[string]any{"contract_id": w.contract, "kind": "repair_by_tenant",
 		"amount": 75.25, "description": "Boiler repaired by the tenant\n(invoice 17)"}))
