@@ -12,6 +12,7 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/documents"
+	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/receipts"
@@ -48,11 +49,27 @@ func newRentListener(l *listener) contracts.RentListener { return l }
 
 // PaymentPosted queues the receipt notice of a contract's payment; a
 // payment without a contract has no tenant to write to.
+//
+// A payment that leaves nothing of the contract overdue ends its dunning
+// ladder at once, in the payment's transaction: a new arrear, even the
+// next day's, starts at step 1.
 func (l *listener) PaymentPosted(ctx context.Context, tx bun.IDB, p payments.PostedPayment) error {
 	if p.Payment.ContractID == nil {
 		return nil
 	}
-	_, err := l.svc.queue.Insert(ctx, tx, receiptArgs{PaymentID: p.Payment.ID.String(), ContractID: p.Payment.ContractID.String()},
+	var overdue int64
+	today := period.DateOf(l.svc.clock.Now())
+	err := database.Query(ctx, tx, tx.NewSelect().TableExpr("(?) AS t", expenses.TotalsQuery(tx, p.Payment.PropertyID, p.Payment.ContractID, today)).
+		ColumnExpr("t.overdue"), &overdue)
+	if err != nil {
+		return err
+	}
+	if overdue == 0 {
+		if err := l.svc.store.release(ctx, tx, []uuid.UUID{*p.Payment.ContractID}); err != nil {
+			return err
+		}
+	}
+	_, err = l.svc.queue.Insert(ctx, tx, receiptArgs{PaymentID: p.Payment.ID.String(), ContractID: p.Payment.ContractID.String()},
 		&river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}})
 	return err
 }

@@ -20,6 +20,12 @@ import (
 	"github.com/propman/propman/platform/httpserver"
 )
 
+// The settings of the dunning ladder's delays, in PATCH bodies.
+const (
+	keyStep2 = "reminder_step2_days"
+	keyStep3 = "reminder_step3_days"
+)
+
 // Handler turns HTTP requests into settings reads and changes.
 type Handler struct{ svc *Service }
 
@@ -32,6 +38,8 @@ type settingsJSON struct {
 	RentCallDays    int        `json:"rent_call_days_before"`
 	Reminder        bool       `json:"reminder"`
 	ReminderDays    []int      `json:"reminder_days_after"`
+	Step2Days       int        `json:"reminder_step2_days"`
+	Step3Days       int        `json:"reminder_step3_days"`
 	Receipt         bool       `json:"receipt"`
 	ContractEnd     bool       `json:"contract_end"`
 	ContractEndDays int        `json:"contract_end_days_before"`
@@ -40,7 +48,8 @@ type settingsJSON struct {
 }
 
 func settingsView(s *Settings) settingsJSON {
-	v := settingsJSON{RentCall: s.RentCall, RentCallDays: s.RentCallDays, Reminder: s.Reminder, ReminderDays: ReminderSteps,
+	v := settingsJSON{RentCall: s.RentCall, RentCallDays: s.RentCallDays, Reminder: s.Reminder,
+		ReminderDays: []int{FirstReminderDays, s.Step2Days, s.Step3Days}, Step2Days: s.Step2Days, Step3Days: s.Step3Days,
 		Receipt: s.Receipt, ContractEnd: s.ContractEnd, ContractEndDays: s.ContractEndDays, RentChange: s.RentChange}
 	if !s.UpdatedAt.IsZero() {
 		t := s.UpdatedAt
@@ -54,10 +63,20 @@ type contractJSON struct {
 	ContractID string           `json:"contract_id"`
 	Own        map[string]*bool `json:"own"`
 	Effective  map[string]bool  `json:"effective"`
+	// The ladder's delays: the contract's own (null: the workspace's) and
+	// the days in force.
+	Step2Days    *int  `json:"reminder_step2_days"`
+	Step3Days    *int  `json:"reminder_step3_days"`
+	ReminderDays []int `json:"reminder_days_after"`
 }
 
 func contractView(c *contracts.Contract, ws *Settings, own *ContractSettings) contractJSON {
-	v := contractJSON{ContractID: c.ID.String(), Own: map[string]*bool{}, Effective: map[string]bool{}}
+	d := own.Delays(ws)
+	v := contractJSON{ContractID: c.ID.String(), Own: map[string]*bool{}, Effective: map[string]bool{},
+		ReminderDays: []int{FirstReminderDays, d[0], d[1]}}
+	if own != nil {
+		v.Step2Days, v.Step3Days = own.Step2Days, own.Step3Days
+	}
 	for _, k := range Kinds {
 		v.Own[k] = nil
 		if own != nil {
@@ -101,7 +120,8 @@ func fields(c *fiber.Ctx, known []string) (map[string]json.RawMessage, []string,
 func (h *Handler) patchSettings(c *fiber.Ctx) error {
 	p := auth.Current(c)
 	ctx := httpserver.Context(c)
-	body, unknown, err := fields(c, append(append([]string(nil), Kinds...), "rent_call_days_before", "contract_end_days_before"))
+	body, unknown, err := fields(c, append(append([]string(nil), Kinds...), "rent_call_days_before", "contract_end_days_before",
+		keyStep2, keyStep3))
 	if err != nil {
 		return err
 	}
@@ -123,6 +143,17 @@ func (h *Handler) patchSettings(c *fiber.Ctx) error {
 				var n int
 				if json.Unmarshal(raw, &n) != nil || n < 0 || n > limit {
 					details = append(details, fmt.Sprintf("%s: must be a whole number of days from 0 to %d", k, limit))
+					continue
+				}
+				*dst = n
+			case keyStep2, keyStep3:
+				dst := &st.Step2Days
+				if k == keyStep3 {
+					dst = &st.Step3Days
+				}
+				var n int
+				if json.Unmarshal(raw, &n) != nil || n < 1 || n > MaxStepDays {
+					details = append(details, fmt.Sprintf("%s: must be a whole number of days from 1 to %d", k, MaxStepDays))
 					continue
 				}
 				*dst = n
@@ -187,7 +218,7 @@ func (h *Handler) patchContract(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	body, unknown, err := fields(c, Kinds)
+	body, unknown, err := fields(c, append(append([]string(nil), Kinds...), keyStep2, keyStep3))
 	if err != nil {
 		return err
 	}
@@ -207,6 +238,19 @@ func (h *Handler) patchContract(c *fiber.Ctx) error {
 		}
 		details := unknown
 		for name, raw := range body {
+			if name == keyStep2 || name == keyStep3 {
+				dst := &own.Step2Days
+				if name == keyStep3 {
+					dst = &own.Step3Days
+				}
+				var n *int
+				if json.Unmarshal(raw, &n) != nil || (n != nil && (*n < 1 || *n > MaxStepDays)) {
+					details = append(details, fmt.Sprintf("%s: must be a whole number of days from 1 to %d, or null (as the workspace)", name, MaxStepDays))
+					continue
+				}
+				*dst = n
+				continue
+			}
 			var v *bool
 			if json.Unmarshal(raw, &v) != nil {
 				details = append(details, name+": must be true, false or null (as the workspace)")

@@ -1,18 +1,23 @@
 package notices
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/messages"
+	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/platform/jobs"
+	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
 
@@ -68,14 +73,7 @@ func (s *Service) run(ctx context.Context, run jobs.Run) (map[string]int, []stri
 		}
 	}
 	if ws.Reminder {
-		due, err := s.owed(ctx, run.WorkspaceID, today.AddDays(-reminderWindow), today.AddDays(-ReminderSteps[0]), false)
-		if err != nil {
-			return counts, problems, err
-		}
-		step := func(g group) string {
-			return g.due.String() + "+" + strconv.Itoa(reminderStep(g.due, today))
-		}
-		if err := s.send(ctx, ws, Reminder, due, step, counts, countReminders, fail); err != nil {
+		if err := s.dun(ctx, ws, today, counts, fail); err != nil {
 			return counts, problems, err
 		}
 	}
@@ -91,17 +89,108 @@ func (s *Service) run(ctx context.Context, run jobs.Run) (map[string]int, []stri
 	return counts, problems, nil
 }
 
-// reminderStep is the last reminder step reached today for a charge due
-// on due: a run that missed days sends the step it has reached, not every
-// step it missed.
-func reminderStep(due, today period.Date) int {
-	step := ReminderSteps[0]
-	for _, d := range ReminderSteps {
-		if !due.AddDays(d).After(today) {
-			step = d
+// dun climbs the dunning ladder: every contract of the workspace with
+// something overdue today (due before today and still owed, of any age:
+// the balance's overdue) gets step 1 when it is not on the ladder, and the
+// next step once the delay after its last one has passed; step 3 is the
+// last. A contract on the ladder with nothing overdue any more is taken
+// off it, so its next arrear starts at step 1 again.
+func (s *Service) dun(ctx context.Context, ws *Settings, today period.Date, counts map[string]int, fail func(string, error)) error {
+	overdue, err := s.owed(ctx, ws.WorkspaceID, period.NewDate(1900, 1, 1), today.AddDays(-FirstReminderDays), false)
+	if err != nil {
+		return err
+	}
+	ladder, err := s.store.ladder(ctx, s.db, ws.WorkspaceID)
+	if err != nil {
+		return err
+	}
+	inArrears := make(map[uuid.UUID]bool, len(overdue))
+	for _, g := range overdue {
+		inArrears[g.contract] = true
+	}
+	var paid []uuid.UUID
+	for id := range ladder {
+		if !inArrears[id] {
+			paid = append(paid, id)
 		}
 	}
-	return step
+	for start := 0; start < len(paid); start += page {
+		if err := s.store.release(ctx, s.db, paid[start:min(start+page, len(paid))]); err != nil {
+			return err
+		}
+	}
+	var due []group
+	for start := 0; start < len(overdue); start += page {
+		chunk := overdue[start:min(start+page, len(overdue))]
+		ids := make([]uuid.UUID, len(chunk))
+		for i, g := range chunk {
+			ids[i] = g.contract
+		}
+		own, err := s.store.contracts(ctx, s.db, ids)
+		if err != nil {
+			return err
+		}
+		for _, g := range chunk {
+			d := ladder[g.contract]
+			delays := own[g.contract].Delays(ws)
+			switch {
+			case d == nil:
+				g.step, g.since = 1, today
+			case d.Step >= lastStep:
+				continue // the last step was sent
+			case !today.Before(d.SentOn.AddDays(delays[d.Step-1])):
+				g.step, g.since = d.Step+1, d.Since
+			default:
+				continue
+			}
+			g.today = today
+			due = append(due, g)
+		}
+	}
+	return s.send(ctx, ws, Reminder, due, func(g group) string { return g.since.String() + "+" + strconv.Itoa(g.step) },
+		counts, countReminders, fail)
+}
+
+// lastStep is the dunning ladder's last step: a formal demand with its
+// letter as a PDF.
+const lastStep = 3
+
+// demand renders the last step's letter (printforms.Demand: in France the
+// mise en demeure de payer) and files it as a document of the contract,
+// in the notice's transaction; it returns the document to attach.
+func (s *Service) demand(ctx context.Context, tx bun.Tx, c *contracts.Contract, l *letter, g group, title string) (uuid.UUID, error) {
+	lines := make([]printforms.ReceiptLine, len(g.charges))
+	var total money.Amount
+	for i := range g.charges {
+		ch := &g.charges[i]
+		lines[i] = printforms.ReceiptLine{Charge: ch.Name, Period: ch.Period, Amount: ch.Outstanding()}
+		total += ch.Outstanding()
+	}
+	currency := g.charges[0].Currency
+	pdf, err := s.forms.Demand(c.Locale, printforms.Demand{Title: l.w.FinalTitle, ContractNumber: c.Number, Date: g.today,
+		Landlord: printforms.Party{Name: l.landlord, Address: l.landlordAddress}, Tenant: printforms.Party{Name: l.tenant, Address: l.tenantAddress},
+		PropertyAddress: l.place(), Currency: currency, Lines: lines, Total: total,
+		Paragraphs: []string{fmt.Sprintf(l.w.FinalDemand, l.st.Money(total, currency))}})
+	if err != nil {
+		return uuid.Nil, err
+	}
+	name := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < ' ' {
+			return '-'
+		}
+		return r
+	}, "demand-"+c.Number+"-"+g.today.String()+".pdf")
+	blob, err := s.files.Put(ctx, name, bytes.NewReader(pdf))
+	if err != nil {
+		return uuid.Nil, err
+	}
+	doc, err := s.files.Insert(ctx, tx, documents.NewFile{WorkspaceID: c.WorkspaceID, PropertyID: c.PropertyID,
+		ContractID: &c.ID, Title: title, Category: "other", UploadedBy: c.OwnerID}, blob)
+	if err != nil {
+		s.files.Discard(blob)
+		return uuid.Nil, err
+	}
+	return doc.ID, nil
 }
 
 // group is one notice's matter: a contract's charges due on one day (a
@@ -111,6 +200,10 @@ type group struct {
 	contract uuid.UUID
 	due      period.Date
 	charges  []expenses.Charge
+	// A reminder's step on the ladder, the day its arrear began (step 1)
+	// and the run's day.
+	step         int
+	since, today period.Date
 }
 
 // owed reads the workspace's owed charges due from from to to, grouped by
@@ -257,14 +350,24 @@ func (s *Service) compose(ctx context.Context, tx bun.Tx, c *contracts.Contract,
 		n.Title = fmt.Sprintf(l.w.RentCallSubject, due, c.Number)
 		n.Body = l.body(fmt.Sprintf(l.w.RentCallIntro, due), l.chargeLines(g.charges), l.w.RentCallOutro)
 	case Reminder:
-		i := 0
-		for j, d := range ReminderSteps {
-			if step == g.due.String()+"+"+strconv.Itoa(d) {
-				i = j
+		n.Title = fmt.Sprintf(l.w.ReminderSubject[g.step-1], due, c.Number)
+		outro := l.w.ReminderOutro
+		if g.step == lastStep {
+			outro = l.w.FinalOutro
+			doc, err := s.demand(ctx, tx, c, l, g, n.Title)
+			if err != nil {
+				return messages.Notice{}, err
 			}
+			n.Attachments = []uuid.UUID{doc}
 		}
-		n.Title = fmt.Sprintf(l.w.ReminderSubject[i], due, c.Number)
-		n.Body = l.body(fmt.Sprintf(l.w.ReminderIntro, due), l.chargeLines(g.charges), l.w.ReminderOutro)
+		n.Body = l.body(fmt.Sprintf(l.w.ReminderIntro, due), l.chargeLines(g.charges), outro)
+		// The contract stands on this step from now, in the notice's
+		// transaction: the next step counts its delay from today.
+		err := s.store.climb(ctx, tx, &Dunning{ContractID: c.ID, WorkspaceID: c.WorkspaceID, Since: g.since, Step: g.step,
+			SentOn: g.today, UpdatedAt: s.now()})
+		if err != nil {
+			return messages.Notice{}, err
+		}
 	case ContractEnd:
 		n.Title = fmt.Sprintf(l.w.EndSubject, due)
 		n.Body = l.body(fmt.Sprintf(l.w.EndBody, due))

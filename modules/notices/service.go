@@ -83,8 +83,13 @@ type letter struct {
 	prop     *properties.Property
 	tenant   string
 	landlord string
-	w        wording
-	st       printforms.Style
+	// The tenant's and the landlord's postal addresses, as one line each
+	// ("" when none is on file).
+	tenantAddress, landlordAddress string
+	w                              wording
+	st                             printforms.Style
+	// chargeName is a charge's name in the contract's language.
+	chargeName func(string) string
 }
 
 // letterFor reads, through tx, who and what a notice of contract c names.
@@ -98,11 +103,19 @@ func (s *Service) letterFor(ctx context.Context, tx bun.Tx, c *contracts.Contrac
 		return nil, fmt.Errorf("property of notice: %w", err)
 	}
 	owner := new(accounts.User)
-	if err := database.Select(ctx, tx, tx.NewSelect().Model(owner).Column("id", "name").Where("id = ?", database.Param{V: c.OwnerID})); err != nil {
+	if err := database.Select(ctx, tx, tx.NewSelect().Model(owner).
+		Column("id", "name", "address_line", "address_postal_code", "address_city", "address_country_code").
+		Where("id = ?", database.Param{V: c.OwnerID})); err != nil {
 		return nil, fmt.Errorf("landlord of notice: %w", err)
 	}
+	landlordAddress := ""
+	if a := owner.PostalAddress(); a != nil {
+		landlordAddress = strings.Join(nonEmpty(a.Address, strings.TrimSpace(a.PostalCode+" "+a.City)), ", ")
+	}
 	return &letter{contract: c, prop: prop, tenant: cg.Name, landlord: owner.Name,
-		w: wordingOf(c.Locale), st: printforms.StyleOf(c.Locale)}, nil
+		tenantAddress: strings.Join(strings.Fields(cg.Address), " "), landlordAddress: landlordAddress,
+		w: wordingOf(c.Locale), st: printforms.StyleOf(c.Locale),
+		chargeName: func(name string) string { return s.forms.ChargeName(c.Locale, name) }}, nil
 }
 
 // body is the letter around paragraphs: greeting, the paragraphs, the
@@ -114,12 +127,8 @@ func (l *letter) body(paragraphs ...string) string {
 		b.WriteString("\n\n")
 		b.WriteString(p)
 	}
-	place := l.prop.Name
-	if a := strings.TrimSpace(strings.Join(nonEmpty(l.prop.Address, strings.TrimSpace(l.prop.PostalCode+" "+l.prop.City)), ", ")); a != "" {
-		place += " (" + a + ")"
-	}
 	b.WriteString("\n\n")
-	fmt.Fprintf(&b, l.w.Contract, l.contract.Number, place)
+	fmt.Fprintf(&b, l.w.Contract, l.contract.Number, l.place())
 	b.WriteString("\n\n")
 	b.WriteString(l.w.Closing)
 	if name := strings.TrimSpace(l.landlord); name != "" {
@@ -129,6 +138,15 @@ func (l *letter) body(paragraphs ...string) string {
 	return b.String()
 }
 
+// place is the property as a letter names it: its name and address.
+func (l *letter) place() string {
+	place := l.prop.Name
+	if a := strings.TrimSpace(strings.Join(nonEmpty(l.prop.Address, strings.TrimSpace(l.prop.PostalCode+" "+l.prop.City)), ", ")); a != "" {
+		place += " (" + a + ")"
+	}
+	return place
+}
+
 // chargeLines lists what is owed of charges, one line each, and the total.
 func (l *letter) chargeLines(charges []expenses.Charge) string {
 	var b strings.Builder
@@ -136,7 +154,7 @@ func (l *letter) chargeLines(charges []expenses.Charge) string {
 	for i := range charges {
 		c := &charges[i]
 		b.WriteString("- ")
-		b.WriteString(c.Name)
+		b.WriteString(l.chargeName(c.Name))
 		if c.Period != "" {
 			b.WriteString(" (" + l.st.Period(c.Period) + ")")
 		}

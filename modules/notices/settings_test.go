@@ -24,7 +24,7 @@ func TestNoticeSettings(t *testing.T) {
 	const path = "/api/v1/notice-settings"
 	defaults := w.app.Get(path, w.landlord.Token).Expect(http.StatusOK).Map()
 	want := map[string]any{"rent_call": true, "rent_call_days_before": 5.0, "reminder": true, "reminder_days_after": []any{1.0, 7.0, 14.0},
-		"receipt": true, "contract_end": true, "contract_end_days_before": 60.0, "rent_change": true, "updated_at": nil}
+		"reminder_step2_days": 7.0, "reminder_step3_days": 14.0, "receipt": true, "contract_end": true, "contract_end_days_before": 60.0, "rent_change": true, "updated_at": nil}
 	if !reflect.DeepEqual(defaults, want) {
 		t.Fatalf("defaults %v", defaults)
 	}
@@ -35,6 +35,8 @@ func TestNoticeSettings(t *testing.T) {
 		{map[string]any{}, 1},
 		{map[string]any{"laundry": true, "reminder": "yes", "rent_call_days_before": 29}, 3},
 		{map[string]any{"contract_end_days_before": -1, "receipt": nil}, 2},
+		{map[string]any{"reminder_step2_days": 0, "reminder_step3_days": 91}, 2},
+		{map[string]any{"reminder_step2_days": 7.5, "reminder_step3_days": "14"}, 2},
 		{[]any{true}, 1},
 	} {
 		res := w.patch(path, bad.body).Expect(http.StatusBadRequest)
@@ -45,8 +47,9 @@ func TestNoticeSettings(t *testing.T) {
 	if got := w.app.Get(path, w.landlord.Token).Expect(http.StatusOK).Map(); !reflect.DeepEqual(got, defaults) {
 		t.Fatalf("a refused change changed %v into %v", defaults, got)
 	}
-	got := w.patch(path, map[string]any{"rent_call_days_before": 7, "reminder": false}).Expect(http.StatusOK).Map()
-	if got["rent_call_days_before"] != 7.0 || got["reminder"] != false || got["updated_at"] == nil || got["receipt"] != true {
+	got := w.patch(path, map[string]any{"rent_call_days_before": 7, "reminder": false, "reminder_step2_days": 10}).Expect(http.StatusOK).Map()
+	if got["rent_call_days_before"] != 7.0 || got["reminder"] != false || got["updated_at"] == nil || got["receipt"] != true ||
+		got["reminder_step2_days"] != 10.0 || !reflect.DeepEqual(got["reminder_days_after"], []any{1.0, 10.0, 14.0}) {
 		t.Fatalf("changed: %v", got)
 	}
 
@@ -66,6 +69,20 @@ func TestNoticeSettings(t *testing.T) {
 	c = w.patch(cpath, map[string]any{"reminder": nil}).Expect(http.StatusOK).Map()
 	if eff = c["effective"].(map[string]any); eff["reminder"] != false {
 		t.Fatalf("null did not follow the workspace again: %v", c)
+	}
+	// The ladder's delays: the contract's own over the workspace's, null
+	// to follow it again; out of range refused.
+	if c["reminder_step2_days"] != nil || !reflect.DeepEqual(c["reminder_days_after"], []any{1.0, 10.0, 14.0}) {
+		t.Fatalf("contract delays %v", c)
+	}
+	w.patch(cpath, map[string]any{"reminder_step3_days": 0}).Expect(http.StatusBadRequest)
+	c = w.patch(cpath, map[string]any{"reminder_step3_days": 21}).Expect(http.StatusOK).Map()
+	if c["reminder_step3_days"] != 21.0 || !reflect.DeepEqual(c["reminder_days_after"], []any{1.0, 10.0, 21.0}) {
+		t.Fatalf("contract delays after the change %v", c)
+	}
+	c = w.patch(cpath, map[string]any{"reminder_step3_days": nil}).Expect(http.StatusOK).Map()
+	if c["reminder_step3_days"] != nil || !reflect.DeepEqual(c["reminder_days_after"], []any{1.0, 10.0, 14.0}) {
+		t.Fatalf("contract delays back to the workspace's %v", c)
 	}
 	w.app.Get("/api/v1/contracts/00000000-0000-0000-0000-000000000000/notice-settings", w.landlord.Token).Expect(http.StatusNotFound)
 }

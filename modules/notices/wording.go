@@ -20,11 +20,18 @@ type wording struct {
 	RentCallIntro string
 	RentCallOutro string
 
-	// ReminderSubject by step (1, 7, 14 days): the due date, the number.
+	// ReminderSubject by step of the dunning ladder: the oldest due
+	// date, the number.
 	ReminderSubject [3]string
-	// ReminderIntro: the due date.
+	// ReminderIntro: the oldest due date.
 	ReminderIntro string
 	ReminderOutro string
+	// FinalOutro closes the last step's mail; FinalTitle and FinalDemand
+	// (the total) are its letter, attached as a PDF (in France the mise en
+	// demeure de payer).
+	FinalOutro  string
+	FinalTitle  string
+	FinalDemand string
 
 	// ReceiptSubject: the receipt's number.
 	ReceiptSubject string
@@ -63,10 +70,13 @@ var wordings = map[string]wording{
 		ReminderSubject: [3]string{
 			"Payment reminder: due since %s (agreement %s)",
 			"Second payment reminder: due since %s (agreement %s)",
-			"Final payment reminder: due since %s (agreement %s)",
+			"Final demand for payment: due since %s (agreement %s)",
 		},
 		ReminderIntro: "according to our records, the following fell due on %s and is still outstanding:",
 		ReminderOutro: "Please pay the outstanding amount without delay. If you have paid in the meantime, please disregard this reminder.",
+		FinalOutro:    "Despite our reminders this is still unpaid. The attached letter is our final demand: please pay the whole amount within 14 days. Otherwise we will take further steps to recover it without further notice.",
+		FinalTitle:    "Final demand for payment",
+		FinalDemand:   "Despite our earlier reminders, the amounts listed above remain unpaid. We hereby formally demand that you pay the total of %s within 14 days of receiving this letter. If you do not, we will take further steps to recover the debt, including legal proceedings, without further notice, and will claim interest and the costs of recovery as the law allows.",
 
 		ReceiptSubject: "Receipt %s",
 		ReceiptBody:    "we have received your payment of %s made on %s. Thank you. Receipt %s is attached.",
@@ -91,11 +101,14 @@ var wordings = map[string]wording{
 
 		ReminderSubject: [3]string{
 			"Zahlungserinnerung: fällig seit %s (Vertrag %s)",
-			"Zweite Zahlungserinnerung: fällig seit %s (Vertrag %s)",
-			"Letzte Zahlungserinnerung: fällig seit %s (Vertrag %s)",
+			"Mahnung: fällig seit %s (Vertrag %s)",
+			"Letzte Mahnung: fällig seit %s (Vertrag %s)",
 		},
 		ReminderIntro: "nach unseren Unterlagen ist Folgendes seit dem %s fällig und noch offen:",
 		ReminderOutro: "Bitte begleichen Sie den offenen Betrag umgehend. Falls Sie inzwischen gezahlt haben, ist diese Erinnerung gegenstandslos.",
+		FinalOutro:    "Trotz unserer Erinnerungen ist dieser Betrag weiterhin offen. Das beigefügte Schreiben ist unsere letzte Mahnung: Bitte zahlen Sie den Gesamtbetrag innerhalb von 14 Tagen. Andernfalls werden wir ohne weitere Ankündigung weitere Schritte einleiten.",
+		FinalTitle:    "Letzte Mahnung",
+		FinalDemand:   "Trotz unserer Zahlungserinnerungen sind die oben aufgeführten Beträge weiterhin offen. Wir fordern Sie hiermit letztmalig auf, den Gesamtbetrag von %s innerhalb von 14 Tagen nach Zugang dieses Schreibens zu zahlen. Nach fruchtlosem Ablauf der Frist werden wir ohne weitere Ankündigung gerichtliche Schritte einleiten und Verzugszinsen sowie die Kosten der Rechtsverfolgung geltend machen (§§ 286, 288 BGB).",
 
 		ReceiptSubject: "Quittung %s",
 		ReceiptBody:    "wir haben Ihre Zahlung über %s vom %s erhalten. Vielen Dank. Die Quittung %s liegt bei.",
@@ -121,10 +134,13 @@ var wordings = map[string]wording{
 		ReminderSubject: [3]string{
 			"Rappel de paiement : échu depuis le %s (bail %s)",
 			"Deuxième rappel de paiement : échu depuis le %s (bail %s)",
-			"Dernier rappel de paiement : échu depuis le %s (bail %s)",
+			"Mise en demeure de payer : échu depuis le %s (bail %s)",
 		},
 		ReminderIntro: "selon nos registres, les sommes suivantes étaient exigibles le %s et restent dues :",
 		ReminderOutro: "Merci de régler le montant dû sans délai. Si vous avez payé entre-temps, veuillez ne pas tenir compte de ce rappel.",
+		FinalOutro:    "Malgré nos rappels, ces sommes restent impayées. Vous trouverez ci-joint notre mise en demeure de payer : nous vous prions de régler l'intégralité de la somme sous huit jours.",
+		FinalTitle:    "Mise en demeure de payer",
+		FinalDemand:   "Malgré nos précédents rappels, les sommes détaillées ci-dessus demeurent impayées. Par la présente, nous vous mettons en demeure de nous régler la somme totale de %s dans un délai de huit jours à compter de la réception de ce courrier. À défaut, nous nous réservons le droit d'engager toute procédure utile au recouvrement de notre créance, sans autre avis. La présente mise en demeure fait courir les intérêts au taux légal (Code civil, art. 1231-6 et 1344).",
 
 		ReceiptSubject: "Quittance %s",
 		ReceiptBody:    "nous avons bien reçu votre paiement de %s effectué le %s. Merci. La quittance %s est jointe.",
@@ -150,10 +166,13 @@ var wordings = map[string]wording{
 		ReminderSubject: [3]string{
 			"Recordatorio de pago: vencido desde el %s (contrato %s)",
 			"Segundo recordatorio de pago: vencido desde el %s (contrato %s)",
-			"Último recordatorio de pago: vencido desde el %s (contrato %s)",
+			"Requerimiento de pago: vencido desde el %s (contrato %s)",
 		},
 		ReminderIntro: "según nuestros registros, lo siguiente venció el %s y sigue pendiente:",
 		ReminderOutro: "Le rogamos que abone el importe pendiente sin demora. Si ha pagado entretanto, no tenga en cuenta este recordatorio.",
+		FinalOutro:    "A pesar de nuestros recordatorios, el importe sigue pendiente. La carta adjunta es nuestro requerimiento formal de pago: le rogamos abone la totalidad en un plazo de 14 días.",
+		FinalTitle:    "Requerimiento de pago",
+		FinalDemand:   "A pesar de nuestros recordatorios anteriores, los importes detallados arriba siguen pendientes. Por la presente le requerimos formalmente el pago del total de %s en el plazo de 14 días desde la recepción de esta carta. En caso contrario, emprenderemos sin más aviso las acciones necesarias para su cobro, incluidas las judiciales, y reclamaremos los intereses y costes que la ley permita.",
 
 		ReceiptSubject: "Recibo %s",
 		ReceiptBody:    "hemos recibido su pago de %s realizado el %s. Muchas gracias. Adjuntamos el recibo %s.",
@@ -179,10 +198,13 @@ var wordings = map[string]wording{
 		ReminderSubject: [3]string{
 			"Нагадування про оплату: прострочено з %s (договір %s)",
 			"Друге нагадування про оплату: прострочено з %s (договір %s)",
-			"Останнє нагадування про оплату: прострочено з %s (договір %s)",
+			"Вимога про сплату: прострочено з %s (договір %s)",
 		},
 		ReminderIntro: "за нашими даними, строк сплати настав %s, але ці суми досі не сплачені:",
 		ReminderOutro: "Просимо невідкладно сплатити заборгованість. Якщо ви вже сплатили, просимо не зважати на це нагадування.",
+		FinalOutro:    "Попри наші нагадування, ця сума досі не сплачена. Доданий лист є нашою остаточною вимогою: просимо сплатити всю суму протягом 14 днів.",
+		FinalTitle:    "Вимога про сплату заборгованості",
+		FinalDemand:   "Попри наші попередні нагадування, наведені вище суми досі не сплачені. Цим листом ми офіційно вимагаємо сплатити загальну суму %s протягом 14 днів з дня отримання цього листа. Інакше ми без додаткового повідомлення вживемо заходів для стягнення боргу, зокрема в судовому порядку, і вимагатимемо сплати процентів і витрат, передбачених законом.",
 
 		ReceiptSubject: "Квитанція %s",
 		ReceiptBody:    "ми отримали ваш платіж на суму %s від %s. Дякуємо. Квитанцію %s додано.",

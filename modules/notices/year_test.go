@@ -43,8 +43,9 @@ func TestAYearOfNotices(t *testing.T) {
 		switch {
 		case date == "2027-05-15":
 			w.app.Post("/api/v1/contracts/"+w.contract+"/rent", w.landlord.Token, map[string]any{"amount": 990, "from": "2027-07-01"}).Expect(http.StatusOK)
-		case date == "2027-03-20":
-			// March's rent, 17 days late, and the default interest on it.
+		case date == "2027-03-26":
+			// March's rent, 23 days late, and the default interest on it:
+			// the dunning ladder went up all three steps before.
 			w.app.Clock.Set(time.Date(day.Year(), day.Month(), day.Day(), 12, 0, 0, 0, berlin))
 			w.pay(t, 950+interest, date)
 		case day.Day() == 3 && date != "2027-03-03" && date >= "2026-12-03" && date <= "2027-11-03":
@@ -88,10 +89,10 @@ func TestAYearOfNotices(t *testing.T) {
 			return "rent_call"
 		case strings.HasPrefix(m.Subject, "Zahlungserinnerung"):
 			return "reminder 1"
-		case strings.HasPrefix(m.Subject, "Zweite Zahlungserinnerung"):
-			return "reminder 7"
-		case strings.HasPrefix(m.Subject, "Letzte Zahlungserinnerung"):
-			return "reminder 14"
+		case strings.HasPrefix(m.Subject, "Mahnung"):
+			return "reminder 2"
+		case strings.HasPrefix(m.Subject, "Letzte Mahnung"):
+			return "reminder 3"
 		case strings.HasPrefix(m.Subject, "Quittung"):
 			return "receipt"
 		case strings.HasPrefix(m.Subject, "Neue Miete ab"):
@@ -116,7 +117,9 @@ func TestAYearOfNotices(t *testing.T) {
 			expected = append(expected, m.AddDate(0, 0, 2).Format("2006-01-02")+" receipt")
 		}
 	}
-	expected = append(expected, "2027-03-04 reminder 1", "2027-03-10 reminder 7", "2027-03-17 reminder 14", "2027-03-20 receipt",
+	// The ladder: step 1 the day after the due date, step 2 seven days
+	// after step 1, step 3 fourteen days after step 2.
+	expected = append(expected, "2027-03-04 reminder 1", "2027-03-11 reminder 2", "2027-03-25 reminder 3", "2027-03-26 receipt",
 		"2027-05-15 rent_change", "2027-10-01 contract_end")
 	sort.Strings(expected)
 	sort.Strings(seen)
@@ -138,7 +141,7 @@ func TestAYearOfNotices(t *testing.T) {
 		switch {
 		case strings.HasPrefix(m.Subject(), "Quittung") && strings.Contains(m.Text, "990,00"):
 			receipt = m
-		case strings.HasPrefix(m.Subject(), "Letzte Zahlungserinnerung"):
+		case strings.HasPrefix(m.Subject(), "Letzte Mahnung"):
 			reminder = m
 		}
 	}
@@ -147,9 +150,27 @@ func TestAYearOfNotices(t *testing.T) {
 			t.Errorf("%d mails with the subject %q", n, s)
 		}
 	}
+	reminder.Text = strings.NewReplacer("\u00a0", " ", "\r\n", "\n").Replace(reminder.Text)
 	if !strings.Contains(reminder.Text, "Guten Tag Anna Schmidt,") || !strings.Contains(reminder.Text, "03.03.2027") ||
-		!strings.Contains(reminder.Text, "- Rent, contract L-7 (03.2027): 950,00 €\n- Default interest: Rent, contract L-7 (03.2027): 0,16 €\nGesamt: 950,16 €") || !strings.Contains(reminder.Text, "Mietvertrag L-7, Flat 3 (Lindenstraße 5, 10969 Berlin)") {
+		!strings.Contains(reminder.Text, "- Miete, Vertrag L-7 (03.2027): 950,00 €\n- Verzugszinsen: Miete, Vertrag L-7 (03.2027): 0,16 €\nGesamt: 950,16 €") ||
+		!strings.Contains(reminder.Text, "Mietvertrag L-7, Flat 3 (Lindenstraße 5, 10969 Berlin)") || !strings.Contains(reminder.Text, "letzte Mahnung") {
 		t.Errorf("the last reminder reads:\n%s", reminder.Text)
+	}
+	if len(reminder.Files) != 1 {
+		t.Fatalf("the last reminder has %d attachments", len(reminder.Files))
+	}
+	for _, pdf := range reminder.Files {
+		text := strings.Join(strings.Fields(strings.ReplaceAll(mailtest.PDFText(t, pdf), "\u00a0", " ")), " ")
+		if text == "" {
+			continue
+		}
+		for _, want := range []string{"Letzte Mahnung", "Vertrag Nr. L-7", "Anna Schmidt", "Lindenstraße 5, 10969 Berlin",
+			"Miete, Vertrag L-7 03.2027 950,00 €", "Verzugszinsen: Miete, Vertrag L-7 03.2027 0,16 €", "Gesamt 950,16 €",
+			"den Gesamtbetrag von 950,16 € innerhalb von 14 Tagen", "§§ 286, 288 BGB"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the last reminder's letter lacks %q:\n%s", want, text)
+			}
+		}
 	}
 	if len(receipt.Files) != 1 {
 		t.Fatalf("a receipt of 990,00 with %d attachments: %q", len(receipt.Files), receipt.Text)

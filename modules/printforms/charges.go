@@ -33,6 +33,16 @@ func (d *doc) method(m string) string {
 	return clean(m, false)
 }
 
+// ChargeName is a charge's name as a reader of locale reads it: the names
+// the service gives its own charges translated (as chargeName does on the
+// forms), the landlord's as written. Letters and mails use it, so a
+// German reminder says "Miete, Vertrag 2026/001", not "Rent, contract".
+func (r *Renderer) ChargeName(locale, name string) string {
+	l, _ := r.labels.forLocale(locale)
+	d := &doc{l: l, locale: locale, st: styleOf(locale)}
+	return d.chargeName(name)
+}
+
 // chargeName is a receipt line's charge in the locale when the service
 // named it ("Rent, contract 2026/001" is "Miete, Vertrag 2026/001" in
 // German; "Late fee: Deposit" is "Verzugszuschlag: Kaution"; a meter's

@@ -331,3 +331,11 @@ func (v *version) key() string {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
+
+// ChargeName is Renderer.ChargeName: a charge's name in locale.
+func (s *Service) ChargeName(locale, name string) string { return s.render.ChargeName(locale, name) }
+
+// Demand is Renderer.Demand: a formal demand for payment as a PDF.
+func (s *Service) Demand(locale string, dm Demand) ([]byte, error) {
+	return s.render.Demand(locale, dm)
+}

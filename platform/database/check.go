@@ -40,12 +40,14 @@ func ChangeCheck(ctx context.Context, db *bun.DB, table, constraint, from, to st
 		if strings.Count(ddl, old) != 1 {
 			return fmt.Errorf("table %s: %q is not once in its definition", table, old)
 		}
-		head := "CREATE TABLE " + table + " ("
-		if !strings.HasPrefix(ddl, head) {
-			return fmt.Errorf("table %s: its definition does not start with %q", table, head)
+		// SQLite keeps the statement as written, and a table renamed into
+		// place (by an earlier rebuild) with its name quoted.
+		open := strings.IndexByte(ddl, '(')
+		if name := strings.TrimSpace(strings.TrimPrefix(ddl[:max(open, 0)], "CREATE TABLE")); open < 0 || strings.Trim(name, `"`) != table {
+			return fmt.Errorf("table %s: its definition does not start with CREATE TABLE %s (", table, table)
 		}
 		tmp := table + "_rebuilt"
-		ddl = "CREATE TABLE " + tmp + " (" + strings.TrimPrefix(strings.Replace(ddl, old, "CHECK ("+to+")", 1), head)
+		ddl = "CREATE TABLE " + tmp + " " + strings.Replace(ddl[open:], old, "CHECK ("+to+")", 1)
 		rows, err := tx.QueryContext(ctx, "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", table)
 		if err != nil {
 			return err

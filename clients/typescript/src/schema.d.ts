@@ -5399,11 +5399,19 @@ export interface components {
             effective: components["schemas"]["NoticeKinds"];
             /** @description The contract's own choice of each kind; null: as the workspace */
             own: components["schemas"]["NoticeKindChoices"];
+            /** @description The ladder in force for this contract (as in the workspace's settings) */
+            reminder_days_after: number[];
+            /** @description The contract's own delay before step 2; null: the workspace's */
+            reminder_step2_days: number | null;
+            /** @description The contract's own delay before step 3; null: the workspace's */
+            reminder_step3_days: number | null;
         };
         ContractNoticeSettingsUpdate: {
             contract_end?: boolean | null;
             receipt?: boolean | null;
             reminder?: boolean | null;
+            reminder_step2_days?: number | null;
+            reminder_step3_days?: number | null;
             rent_call?: boolean | null;
             rent_change?: boolean | null;
         };
@@ -6261,8 +6269,12 @@ export interface components {
             receipt: boolean;
             /** @description Reminders while charges are owed */
             reminder: boolean;
-            /** @description The days after the due date a reminder goes out on (fixed) */
+            /** @description The ladder: step 1 this many days after the due date (1), step 2 after step 1, step 3 after step 2 */
             reminder_days_after: number[];
+            /** @description Days after step 1 before step 2 (7) */
+            reminder_step2_days: number;
+            /** @description Days after step 2 before step 3 (14) */
+            reminder_step3_days: number;
             /** @description A rent call before charges fall due */
             rent_call: boolean;
             /** @description How many days before the due date (0: on the day) */
@@ -6280,6 +6292,8 @@ export interface components {
             contract_end_days_before?: number;
             receipt?: boolean;
             reminder?: boolean;
+            reminder_step2_days?: number;
+            reminder_step3_days?: number;
             rent_call?: boolean;
             rent_call_days_before?: number;
             rent_change?: boolean;

@@ -1,0 +1,73 @@
+package printforms
+
+import (
+	"strings"
+
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
+)
+
+// Demand is a formal letter demanding payment (the dunning ladder's last
+// step: in France the mise en demeure de payer): who writes to whom about
+// which dwelling, every amount owed with the total, the demand's
+// paragraphs, and the landlord's signature. The notices module fills it
+// in, with its paragraphs in the contract's language; the labels are the
+// forms' own.
+type Demand struct {
+	Title          string
+	ContractNumber string
+	Date           period.Date
+	Landlord       Party
+	Tenant         Party
+	// PropertyAddress is the dwelling's address (or its name).
+	PropertyAddress string
+	Currency        string
+	Lines           []ReceiptLine // each amount owed: charge, period, amount
+	Total           money.Amount
+	// Paragraphs are the demand itself (line breaks kept).
+	Paragraphs []string
+}
+
+// Demand renders dm in locale as a PDF.
+func (r *Renderer) Demand(locale string, dm Demand) (out []byte, err error) {
+	defer recoverRender(&err)
+	l, _ := r.labels.forLocale(locale)
+	title := clean(dm.Title, false)
+	d := newDoc(locale, l, title, dm.Date.Time())
+	sub := ""
+	if n := clean(dm.ContractNumber, false); strings.TrimSpace(n) != "" {
+		sub = l.get(keyReceiptContract) + " " + n
+	}
+	d.title(title, sub)
+	d.row(l.get(keyDate), d.st.Date(dm.Date))
+	for _, p := range []struct {
+		label string
+		party Party
+	}{{l.get(keyLandlord), dm.Landlord}, {l.get(keyTenant), dm.Tenant}} {
+		value := clean(p.party.Name, false)
+		if a := clean(p.party.Address, false); strings.TrimSpace(a) != "" {
+			value += ", " + a
+		}
+		d.row(p.label, value)
+	}
+	d.row(l.get(keyProperty), clean(dm.PropertyAddress, false))
+	d.gap(4)
+	d.receiptTable(dm.Lines, dm.Total, clean(dm.Currency, false))
+	d.gap(6)
+	for _, p := range dm.Paragraphs {
+		for _, line := range strings.Split(clean(p, true), "\n") {
+			d.para(line, "", 10, 0, 0)
+		}
+		d.gap(3)
+	}
+	d.gap(10)
+	d.need(22)
+	top := d.pdf.GetY()
+	d.signLine(marginL, top+10, 80, l.get(keySignature)+" – "+l.get(keyLandlord))
+	d.pdf.SetY(top + 15)
+	d.font("", 10)
+	d.color(0)
+	d.cell(marginL, 80, 5, d.fit(clean(dm.Landlord.Name, false), 80), "L")
+	d.pdf.SetY(top + 22)
+	return d.finish(title, "")
+}
