@@ -156,6 +156,12 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[receiptArgs]) e
 	if r.Status != receipts.Issued {
 		return nil // reversed before the notice went out
 	}
+	// The mail names the form the PDF is: a rent receipt (quittance) for
+	// a payment that settled its month, a receipt (reçu) otherwise.
+	quittance, err := s.settlesMonth(ctx, paymentID)
+	if err != nil {
+		return err
+	}
 	pdf, err := s.forms.ReceiptJob(ctx, s.source, auth.InWorkspace(c.WorkspaceID, c.OwnerID), r.ID.String(), c.Locale)
 	if err != nil {
 		return err
@@ -179,6 +185,8 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[receiptArgs]) e
 			day = lt.st.Date(p.PaidOn)
 			if p.Method == payments.SetOff {
 				subject, body = lt.w.SetOffSubject, lt.w.SetOffBody
+			} else if quittance {
+				subject, body = lt.w.QuittanceSubject, lt.w.QuittanceBody
 			}
 		}
 		doc, err := s.files.Insert(ctx, tx, documents.NewFile{WorkspaceID: c.WorkspaceID, PropertyID: c.PropertyID,
@@ -203,6 +211,16 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[receiptArgs]) e
 		}
 	}
 	return err
+}
+
+// settlesMonth asks the payments module whether the payment settled its
+// month's rent and charges.
+func (s *Service) settlesMonth(ctx context.Context, paymentID uuid.UUID) (bool, error) {
+	p := new(payments.Payment)
+	if err := database.Select(ctx, s.db, s.db.NewSelect().Model(p).Where("id = ?", paymentID)); err != nil {
+		return false, err
+	}
+	return s.payments.SettlesMonth(ctx, p)
 }
 
 // payment reads the day the payment was made and how (a set-off is

@@ -17,6 +17,7 @@ import (
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/messages"
+	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/receipts"
@@ -41,6 +42,7 @@ type Service struct {
 	props     *properties.Service
 	accounts  *accounts.Service
 	expenses  *expenses.Service
+	payments  *payments.Service
 	messages  *messages.Service
 	receipts  *receipts.Service
 	forms     *printforms.Service
@@ -61,6 +63,7 @@ type ServiceParams struct {
 	Properties  *properties.Service
 	Accounts    *accounts.Service
 	Expenses    *expenses.Service
+	Payments    *payments.Service
 	Messages    *messages.Service
 	Receipts    *receipts.Service
 	Forms       *printforms.Service
@@ -72,7 +75,7 @@ type ServiceParams struct {
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, store: &store{db: p.DB}, clock: p.Clock, log: p.Log, queue: p.Queue,
 		contracts: p.Contracts, tenants: p.Contragents, props: p.Properties,
-		accounts: p.Accounts, expenses: p.Expenses, messages: p.Messages, receipts: p.Receipts,
+		accounts: p.Accounts, expenses: p.Expenses, payments: p.Payments, messages: p.Messages, receipts: p.Receipts,
 		forms: p.Forms, source: p.Source, files: p.Files}
 }
 

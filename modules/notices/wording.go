@@ -37,6 +37,11 @@ type wording struct {
 	ReceiptSubject string
 	// ReceiptBody: the amount, the day paid, the receipt's number.
 	ReceiptBody string
+	// QuittanceSubject and QuittanceBody (as ReceiptBody) are the receipt
+	// of a payment that settled its month's rent and charges (France:
+	// quittance de loyer; any other payment gets a reçu).
+	QuittanceSubject string
+	QuittanceBody    string
 	// SetOffSubject: the statement's number. SetOffBody: the amount, the
 	// day, the number. A set-off (a credited compensation, the deposit
 	// applied) is no payment received, and is never thanked for as one.
@@ -78,10 +83,12 @@ var wordings = map[string]wording{
 		FinalTitle:    "Final demand for payment",
 		FinalDemand:   "Despite our earlier reminders, the amounts listed above remain unpaid. We hereby formally demand that you pay the total of %s within 14 days of receiving this letter. If you do not, we will take further steps to recover the debt, including legal proceedings, without further notice, and will claim interest and the costs of recovery as the law allows.",
 
-		ReceiptSubject: "Receipt %s",
-		ReceiptBody:    "we have received your payment of %s made on %s. Thank you. Receipt %s is attached.",
-		SetOffSubject:  "Set-off statement %s",
-		SetOffBody:     "on %[2]s we set off %[1]s that we owe you against what you owe under the tenancy; no payment was made. The statement %[3]s, attached, lists the amounts settled by it.",
+		ReceiptSubject:   "Receipt %s",
+		ReceiptBody:      "we have received your payment of %s made on %s. Thank you. Receipt %s is attached.",
+		SetOffSubject:    "Set-off statement %s",
+		SetOffBody:       "on %[2]s we set off %[1]s that we owe you against what you owe under the tenancy; no payment was made. The statement %[3]s, attached, lists the amounts settled by it.",
+		QuittanceSubject: "Rent receipt %s",
+		QuittanceBody:    "we have received your payment of %s made on %s, which settles the month's rent and charges. Thank you. Rent receipt %s is attached.",
 
 		EndSubject: "Your tenancy ends on %s",
 		EndBody:    "your tenancy ends on %s. Please contact us to arrange the handover of the property and the return of the keys.",
@@ -110,10 +117,12 @@ var wordings = map[string]wording{
 		FinalTitle:    "Letzte Mahnung",
 		FinalDemand:   "Trotz unserer Zahlungserinnerungen sind die oben aufgeführten Beträge weiterhin offen. Wir fordern Sie hiermit letztmalig auf, den Gesamtbetrag von %s innerhalb von 14 Tagen nach Zugang dieses Schreibens zu zahlen. Nach fruchtlosem Ablauf der Frist werden wir ohne weitere Ankündigung gerichtliche Schritte einleiten und Verzugszinsen sowie die Kosten der Rechtsverfolgung geltend machen (§§ 286, 288 BGB).",
 
-		ReceiptSubject: "Quittung %s",
-		ReceiptBody:    "wir haben Ihre Zahlung über %s vom %s erhalten. Vielen Dank. Die Quittung %s liegt bei.",
-		SetOffSubject:  "Verrechnungsmitteilung %s",
-		SetOffBody:     "am %[2]s haben wir einen Betrag von %[1]s, den wir Ihnen schulden, mit Ihren offenen Forderungen aus dem Mietverhältnis verrechnet; eine Zahlung ist nicht erfolgt. Die beigefügte Mitteilung %[3]s nennt die damit beglichenen Beträge.",
+		ReceiptSubject:   "Quittung %s",
+		ReceiptBody:      "wir haben Ihre Zahlung über %s vom %s erhalten. Vielen Dank. Die Quittung %s liegt bei.",
+		SetOffSubject:    "Verrechnungsmitteilung %s",
+		SetOffBody:       "am %[2]s haben wir einen Betrag von %[1]s, den wir Ihnen schulden, mit Ihren offenen Forderungen aus dem Mietverhältnis verrechnet; eine Zahlung ist nicht erfolgt. Die beigefügte Mitteilung %[3]s nennt die damit beglichenen Beträge.",
+		QuittanceSubject: "Mietquittung %s",
+		QuittanceBody:    "wir haben Ihre Zahlung über %s vom %s erhalten; damit sind Miete und Nebenkosten des Monats vollständig bezahlt. Vielen Dank. Die Mietquittung %s liegt bei.",
 
 		EndSubject: "Ihr Mietverhältnis endet am %s",
 		EndBody:    "Ihr Mietverhältnis endet am %s. Bitte sprechen Sie uns an, um die Übergabe der Wohnung und der Schlüssel zu vereinbaren.",
@@ -142,10 +151,12 @@ var wordings = map[string]wording{
 		FinalTitle:    "Mise en demeure de payer",
 		FinalDemand:   "Malgré nos précédents rappels, les sommes détaillées ci-dessus demeurent impayées. Par la présente, nous vous mettons en demeure de nous régler la somme totale de %s dans un délai de huit jours à compter de la réception de ce courrier. À défaut, nous nous réservons le droit d'engager toute procédure utile au recouvrement de notre créance, sans autre avis. La présente mise en demeure fait courir les intérêts au taux légal (Code civil, art. 1231-6 et 1344).",
 
-		ReceiptSubject: "Quittance %s",
-		ReceiptBody:    "nous avons bien reçu votre paiement de %s effectué le %s. Merci. La quittance %s est jointe.",
-		SetOffSubject:  "Avis de compensation %s",
-		SetOffBody:     "le %[2]s, nous avons imputé par compensation la somme de %[1]s que nous vous devons sur les sommes dues au titre du bail ; aucun paiement n'a eu lieu. L'avis %[3]s ci-joint indique les sommes ainsi réglées.",
+		ReceiptSubject:   "Reçu %s",
+		ReceiptBody:      "nous avons bien reçu votre paiement de %s effectué le %s. Merci. Le reçu %s est joint.",
+		SetOffSubject:    "Avis de compensation %s",
+		SetOffBody:       "le %[2]s, nous avons imputé par compensation la somme de %[1]s que nous vous devons sur les sommes dues au titre du bail ; aucun paiement n'a eu lieu. L'avis %[3]s ci-joint indique les sommes ainsi réglées.",
+		QuittanceSubject: "Quittance de loyer %s",
+		QuittanceBody:    "nous avons bien reçu votre paiement de %s effectué le %s, qui règle le loyer et les charges du mois. Merci. La quittance de loyer %s est jointe.",
 
 		EndSubject: "Votre bail prend fin le %s",
 		EndBody:    "votre bail prend fin le %s. Merci de nous contacter pour convenir de l’état des lieux de sortie et de la remise des clés.",
@@ -174,10 +185,12 @@ var wordings = map[string]wording{
 		FinalTitle:    "Requerimiento de pago",
 		FinalDemand:   "A pesar de nuestros recordatorios anteriores, los importes detallados arriba siguen pendientes. Por la presente le requerimos formalmente el pago del total de %s en el plazo de 14 días desde la recepción de esta carta. En caso contrario, emprenderemos sin más aviso las acciones necesarias para su cobro, incluidas las judiciales, y reclamaremos los intereses y costes que la ley permita.",
 
-		ReceiptSubject: "Recibo %s",
-		ReceiptBody:    "hemos recibido su pago de %s realizado el %s. Muchas gracias. Adjuntamos el recibo %s.",
-		SetOffSubject:  "Aviso de compensación %s",
-		SetOffBody:     "el %[2]s compensamos el importe de %[1]s que le debemos con lo que usted adeuda por el arrendamiento; no se ha realizado ningún pago. El aviso %[3]s adjunto detalla los importes así saldados.",
+		ReceiptSubject:   "Recibo %s",
+		ReceiptBody:      "hemos recibido su pago de %s realizado el %s. Muchas gracias. Adjuntamos el recibo %s.",
+		SetOffSubject:    "Aviso de compensación %s",
+		SetOffBody:       "el %[2]s compensamos el importe de %[1]s que le debemos con lo que usted adeuda por el arrendamiento; no se ha realizado ningún pago. El aviso %[3]s adjunto detalla los importes así saldados.",
+		QuittanceSubject: "Recibo de alquiler %s",
+		QuittanceBody:    "hemos recibido su pago de %s realizado el %s, que salda la renta y los gastos del mes. Muchas gracias. Adjuntamos el recibo de alquiler %s.",
 
 		EndSubject: "Su arrendamiento termina el %s",
 		EndBody:    "su arrendamiento termina el %s. Póngase en contacto con nosotros para acordar la entrega de la vivienda y de las llaves.",
@@ -206,10 +219,12 @@ var wordings = map[string]wording{
 		FinalTitle:    "Вимога про сплату заборгованості",
 		FinalDemand:   "Попри наші попередні нагадування, наведені вище суми досі не сплачені. Цим листом ми офіційно вимагаємо сплатити загальну суму %s протягом 14 днів з дня отримання цього листа. Інакше ми без додаткового повідомлення вживемо заходів для стягнення боргу, зокрема в судовому порядку, і вимагатимемо сплати процентів і витрат, передбачених законом.",
 
-		ReceiptSubject: "Квитанція %s",
-		ReceiptBody:    "ми отримали ваш платіж на суму %s від %s. Дякуємо. Квитанцію %s додано.",
-		SetOffSubject:  "Повідомлення про зарахування %s",
-		SetOffBody:     "%[2]s ми зарахували суму %[1]s, яку ми вам винні, в рахунок вашої заборгованості за договором найму; платежу не було. У доданому повідомленні %[3]s наведено погашені суми.",
+		ReceiptSubject:   "Квитанція %s",
+		ReceiptBody:      "ми отримали ваш платіж на суму %s від %s. Дякуємо. Квитанцію %s додано.",
+		SetOffSubject:    "Повідомлення про зарахування %s",
+		SetOffBody:       "%[2]s ми зарахували суму %[1]s, яку ми вам винні, в рахунок вашої заборгованості за договором найму; платежу не було. У доданому повідомленні %[3]s наведено погашені суми.",
+		QuittanceSubject: "Квитанція про сплату орендної плати %s",
+		QuittanceBody:    "ми отримали ваш платіж на суму %s від %s, яким повністю сплачено орендну плату та платежі за місяць. Дякуємо. Квитанцію %s додано.",
 
 		EndSubject: "Ваша оренда закінчується %s",
 		EndBody:    "ваша оренда закінчується %s. Будь ласка, зв’яжіться з нами, щоб домовитися про передачу житла та ключів.",

@@ -93,7 +93,7 @@ func TestAYearOfNotices(t *testing.T) {
 			return "reminder 2"
 		case strings.HasPrefix(m.Subject, "Letzte Mahnung"):
 			return "reminder 3"
-		case strings.HasPrefix(m.Subject, "Quittung"):
+		case strings.HasPrefix(m.Subject, "Quittung"), strings.HasPrefix(m.Subject, "Mietquittung"):
 			return "receipt"
 		case strings.HasPrefix(m.Subject, "Neue Miete ab"):
 			return "rent_change"
@@ -139,7 +139,7 @@ func TestAYearOfNotices(t *testing.T) {
 		m := mailtest.Read(t, raw)
 		subjects[m.Subject()]++
 		switch {
-		case strings.HasPrefix(m.Subject(), "Quittung") && strings.Contains(m.Text, "990,00"):
+		case strings.HasPrefix(m.Subject(), "Mietquittung") && strings.Contains(m.Text, "990,00"):
 			receipt = m
 		case strings.HasPrefix(m.Subject(), "Letzte Mahnung"):
 			reminder = m

@@ -61,3 +61,47 @@ func balanceAfter(ctx context.Context, db bun.IDB, p *Payment) (money.Amount, er
 	}
 	return money.Amount(max(0, owed-settled-other)), nil
 }
+
+// SettlesMonth reports whether p paid the rent and charges of one month
+// of its contract and left that month fully paid right after it: a French
+// landlord owes a quittance de loyer for such a payment, and a mere reçu
+// for any other (a part payment, the deposit, a payment spread over
+// months; loi n° 89-462, art. 21). "The month's rent and charges" are the
+// contract's charges of that period made by its expenses (rent,
+// prepayments, other recurring charges); the deposit, late fees, fines
+// and a payment without a contract never make a quittance.
+func (s *Service) SettlesMonth(ctx context.Context, p *Payment) (bool, error) {
+	if p.ContractID == nil {
+		return false, nil
+	}
+	db := s.db
+	var months, recurring, other int64
+	var month string
+	err := database.Query(ctx, db, db.NewSelect().TableExpr("payment_allocations AS a").
+		Join("JOIN charges AS ch ON ch.id = a.charge_id").
+		ColumnExpr("COUNT(DISTINCT ch.period), COALESCE(MIN(ch.period), '')").
+		ColumnExpr("COALESCE(MAX(CASE WHEN ch.expense_id IS NOT NULL AND ch.kind = ? THEN 1 ELSE 0 END), 0)", expenses.Regular).
+		ColumnExpr("COALESCE(MAX(CASE WHEN ch.expense_id IS NULL OR ch.kind <> ? THEN 1 ELSE 0 END), 0)", expenses.Regular).
+		Where("a.payment_id = ?", p.ID).Where("a.property_id = ?", p.PropertyID),
+		&months, &month, &recurring, &other)
+	if err != nil {
+		return false, fmt.Errorf("month of payment: %w", err)
+	}
+	if months != 1 || recurring != 1 || other != 0 {
+		return false, nil
+	}
+	// Right after p: the month's recurring charges less what payments up
+	// to p had given them.
+	var left int64
+	err = database.Query(ctx, db, db.NewSelect().TableExpr("charges AS ch").
+		ColumnExpr("CAST(COALESCE(SUM(ch.amount_minor - (SELECT COALESCE(SUM(a.amount_minor), 0) FROM payment_allocations AS a "+
+			"WHERE a.charge_id = ch.id AND (a.created_at <= ? OR a.payment_id = ?) AND (a.voided_at IS NULL OR a.voided_at > ? OR a.payment_id = ?))), 0) AS BIGINT)",
+			p.CreatedAt, p.ID, p.CreatedAt, p.ID).
+		Where("ch.property_id = ?", p.PropertyID).Where("ch.contract_id = ?", *p.ContractID).
+		Where("ch.period = ?", month).Where("ch.kind = ?", expenses.Regular).
+		Where("ch.expense_id IS NOT NULL").Where("ch.status <> ?", expenses.Cancelled), &left)
+	if err != nil {
+		return false, fmt.Errorf("month of payment: %w", err)
+	}
+	return left <= 0, nil
+}

@@ -66,6 +66,8 @@ const (
 	keyCredit          = "printforms.receipt.credit"
 	keyChargeOf        = "printforms.charge.of_contract"
 	// A set-off's statement (a receipt of a payment of method set_off).
+	keyQuittanceTitle        = "printforms.quittance.title"
+	keyQuittanceNumber       = "printforms.quittance.number"
 	keySetOffTitle           = "printforms.setoff.title"
 	keySetOffNumber          = "printforms.setoff.number"
 	keySetOffTenant          = "printforms.setoff.tenant"
@@ -98,7 +100,7 @@ var labelKeys = []string{
 	keyNotOnFile, keyPlaceDate, keyPreamble, keyRentAtStart, keyRentSchedule, keyRentStep, keyDepositMonths,
 	keyPaymentDayValue, keyPaidOn, keyMethod, keyReference, keyReceiptContract, keyBalanceContract,
 	keyBalanceProperty, keyCredit, keyChargeOf, keyPropertyName,
-	keySetOffTitle, keySetOffNumber, keySetOffTenant, keySetOffDate, keySetOffNote, keySetOffBalanceContract, keySetOffBalanceProperty,
+	keyQuittanceTitle, keyQuittanceNumber, keySetOffTitle, keySetOffNumber, keySetOffTenant, keySetOffDate, keySetOffNote, keySetOffBalanceContract, keySetOffBalanceProperty,
 }
 
 func init() {

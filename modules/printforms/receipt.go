@@ -54,6 +54,11 @@ type Receipt struct {
 	// prints nothing). Credit is what the payment kept for later charges.
 	Balance *money.Amount
 	Credit  money.Amount
+	// Quittance: the payment left the month's rent and charges of its
+	// contract fully paid (payments.Service.SettlesMonth), so the form is a
+	// rent receipt (France: quittance de loyer, loi 89-462 art. 21); any
+	// other payment gets a plain receipt (reçu).
+	Quittance bool
 	// Status is ReceiptIssued or ReceiptVoid; a void receipt is printed
 	// with a note under its title and a large "VOID" across every page.
 	Status string
@@ -121,6 +126,9 @@ func (r *Renderer) Receipt(locale string, rc Receipt) (out []byte, err error) {
 	setOff := rc.Method == methodSetOff
 	titleKey, numberKey, payerKey, dateKey, balanceContract, balanceProperty :=
 		keyReceiptTitle, keyReceiptNumber, keyPayer, keyPaidOn, keyBalanceContract, keyBalanceProperty
+	if rc.Quittance && !setOff {
+		titleKey, numberKey = keyQuittanceTitle, keyQuittanceNumber
+	}
 	if setOff {
 		titleKey, numberKey, payerKey, dateKey, balanceContract, balanceProperty =
 			keySetOffTitle, keySetOffNumber, keySetOffTenant, keySetOffDate, keySetOffBalanceContract, keySetOffBalanceProperty

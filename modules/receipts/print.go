@@ -73,6 +73,10 @@ func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, ra
 	if err != nil {
 		return printforms.PrintableReceipt{}, err
 	}
+	quittance, err := s.payments.SettlesMonth(ctx, pay)
+	if err != nil {
+		return printforms.PrintableReceipt{}, err
+	}
 	number, contractStamp := "", ""
 	if pay.ContractID != nil && s.contracts != nil {
 		c, err := s.contracts.Authorize(ctx, auth.InWorkspace(r.WorkspaceID, r.OwnerID), pay.ContractID.String())
@@ -91,14 +95,14 @@ func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, ra
 			Number: r.Number, IssuedAt: r.IssuedAt, Landlord: printforms.Party{Name: owner.Name}, PayerName: r.Payer, PropertyName: prop.Name,
 			PropertyAddress: address, Currency: r.Currency, Lines: lines, Total: r.Amount, Status: status,
 			PaidOn: pay.PaidOn, Method: pay.Method, Reference: pay.Reference, ContractNumber: number,
-			Balance: &balance, Credit: r.Credit,
+			Balance: &balance, Credit: r.Credit, Quittance: quittance,
 		},
 		DefaultLocale:   owner.Locale,
 		LandlordAddress: owner.PostalAddress(),
 		// The balance is that of the payment's day as the ledger knows it
 		// now: a payment keyed in later for an earlier day changes it, so
 		// it is part of the version.
-		Version: fmt.Sprintf("%s.%s.%d.%d.%d.%s.%d", r.ID, r.Status, r.UpdatedAt.UnixMicro(), prop.UpdatedAt.UnixMicro(), owner.UpdatedAt.UnixMicro(), contractStamp, balance),
+		Version: fmt.Sprintf("%s.%s.%d.%d.%d.%s.%d", r.ID, r.Status, r.UpdatedAt.UnixMicro(), prop.UpdatedAt.UnixMicro(), owner.UpdatedAt.UnixMicro(), contractStamp, balance) + fmt.Sprintf(".%t", quittance),
 	}, nil
 }
 
