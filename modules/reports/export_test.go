@@ -1,10 +1,12 @@
 package reports_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -72,9 +74,23 @@ func openXLSX(t *testing.T, body []byte) xsheet {
 	return s
 }
 
+// readCSV reads a CSV file of the service: it starts with a UTF-8 byte
+// order mark (Excel reads it as UTF-8 then), and in the English style
+// separates cells with commas.
 func readCSV(t *testing.T, body []byte) [][]string {
 	t.Helper()
-	rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
+	return readCSVWith(t, body, ',')
+}
+
+func readCSVWith(t *testing.T, body []byte, comma rune) [][]string {
+	t.Helper()
+	rest, ok := bytes.CutPrefix(body, []byte("\ufeff"))
+	if !ok {
+		t.Fatalf("csv without a byte order mark: %.60q", body)
+	}
+	r := csv.NewReader(bytes.NewReader(rest))
+	r.Comma = comma
+	rows, err := r.ReadAll()
 	if err != nil {
 		t.Fatalf("csv: %v\n%s", err, body)
 	}
@@ -202,4 +218,107 @@ func TestReportsAsCSVAndXLSX(t *testing.T) {
 	if csvSum != sum || xSum != sum {
 		t.Errorf("charges outstanding: csv %d, xlsx %d, lists %d", csvSum, xSum, sum)
 	}
+}
+
+// A CSV for a German or French reader separates cells with ';' and
+// writes a decimal comma (?locale=, else Accept-Language), so Excel there
+// opens it in columns with numbers as numbers; every CSV starts with a
+// byte order mark; an unknown ?locale= is a 400.
+func TestCSVInTheReadersStyle(t *testing.T) {
+	app := testkit.Start(t)
+	p := generate(t, app, 1, 3)
+	path := base + "/rent-roll?as_of=2026-11-22"
+	en := readCSV(t, app.Get(path+"&format=csv", p.user.Token).Expect(http.StatusOK).Body)
+	rent := indexOf(en[0], "rent")
+	for _, ask := range []testkit.Request{
+		{Path: path + "&format=csv&locale=de"},
+		{Path: path + "&format=csv", Headers: map[string]string{"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}},
+	} {
+		ask.Method, ask.Token = http.MethodGet, p.user.Token
+		rows := readCSVWith(t, app.Do(ask).Expect(http.StatusOK).Body, ';')
+		if len(rows) != len(en) || len(rows[0]) != len(en[0]) {
+			t.Fatalf("%s: %d rows of %d cells, English %d of %d", ask.Path, len(rows), len(rows[0]), len(en), len(en[0]))
+		}
+		for i := 1; i < len(rows); i++ {
+			if want := strings.Replace(en[i][rent], ".", ",", 1); rows[i][rent] != want || !strings.Contains(want, ",") {
+				t.Errorf("%s row %d: rent %q, want %q", ask.Path, i, rows[i][rent], want)
+			}
+		}
+	}
+	res := app.Get(path+"&format=csv&locale=xx", p.user.Token)
+	if res.Status != http.StatusBadRequest || !strings.Contains(res.String(), "locale") {
+		t.Errorf("an unknown locale: %d %s", res.Status, res.Body)
+	}
+	// The lists too.
+	rows := readCSVWith(t, app.Get("/api/v1/properties?format=csv&locale=de", p.user.Token).Expect(http.StatusOK).Body, ';')
+	if len(rows) < 2 || indexOf(rows[0], "name") < 0 {
+		t.Errorf("the properties list in the German style: %q", rows)
+	}
+}
+
+// An XLSX opens ready to read: the header bold, frozen, with a filter over
+// every column and row, and each column as wide as its content.
+func TestXLSXOpensReadyToRead(t *testing.T) {
+	app := testkit.Start(t)
+	p := generate(t, app, 1, 3)
+	long := strings.Repeat("Lindenstraße ", 4) + "5"
+	app.Post("/api/v1/properties", p.user.Token, map[string]any{"name": long, "country_code": "DE"}).Expect(http.StatusCreated)
+	body := app.Get("/api/v1/properties?format=xlsx", p.user.Token).Expect(http.StatusOK).Body
+	x := openXLSX(t, body)
+	sheet := string(zipFile(t, body, "xl/worksheets/sheet1.xml"))
+	if !strings.Contains(sheet, `state="frozen"`) || !strings.Contains(sheet, `topLeftCell="A2"`) {
+		t.Errorf("the header is not frozen: %.600s", sheet)
+	}
+	last := "$" + string(rune('A'+len(x.Rows[0])-1)) + "$" + fmt.Sprint(len(x.Rows))
+	if !strings.Contains(sheet, `<autoFilter ref="$A$1:`+last+`"`) {
+		t.Errorf("no filter over A1:%s: %.2000s", last, sheet)
+	}
+	name := indexOf(func() []string {
+		var h []string
+		for _, c := range x.Rows[0] {
+			h = append(h, fmt.Sprint(c.V))
+		}
+		return h
+	}(), "name")
+	col := fmt.Sprintf(`<col min="%d" max="%d" width="`, name+1, name+1)
+	i := strings.Index(sheet, col)
+	if i < 0 {
+		t.Fatalf("no width for the name column: %.600s", sheet)
+	}
+	var width float64
+	fmt.Sscanf(sheet[i+len(col):], "%g", &width)
+	if width < float64(len([]rune(long))) {
+		t.Errorf("the name column is %g wide for a name of %d characters", width, len([]rune(long)))
+	}
+	styles := string(zipFile(t, body, "xl/styles.xml"))
+	if !strings.Contains(styles, `<b val="1">`) {
+		t.Errorf("no bold font for the header: %.600s", styles)
+	}
+	if !strings.Contains(sheet, `<c r="A1" s="`) {
+		t.Errorf("the header cell has no style: %.600s", sheet)
+	}
+}
+
+func zipFile(t *testing.T, body []byte, name string) []byte {
+	t.Helper()
+	z, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range z.File {
+		if f.Name == name {
+			r, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			b, err := io.ReadAll(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+	}
+	t.Fatalf("no %s in the file", name)
+	return nil
 }

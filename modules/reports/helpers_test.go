@@ -219,7 +219,7 @@ func timeParse(s string) (time.Time, error) { return time.Parse(time.DateOnly, s
 
 func init() {
 	// The validator reads the reports' files as strings.
-	for _, ct := range []string{"image/svg+xml", "application/pdf", "text/calendar",
+	for _, ct := range []string{"image/svg+xml", "application/pdf", "text/calendar", "text/csv",
 		"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"} {
 		openapi3filter.RegisterBodyDecoder(ct, func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef,
 			_ openapi3filter.EncodingFn) (any, error) {

@@ -63,6 +63,14 @@ func NewWriter(w io.Writer) *Writer {
 	return &Writer{w: csv.NewWriter(w)}
 }
 
+// NewWriterComma is NewWriter with another cell separator (';' where the
+// spreadsheet's list separator is one, as in German and French).
+func NewWriterComma(w io.Writer, comma rune) *Writer {
+	cw := csv.NewWriter(w)
+	cw.Comma = comma
+	return &Writer{w: cw}
+}
+
 // Write writes one record, each cell escaped.
 func (w *Writer) Write(record []string) error {
 	w.buf = w.buf[:0]

@@ -13,10 +13,12 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/xuri/excelize/v2"
@@ -84,8 +86,11 @@ type Writer interface {
 
 // Negotiate returns the format a request asks for: ?format=json|csv|xlsx,
 // else its Accept header (text/csv, the XLSX media type), else JSON. An
-// unknown ?format= is a 400.
+// unknown ?format= or ?locale= is a 400.
 func Negotiate(c *fiber.Ctx) (string, error) {
+	if l := c.Query("locale"); l != "" && !slices.Contains(locales, l) {
+		return "", apierror.Validation("locale: must be one of " + strings.Join(locales, ", "))
+	}
 	switch f := c.Query("format"); f {
 	case "":
 	case JSON, CSV, XLSX:
@@ -110,17 +115,56 @@ func Negotiate(c *fiber.Ctx) (string, error) {
 	return JSON, nil
 }
 
+// locales are the languages a file may be asked for in (?locale=).
+var locales = []string{"en", "de", "fr", "es", "uk"}
+
+// decimalComma are the locales whose spreadsheets read a decimal comma:
+// their CSV separates cells with a semicolon (Excel's list separator
+// there) and writes 1234,56.
+var decimalComma = map[string]bool{"de": true, "fr": true, "es": true, "uk": true}
+
+// Style is how a CSV file is written for its reader: the cell separator
+// and the decimal mark. Every CSV starts with a UTF-8 byte order mark,
+// which tells Excel the file is UTF-8 (without it, it reads umlauts and
+// accents as Windows-1252).
+type Style struct {
+	Comma   rune
+	Decimal byte
+}
+
+// StyleOf is the CSV style the request asks for: ?locale=, else the first
+// language of Accept-Language, else English (comma, decimal point).
+func StyleOf(c *fiber.Ctx) Style {
+	lang := c.Query("locale")
+	if lang == "" {
+		first, _, _ := strings.Cut(c.Get(fiber.HeaderAcceptLanguage), ",")
+		first, _, _ = strings.Cut(strings.TrimSpace(first), ";")
+		first, _, _ = strings.Cut(first, "-")
+		lang = strings.ToLower(strings.TrimSpace(first))
+	}
+	if decimalComma[lang] {
+		return Style{Comma: ';', Decimal: ','}
+	}
+	return Style{Comma: ',', Decimal: '.'}
+}
+
 // Requested reports whether the request asks for CSV or XLSX.
 func Requested(c *fiber.Ctx) bool {
 	f, err := Negotiate(c)
 	return err == nil && f != JSON
 }
 
-// New returns a writer of format (CSV or XLSX) to w with a header row.
+// New returns a writer of format (CSV or XLSX) to w with a header row, a
+// CSV in the English style.
 func New(w io.Writer, format, sheet string, cols []Column) (Writer, error) {
+	return NewStyled(w, format, sheet, cols, Style{Comma: ',', Decimal: '.'})
+}
+
+// NewStyled is New with the CSV written in style.
+func NewStyled(w io.Writer, format, sheet string, cols []Column, style Style) (Writer, error) {
 	switch format {
 	case CSV:
-		return newCSV(w, cols)
+		return newCSV(w, cols, style)
 	case XLSX:
 		return newXLSX(w, sheet, cols)
 	}
@@ -141,8 +185,9 @@ func Send(c *fiber.Ctx, format, name string, cols []Column, fill func(Writer) er
 	c.Set(fiber.HeaderContentType, ctype)
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+name+"."+ext+`"`)
 	sheet := name
+	style := StyleOf(c)
 	c.Context().SetBodyStreamWriter(func(bw *bufio.Writer) {
-		w, err := New(bw, format, sheet, cols)
+		w, err := NewStyled(bw, format, sheet, cols, style)
 		if err != nil {
 			return
 		}
@@ -158,14 +203,21 @@ func Send(c *fiber.Ctx, format, name string, cols []Column, fill func(Writer) er
 
 // csvWriter writes rows through csvcell.
 type csvWriter struct {
-	w     *csvcell.Writer
-	cols  []Column
-	cells []string
-	n     int
+	w       *csvcell.Writer
+	cols    []Column
+	cells   []string
+	n       int
+	decimal byte
 }
 
-func newCSV(w io.Writer, cols []Column) (*csvWriter, error) {
-	cw := &csvWriter{w: csvcell.NewWriter(w), cols: cols, cells: make([]string, len(cols))}
+// bom is the UTF-8 byte order mark every CSV starts with.
+const bom = "\ufeff"
+
+func newCSV(w io.Writer, cols []Column, style Style) (*csvWriter, error) {
+	if _, err := io.WriteString(w, bom); err != nil {
+		return nil, err
+	}
+	cw := &csvWriter{w: csvcell.NewWriterComma(w, style.Comma), cols: cols, cells: make([]string, len(cols)), decimal: style.Decimal}
 	for i, c := range cols {
 		cw.cells[i] = c.Name
 	}
@@ -178,6 +230,9 @@ func (w *csvWriter) Row(values ...any) error {
 	}
 	for i, v := range values {
 		w.cells[i] = text(v)
+		if w.decimal != '.' && isDecimal(v) {
+			w.cells[i] = strings.Replace(w.cells[i], ".", string(w.decimal), 1)
+		}
 	}
 	if err := w.w.Write(w.cells); err != nil {
 		return err
@@ -193,6 +248,16 @@ func (w *csvWriter) Row(values ...any) error {
 func (w *csvWriter) Close() error {
 	w.w.Flush()
 	return w.w.Error()
+}
+
+// isDecimal reports whether v is written with a decimal point: money and
+// numbers, not dates or text.
+func isDecimal(v any) bool {
+	switch v.(type) {
+	case Amount, *Amount, money.Amount, float64:
+		return true
+	}
+	return false
 }
 
 // visible drops the control characters but tab and line breaks from a
@@ -258,11 +323,16 @@ func text(v any) string {
 	return fmt.Sprint(v)
 }
 
-// xlsxWriter writes one sheet with excelize's StreamWriter.
+// xlsxWriter writes one sheet with excelize's StreamWriter. A reader
+// gets a sheet ready to read: the header bold, frozen above the rows and
+// with a filter on every column, and each column as wide as what the
+// first rows hold (widths must be set before the first row is written,
+// so the first widthRows rows wait in memory until they are known).
 type xlsxWriter struct {
 	out   io.Writer
 	f     *excelize.File
 	sw    *excelize.StreamWriter
+	sheet string
 	cols  []Column
 	row   int
 	cells []any
@@ -270,8 +340,17 @@ type xlsxWriter struct {
 	money     map[string]int
 	date, ts  int
 	plainNum  int
+	bold      int
 	closeOnce bool
+	// pending are the first rows, held until the widths are known;
+	// widths the characters each column needs so far.
+	pending [][]any
+	widths  []int
+	started bool
 }
+
+// widthRows is how many rows the column widths are fitted to.
+const widthRows = 200
 
 func newXLSX(out io.Writer, sheet string, cols []Column) (*xlsxWriter, error) {
 	f := excelize.NewFile()
@@ -287,7 +366,8 @@ func newXLSX(out io.Writer, sheet string, cols []Column) (*xlsxWriter, error) {
 	}
 	date := "yyyy-mm-dd"
 	ts := "yyyy-mm-dd hh:mm:ss"
-	w := &xlsxWriter{out: out, f: f, sw: sw, cols: cols, money: map[string]int{}, cells: make([]any, len(cols))}
+	w := &xlsxWriter{out: out, f: f, sw: sw, sheet: sheet, cols: cols, money: map[string]int{}, cells: make([]any, len(cols)),
+		widths: make([]int, len(cols))}
 	if w.date, err = f.NewStyle(&excelize.Style{CustomNumFmt: &date}); err != nil {
 		return nil, err
 	}
@@ -297,12 +377,62 @@ func newXLSX(out io.Writer, sheet string, cols []Column) (*xlsxWriter, error) {
 	if w.plainNum, err = f.NewStyle(&excelize.Style{NumFmt: 2}); err != nil {
 		return nil, err
 	}
-	header := make([]any, len(cols))
+	if w.bold, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 11, Family: "Calibri"}}); err != nil {
+		return nil, err
+	}
 	for i, c := range cols {
-		header[i] = excelize.Cell{Value: csvcell.Escape(c.Name)}
+		w.widths[i] = utf8.RuneCountInString(c.Name)
+	}
+	return w, nil
+}
+
+// measure widens the columns to the characters of one row's cells.
+func (w *xlsxWriter) measure(values []any) {
+	for i, v := range values {
+		n := 0
+		switch x := v.(type) {
+		case period.Date:
+			n = 10
+		case time.Time:
+			n = 19
+		case Amount, *Amount, money.Amount:
+			n = len(text(x)) + 6 // thousands separators and the currency code
+		default:
+			for _, line := range strings.Split(text(x), "\n") {
+				n = max(n, utf8.RuneCountInString(line))
+			}
+		}
+		w.widths[i] = max(w.widths[i], n)
+	}
+}
+
+// start sets the widths and the frozen header, then writes the header and
+// the rows held so far.
+func (w *xlsxWriter) start() error {
+	w.started = true
+	for i, n := range w.widths {
+		if err := w.sw.SetColWidth(i+1, i+1, float64(min(max(n+2, 8), 60))); err != nil {
+			return err
+		}
+	}
+	if err := w.sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
+		return err
+	}
+	header := make([]any, len(w.cols))
+	for i, c := range w.cols {
+		header[i] = excelize.Cell{StyleID: w.bold, Value: csvcell.Escape(c.Name)}
 	}
 	w.row = 1
-	return w, sw.SetRow("A1", header)
+	if err := w.sw.SetRow("A1", header); err != nil {
+		return err
+	}
+	for _, values := range w.pending {
+		if err := w.write(values); err != nil {
+			return err
+		}
+	}
+	w.pending = nil
+	return nil
 }
 
 // moneyStyle is the number format of currency's amounts: two decimals and
@@ -336,6 +466,19 @@ func (w *xlsxWriter) Row(values ...any) error {
 	if len(values) != len(w.cols) {
 		return fmt.Errorf("export: %d values for %d columns", len(values), len(w.cols))
 	}
+	if !w.started {
+		w.measure(values)
+		w.pending = append(w.pending, slices.Clone(values))
+		if len(w.pending) < widthRows {
+			return nil
+		}
+		return w.start()
+	}
+	return w.write(values)
+}
+
+// write writes one row of values.
+func (w *xlsxWriter) write(values []any) error {
 	for i, v := range values {
 		cell, err := w.cell(v)
 		if err != nil {
@@ -393,6 +536,20 @@ func (w *xlsxWriter) Close() error {
 	}
 	w.closeOnce = true
 	defer func() { _ = w.f.Close() }()
+	if !w.started {
+		if err := w.start(); err != nil {
+			return err
+		}
+	}
+	// The filter covers the header and every row; set before the flush,
+	// which writes it after the rows.
+	last, err := excelize.CoordinatesToCellName(max(len(w.cols), 1), max(w.row, 1))
+	if err != nil {
+		return err
+	}
+	if err := w.f.AutoFilter(w.sheet, "A1:"+last, nil); err != nil {
+		return err
+	}
 	if err := w.sw.Flush(); err != nil {
 		return err
 	}

@@ -160,13 +160,22 @@ func Document(doc map[string]any) error {
 		schema := resolve(doc, js["schema"])
 		props, _ := schema["properties"].(map[string]any)
 		if _, isList := props["next"]; !isList {
+			// A report that writes files of its own takes the locale too.
+			params, _ := op["parameters"].([]any)
+			for _, p := range params {
+				if pm := resolveParam(doc, p); pm["name"] == "format" && pm["in"] == "query" {
+					op["parameters"] = append(params, map[string]any{"$ref": "#/components/parameters/FileLocale"})
+					break
+				}
+			}
 			continue
 		}
 		content["text/csv"] = map[string]any{"schema": map[string]any{"type": "string",
 			"description": "The whole list (every page), one row per item, the item's fields as columns."}}
 		content[XLSXType] = map[string]any{"schema": map[string]any{"type": "string", "format": "binary"}}
 		params, _ := op["parameters"].([]any)
-		op["parameters"] = append(params, map[string]any{"$ref": "#/components/parameters/ListFormat"})
+		op["parameters"] = append(params, map[string]any{"$ref": "#/components/parameters/ListFormat"},
+			map[string]any{"$ref": "#/components/parameters/FileLocale"})
 		op["x-propman-export"] = true
 	}
 	comps, _ := doc["components"].(map[string]any)
@@ -182,7 +191,34 @@ func Document(doc map[string]any) error {
 		"description": "`json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or " +
 			"`" + XLSXType + "`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then.",
 		"schema": map[string]any{"type": "string", "enum": []any{JSON, CSV, XLSX}}}
+	params["FileLocale"] = map[string]any{"name": "locale", "in": "query", "required": false,
+		"description": "The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` " +
+			"and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` " +
+			"with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400.",
+		"schema": map[string]any{"type": "string", "enum": toAny(locales)}}
 	return nil
+}
+
+// resolveParam is a parameter of an operation, its $ref followed.
+func resolveParam(doc map[string]any, v any) map[string]any {
+	m, _ := v.(map[string]any)
+	ref, _ := m["$ref"].(string)
+	name, ok := strings.CutPrefix(ref, "#/components/parameters/")
+	if !ok {
+		return m
+	}
+	comps, _ := doc["components"].(map[string]any)
+	params, _ := comps["parameters"].(map[string]any)
+	out, _ := params[name].(map[string]any)
+	return out
+}
+
+func toAny(list []string) []any {
+	out := make([]any, len(list))
+	for i, s := range list {
+		out[i] = s
+	}
+	return out
 }
 
 func resolve(doc map[string]any, v any) map[string]any {
@@ -237,7 +273,7 @@ func (l *Lists) Handler(c *fiber.Ctx) error {
 	query := url.Values{}
 	c.Request().URI().QueryArgs().VisitAll(func(k, v []byte) {
 		switch string(k) {
-		case "format", "page", "after", "per_page":
+		case "format", "page", "after", "per_page", "locale":
 			return
 		}
 		query.Add(string(k), string(v))

@@ -7186,6 +7186,8 @@ export interface components {
         DocumentId: string;
         /** @description The expense's UUID; anything else is a 404 */
         ExpenseId: string;
+        /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+        FileLocale: "en" | "de" | "fr" | "es" | "uk";
         /** @description An ETag from an earlier answer; 304 when it is still current */
         IfNoneMatch: string;
         /** @description The inspection's UUID; anything else is a 404 */
@@ -8071,6 +8073,8 @@ export interface operations {
                 status?: "open" | "paid";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -8882,6 +8886,8 @@ export interface operations {
                 tenant_id?: string;
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -9455,6 +9461,8 @@ export interface operations {
                 q?: string;
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -10252,6 +10260,8 @@ export interface operations {
                 status?: "sent" | "registered" | "converted";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -10558,6 +10568,8 @@ export interface operations {
                 archived?: "true" | "false";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -10847,6 +10859,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -10961,6 +10975,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -11311,6 +11327,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -11424,6 +11442,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -11534,6 +11554,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -11925,6 +11947,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -12222,6 +12246,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -12463,6 +12489,8 @@ export interface operations {
                 contract_id?: string;
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -12804,6 +12832,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -13110,6 +13140,8 @@ export interface operations {
                 delivery?: "queued" | "sent" | "failed" | "bounced";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -13262,6 +13294,8 @@ export interface operations {
                 status?: "open" | "agreed" | "declined" | "expired";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -13662,6 +13696,8 @@ export interface operations {
                 to?: string;
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -13890,6 +13926,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -14002,6 +14040,8 @@ export interface operations {
                 status?: "draft" | "published" | "closed";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -14230,6 +14270,8 @@ export interface operations {
                 status?: "new" | "shortlisted" | "declined";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -14482,6 +14524,8 @@ export interface operations {
                 status?: "issued" | "void";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -14634,6 +14678,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -15337,6 +15383,8 @@ export interface operations {
                 as_of?: components["parameters"]["ReportAsOf"];
                 /** @description `json` (default), `csv` or `xlsx`; else the `Accept` header decides. */
                 format?: components["parameters"]["ReportFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -15377,6 +15425,8 @@ export interface operations {
             query?: {
                 /** @description `csv` (default) or `xlsx`. */
                 format?: "csv" | "xlsx";
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -15420,6 +15470,8 @@ export interface operations {
                 property_id?: string;
                 /** @description `json` (default), `csv`, `xlsx` or `svg` (a chart). */
                 format?: "json" | "csv" | "xlsx" | "svg";
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -15503,6 +15555,8 @@ export interface operations {
                 as_of?: components["parameters"]["ReportAsOf"];
                 /** @description `json` (default), `csv` or `xlsx`; else the `Accept` header decides. */
                 format?: components["parameters"]["ReportFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: {
                 /**
@@ -15557,6 +15611,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
             path?: never;
@@ -15664,6 +15720,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
             path: {
@@ -15713,6 +15771,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
             path: {
@@ -15764,6 +15824,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
             path: {
@@ -15869,6 +15931,8 @@ export interface operations {
                 category?: components["schemas"]["DocumentCategory"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
             path: {
@@ -15989,6 +16053,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
             path: {
@@ -16074,6 +16140,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
             path: {
@@ -16746,6 +16814,8 @@ export interface operations {
                 record_id?: string;
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
             path: {
@@ -16794,6 +16864,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
             path: {
@@ -16969,6 +17041,8 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
             path: {
@@ -17131,6 +17205,8 @@ export interface operations {
                 kind?: "billing" | "late_fees" | "notices";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
             path: {
