@@ -3,6 +3,7 @@ package calendar_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -310,6 +311,13 @@ print(json.dumps(out))
 
 func expandWithPython(t *testing.T, py string, body []byte) map[string]bool {
 	t.Helper()
+	return expandWithPythonIn(t, py, body, feedFrom, feedTo)
+}
+
+// expandWithPythonIn expands the feed's occurrences from from to to
+// (dates, to included) with Python's reader.
+func expandWithPythonIn(t *testing.T, py string, body []byte, feedFrom, feedTo string) map[string]bool {
+	t.Helper()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "feed.ics")
 	if err := os.WriteFile(file, body, 0o600); err != nil {
@@ -332,4 +340,124 @@ func expandWithPython(t *testing.T, py string, body []byte) map[string]bool {
 		out[r[0]+"|"+r[1]+"|"+r[2]] = true
 	}
 	return out
+}
+
+// An event planned years ahead and an open-ended series read the same
+// local times in 2029 in a reader without the zone database: each
+// VTIMEZONE carries the zone's yearly rule (an RRULE part) after the
+// changes it writes out.
+func TestFeedZonesCoverTheYearsAhead(t *testing.T) {
+	f := start(t)
+	f.create(t, map[string]any{"title": "Viewing in 2029", "kind": "viewing", "time_zone": "Europe/Berlin",
+		"starts_at": "2029-07-10T10:00:00+02:00", "ends_at": "2029-07-10T10:30:00+02:00"})
+	f.create(t, map[string]any{"title": "Winter viewing 2029", "kind": "viewing", "time_zone": "Europe/Berlin",
+		"starts_at": "2029-12-04T10:00:00+01:00", "ends_at": "2029-12-04T10:30:00+01:00"})
+	f.create(t, map[string]any{"title": "Standup", "kind": "meeting", "time_zone": "America/New_York",
+		"starts_at": "2026-11-02T09:00:00-05:00", "ends_at": "2026-11-02T09:15:00-05:00", "rrule": "FREQ=WEEKLY;BYDAY=MO"})
+	body := f.app.Get(f.rotate(t).URL, "").Expect(http.StatusOK).Body
+	cal, err := ics.ParseCalendar(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, z := range cal.Timezones() {
+		ruled := 0
+		for _, c := range z.Components {
+			if b, ok := c.(*ics.Daylight); ok && b.GetProperty(ics.ComponentPropertyRrule) != nil {
+				ruled++
+			}
+			if b, ok := c.(*ics.Standard); ok && b.GetProperty(ics.ComponentPropertyRrule) != nil {
+				ruled++
+			}
+		}
+		if ruled != 2 {
+			t.Errorf("VTIMEZONE %s has %d yearly rules, want 2 (summer and winter time)", z.GetProperty(ics.ComponentPropertyTzid).Value, ruled)
+		}
+	}
+	for _, window := range [][2]string{{"2029-07-01", "2029-07-31"}, {"2029-11-20", "2029-12-31"}} {
+		api := map[string]bool{}
+		for _, o := range f.window(t, "from="+window[0]+"&to="+window[1]) {
+			uid := o.ID
+			if o.EventID != nil {
+				uid = *o.EventID
+			}
+			api[key(t, uid+"@propman", o.StartsAt, o.AllDay, o.Title)] = true
+		}
+		if len(api) < 5 {
+			t.Fatalf("%v: only %d occurrences", window, len(api))
+		}
+		t.Run("python "+window[0], func(t *testing.T) {
+			py := requires.Python(t, "apt-get install python3-icalendar python3-recurring-ical-events", "icalendar", "recurring_ical_events")
+			// Under names no zone database knows: only the VTIMEZONE tells
+			// the offsets.
+			renamed := bytes.ReplaceAll(bytes.ReplaceAll(body, []byte("Europe/Berlin"), []byte("X-Propman-Berlin")),
+				[]byte("America/New_York"), []byte("X-Propman-New-York"))
+			compare(t, "python icalendar in "+window[0], api, expandWithPythonIn(t, py, renamed, window[0], window[1]))
+		})
+	}
+}
+
+// The feed reads as a calendar app shows it: named after the workspace,
+// each event of a property with the property's address as LOCATION (the
+// dates derived from a contract too), and an event's reminders as
+// VALARMs.
+func TestFeedLocationAlarmsAndName(t *testing.T) {
+	f := start(t)
+	var ws struct {
+		Workspaces []struct {
+			ID int64 `json:"id"`
+		} `json:"workspaces"`
+	}
+	f.app.Get("/api/v1/workspaces", f.user.Token).Expect(http.StatusOK).JSON(&ws)
+	f.app.Do(testkit.Request{Method: http.MethodPatch, Path: fmt.Sprintf("/api/v1/workspaces/%d", ws.Workspaces[0].ID), Token: f.user.Token,
+		Body: map[string]any{"name": "Hausverwaltung Lindenhof"}}).Expect(http.StatusOK)
+	var p struct {
+		ID string `json:"id"`
+	}
+	f.app.Post("/api/v1/properties", f.user.Token, map[string]any{"name": "Wohnung 3", "address": "Lindenstraße 5",
+		"postal_code": "10969", "city": "Berlin", "country_code": "DE"}).Expect(http.StatusCreated).JSON(&p)
+	g := f
+	g.property = p.ID
+	g.contract(t, "L-1", term("MONTHLY_RENT_AMOUNT", 950), term("CONTRACT_START_DATE", "2026-12-01"), term("PAYMENT_DAY_OF_MONTH", 3))
+	e := f.create(t, map[string]any{"title": "Viewing", "kind": "viewing", "property_id": p.ID, "reminders": []int{30, 1440},
+		"starts_at": "2027-01-10T10:00:00Z", "ends_at": "2027-01-10T10:30:00Z"})
+	body := f.app.Get(f.rotate(t).URL, "").Expect(http.StatusOK).Body
+	cal, err := ics.ParseCalendar(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := ""
+	for _, p := range cal.CalendarProperties {
+		if p.IANAToken == "X-WR-CALNAME" {
+			name = p.Value
+		}
+	}
+	if name != "Hausverwaltung Lindenhof" {
+		t.Errorf("the calendar is named %q", name)
+	}
+	const where = "Wohnung 3, Lindenstraße 5, 10969 Berlin"
+	rentDays := 0
+	for _, ev := range cal.Events() {
+		loc := ev.GetProperty(ics.ComponentPropertyLocation)
+		switch {
+		case ev.Id() == e.ID+"@propman":
+			if loc == nil || loc.Value != where {
+				t.Errorf("the viewing's LOCATION is %v", loc)
+			}
+			var triggers []string
+			for _, a := range ev.Alarms() {
+				triggers = append(triggers, a.GetProperty(ics.ComponentPropertyTrigger).Value+" "+a.GetProperty(ics.ComponentPropertyAction).Value)
+			}
+			if strings.Join(triggers, ",") != "-PT30M DISPLAY,-PT1440M DISPLAY" {
+				t.Errorf("the viewing's alarms: %v", triggers)
+			}
+		case strings.HasPrefix(ev.Id(), "rent_due:"):
+			rentDays++
+			if loc == nil || loc.Value != where {
+				t.Errorf("a rent day's LOCATION is %v", loc)
+			}
+		}
+	}
+	if rentDays == 0 {
+		t.Error("no rent day in the feed")
+	}
 }

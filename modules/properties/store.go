@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -146,4 +147,29 @@ func (s *Store) delete(ctx context.Context, tx bun.Tx, id uuid.UUID) error {
 		return fmt.Errorf("delete property: %w", err)
 	}
 	return nil
+}
+
+// Places are the properties with ids as a calendar or a letter names the
+// place: "name, address, postal code city", read through db in pages.
+func Places(ctx context.Context, db bun.IDB, ids []uuid.UUID) (map[uuid.UUID]string, error) {
+	out := make(map[uuid.UUID]string, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		var list []Property
+		q := db.NewSelect().Model(&list).Column("id", "name", "address", "postal_code", "city").
+			Where("id ?", database.In(ids[start:min(start+500, len(ids))]))
+		if err := database.Select(ctx, db, q); err != nil {
+			return nil, fmt.Errorf("places: %w", err)
+		}
+		for _, p := range list {
+			parts := []string{p.Name}
+			if a := strings.TrimSpace(p.Address); a != "" {
+				parts = append(parts, a)
+			}
+			if c := strings.TrimSpace(strings.TrimSpace(p.PostalCode) + " " + strings.TrimSpace(p.City)); c != "" {
+				parts = append(parts, c)
+			}
+			out[p.ID] = strings.Join(parts, ", ")
+		}
+	}
+	return out, nil
 }

@@ -274,3 +274,16 @@ func (s *Store) SetDefault(ctx context.Context, tx bun.IDB, userID, workspaceID 
 	}
 	return true, nil
 }
+
+// NameOf is the name of the workspace with id, "" when there is none.
+func NameOf(ctx context.Context, db bun.IDB, id int64) (string, error) {
+	w := new(Workspace)
+	err := database.Select(ctx, db, db.NewSelect().Model(w).Column("id", "name").Where("id = ?", database.Param{V: id}))
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("workspace name: %w", err)
+	}
+	return w.Name, nil
+}
