@@ -248,7 +248,7 @@ func (s *Service) Verify(ctx context.Context, in VerifyInput) (*User, error) {
 	case vc.Locale != nil:
 		locale = *vc.Locale
 	default:
-		locale = DefaultLocale
+		locale = localeOfCountry(country)
 	}
 	u := &User{
 		Email: in.Email, Name: vc.Name, Phone: phone, PasswordHash: hash, Locale: locale,
@@ -477,4 +477,23 @@ func (s *Service) ChangePassword(ctx context.Context, id int64, current, next st
 	}
 	u.UpdatedAt = s.clock.Now()
 	return s.store.SetPassword(ctx, u)
+}
+
+// countryLocales are the languages a registrant of a country reads
+// without saying so (LANDLORD-CORE: a user who registers with DE and no
+// locale gets German), among the service's five.
+var countryLocales = map[string]string{
+	"DE": "de", "AT": "de", "CH": "de", "LI": "de",
+	"FR": "fr", "MC": "fr", "LU": "fr",
+	"ES": "es",
+	"UA": "uk",
+}
+
+// localeOfCountry is the language a registrant of country gets when they
+// chose none: the country's, else English.
+func localeOfCountry(country string) string {
+	if l, ok := countryLocales[strings.ToUpper(country)]; ok {
+		return l
+	}
+	return DefaultLocale
 }

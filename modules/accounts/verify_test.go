@@ -84,9 +84,19 @@ func TestVerifyLocaleOfStep2Wins(t *testing.T) {
 	body := verifyBody("anna@example.com", code)
 	body["locale"] = "UK"
 	app.Post("/api/v1/auth/register/verify", "", body).Expect(201)
+	// Without a locale in either step: the language of the country
+	// (LANDLORD-CORE), English where propman has none of it.
 	code = startRegistration(t, app, "bert@example.com")
 	app.Post("/api/v1/auth/register/verify", "", verifyBody("bert@example.com", code)).Expect(201)
-	for email, want := range map[string]string{"anna@example.com": "uk", "bert@example.com": "en"} {
+	code = startRegistration(t, app, "cleo@example.com")
+	body = verifyBody("cleo@example.com", code)
+	body["country_code"] = "FR"
+	app.Post("/api/v1/auth/register/verify", "", body).Expect(201)
+	code = startRegistration(t, app, "dirk@example.com")
+	body = verifyBody("dirk@example.com", code)
+	body["country_code"] = "NL"
+	app.Post("/api/v1/auth/register/verify", "", body).Expect(201)
+	for email, want := range map[string]string{"anna@example.com": "uk", "bert@example.com": "de", "cleo@example.com": "fr", "dirk@example.com": "en"} {
 		var me accounts.UserView
 		app.Get("/api/v1/auth/me", login(t, app, email, goodPassword)).Expect(200).JSON(&me)
 		if me.Locale != want {
