@@ -54,6 +54,7 @@ type contractJSON struct {
 	StartDate         *period.Date    `json:"start_date"`
 	EndDate           *period.Date    `json:"end_date"`
 	Rent              *money.Amount   `json:"rent"`
+	NextRent          *nextRentJSON   `json:"next_rent"`
 	Currency          string          `json:"currency"`
 	DueDay            int             `json:"due_day"`
 	Deposit           *money.Amount   `json:"deposit"`
@@ -78,7 +79,7 @@ func toJSON(today period.Date) func(c *Contract) contractJSON {
 		out := contractJSON{
 			ID: c.ID.String(), PropertyID: c.PropertyID.String(), TenantID: c.TenantID.String(),
 			Number: c.Number, Status: c.StatusOn(today), Locale: c.Locale, Terms: json.RawMessage(c.Terms),
-			StartDate: date(c.StartDate), EndDate: date(c.EndDate), Rent: c.Rent(), Currency: c.Currency,
+			StartDate: date(c.StartDate), EndDate: date(c.EndDate), Currency: c.Currency,
 			DueDay: c.DueDay, Deposit: c.Deposit(), TerminatedOn: date(c.TerminatedOn),
 			AllocationOrder: c.AllocationOrder, LateFeeBase: c.LateFeeBase,
 			CreatedAt: properties.Timestamp(c.CreatedAt), UpdatedAt: properties.Timestamp(c.UpdatedAt),
@@ -86,12 +87,30 @@ func toJSON(today period.Date) func(c *Contract) contractJSON {
 		if c.Status == Terminated {
 			r := c.TerminationReason
 			out.TerminationReason = &r
+			// The tenancy ends on the termination date: end_date says so
+			// (LANDLORD-CORE: ending, with end_date).
+			if c.EndDate.IsZero() || c.TerminatedOn.Before(c.EndDate) {
+				out.EndDate = date(c.TerminatedOn)
+			}
+		}
+		// The rent in force today; a scheduled indexation is next_rent.
+		var next *money.Amount
+		var from period.Date
+		out.Rent, next, from = c.RentOn(today)
+		if next != nil {
+			out.NextRent = &nextRentJSON{Amount: *next, From: from}
 		}
 		if strings.TrimSpace(c.Terms) == "" {
 			out.Terms = json.RawMessage("[]")
 		}
 		return out
 	}
+}
+
+// nextRentJSON is an indexation scheduled for a later day.
+type nextRentJSON struct {
+	Amount money.Amount `json:"amount"`
+	From   period.Date  `json:"from"`
 }
 
 // rentRequest is the body of POST /contracts/{id}/rent.

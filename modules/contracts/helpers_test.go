@@ -15,16 +15,20 @@ type term struct {
 }
 
 type contract struct {
-	ID                string  `json:"id"`
-	PropertyID        string  `json:"property_id"`
-	TenantID          string  `json:"tenant_id"`
-	Number            string  `json:"number"`
-	Status            string  `json:"status"`
-	Locale            string  `json:"locale"`
-	Terms             []term  `json:"terms"`
-	StartDate         *string `json:"start_date"`
-	EndDate           *string `json:"end_date"`
-	Rent              any     `json:"rent"`
+	ID         string  `json:"id"`
+	PropertyID string  `json:"property_id"`
+	TenantID   string  `json:"tenant_id"`
+	Number     string  `json:"number"`
+	Status     string  `json:"status"`
+	Locale     string  `json:"locale"`
+	Terms      []term  `json:"terms"`
+	StartDate  *string `json:"start_date"`
+	EndDate    *string `json:"end_date"`
+	Rent       any     `json:"rent"`
+	NextRent   *struct {
+		Amount float64 `json:"amount"`
+		From   string  `json:"from"`
+	} `json:"next_rent"`
 	Currency          string  `json:"currency"`
 	DueDay            int     `json:"due_day"`
 	Deposit           any     `json:"deposit"`

@@ -176,8 +176,18 @@ func TestTerminateMidMonth(t *testing.T) {
 	var term contract
 	f.app.Post(base+"/"+c.ID+"/terminate", f.user.Token, map[string]any{"date": "2026-12-15", "reason": " moves "}).
 		Expect(http.StatusOK).JSON(&term)
-	if term.Status != "terminated" || *term.TerminatedOn != "2026-12-15" || *term.TerminationReason != "moves" {
+	// The tenancy runs until the 15th: ending, with that end date.
+	if term.Status != "ending" || *term.TerminatedOn != "2026-12-15" || *term.TerminationReason != "moves" || term.EndDate == nil || *term.EndDate != "2026-12-15" {
 		t.Fatalf("terminated %+v", term)
+	}
+	var listed contractList
+	f.app.Get(base+"?status=ending", f.user.Token).Expect(http.StatusOK).JSON(&listed)
+	if listed.Total != 1 {
+		t.Fatalf("ending list %+v", listed)
+	}
+	f.app.Get(base+"?status=terminated", f.user.Token).Expect(http.StatusOK).JSON(&listed)
+	if listed.Total != 0 {
+		t.Fatalf("terminated list before the date %+v", listed)
 	}
 	var el expenseList
 	f.app.Get("/api/v1/properties/"+f.property+"/expenses", f.user.Token).Expect(http.StatusOK).JSON(&el)
@@ -187,6 +197,14 @@ func TestTerminateMidMonth(t *testing.T) {
 	f.app.Clock.Advance(31 * 24 * time.Hour) // 2027-01-06
 	if r := f.refresh(t); r.Created != 0 {
 		t.Fatalf("january after termination %+v", r)
+	}
+	f.app.Get(base+"/"+c.ID, f.user.Token).Expect(http.StatusOK).JSON(&term)
+	if term.Status != "terminated" {
+		t.Fatalf("after the termination date: %+v", term)
+	}
+	f.app.Get(base+"?status=terminated", f.user.Token).Expect(http.StatusOK).JSON(&listed)
+	if listed.Total != 1 {
+		t.Fatalf("terminated list after the date %+v", listed)
 	}
 	if l := f.charges(t, "?contract_id="+c.ID); l.Total != 2 {
 		t.Fatalf("charges %+v", l)

@@ -11,17 +11,20 @@ import (
 	"github.com/propman/propman/platform/period"
 )
 
-// The stored states of a contract. Ended is never stored: an active
-// contract whose end_date has passed is shown as ended.
+// The stored states of a contract. Ended and Ending are never stored: an
+// active contract whose end_date has passed is shown as ended, and a
+// terminated one whose termination date is still ahead as ending (the
+// tenancy runs until that day).
 const (
 	Draft      = "draft"
 	Active     = "active"
+	Ending     = "ending"
 	Terminated = "terminated"
 	Ended      = "ended"
 )
 
 // Statuses are every status a client can see or filter by.
-var Statuses = []string{Draft, Active, Terminated, Ended}
+var Statuses = []string{Draft, Active, Ending, Terminated, Ended}
 
 // The agreement blocks the contract's rules use.
 const (
@@ -63,7 +66,11 @@ type Contract struct {
 	EndDate   period.Date `bun:"end_date,nullzero"`
 	// RentMinor and DepositMinor are in cents, nil when the terms do not
 	// set them (plain integers: bun writes a *money.Amount as JSON).
-	RentMinor         *int64      `bun:"rent_minor"`
+	RentMinor *int64 `bun:"rent_minor"`
+	// RentFrom is the day the latest rent (RentMinor) starts, zero for
+	// the contract's start; PriorRentMinor is the rent in force before it.
+	RentFrom          period.Date `bun:"rent_from,nullzero"`
+	PriorRentMinor    *int64      `bun:"prior_rent_minor"`
 	DepositMinor      *int64      `bun:"deposit_minor"`
 	DueDay            int         `bun:"due_day,notnull"`
 	TerminatedOn      period.Date `bun:"terminated_on,nullzero"`
@@ -81,6 +88,9 @@ func (c *Contract) StatusOn(today period.Date) string {
 	if c.Status == Active && !c.EndDate.IsZero() && c.EndDate.Before(today) {
 		return Ended
 	}
+	if c.Status == Terminated && c.TerminatedOn.After(today) {
+		return Ending
+	}
 	return c.Status
 }
 
@@ -95,6 +105,15 @@ func (c *Contract) TermList() []Term {
 
 // Rent is the monthly rent, nil when the terms do not set it.
 func (c *Contract) Rent() *money.Amount { return amountOf(c.RentMinor) }
+
+// RentOn is the rent in force on day, and the next one with its first day
+// when an indexation is scheduled after day (nil otherwise).
+func (c *Contract) RentOn(day period.Date) (rent *money.Amount, next *money.Amount, from period.Date) {
+	if !c.RentFrom.IsZero() && c.RentFrom.After(day) && c.PriorRentMinor != nil {
+		return amountOf(c.PriorRentMinor), amountOf(c.RentMinor), c.RentFrom
+	}
+	return c.Rent(), nil, period.Date{}
+}
 
 // Deposit is the deposit, nil when the terms do not set it.
 func (c *Contract) Deposit() *money.Amount { return amountOf(c.DepositMinor) }

@@ -70,6 +70,7 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		return nil, err
 	}
 	now := s.now()
+	var prior int64
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		// Indexations of one contract run one at a time (SQLite
 		// transactions begin IMMEDIATE: writers already do).
@@ -91,7 +92,8 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		if last != "" && last >= period.MonthLabel(from) {
 			return apierror.Conflict("already_billed", fmt.Sprintf("The rent is billed up to %s; choose a later month.", last))
 		}
-		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Contract)(nil)).Set("rent_minor = ?", database.Param{V: int64(amount)}).Set("updated_at = ?", now).
+		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Contract)(nil)).Set("rent_minor = ?", database.Param{V: int64(amount)}).
+			Set("rent_from = ?", from).Set("prior_rent_minor = ?", database.Param{V: int64(cur.Amount)}).Set("updated_at = ?", now).
 			Where("id = ?", c.ID).Where("status = ?", Active))
 		if err != nil {
 			return fmt.Errorf("change rent: %w", err)
@@ -111,7 +113,8 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		}
 		after := *c
 		n := int64(amount)
-		after.RentMinor, after.UpdatedAt = &n, now
+		prior = int64(cur.Amount)
+		after.RentMinor, after.RentFrom, after.PriorRentMinor, after.UpdatedAt = &n, from, &prior, now
 		for _, l := range s.rentListeners {
 			if err := l.RentChanged(ctx, tx, c, amount, from); err != nil {
 				return err
@@ -129,7 +132,7 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		return nil, err
 	}
 	n := int64(amount)
-	c.RentMinor, c.UpdatedAt = &n, now
+	c.RentMinor, c.RentFrom, c.PriorRentMinor, c.UpdatedAt = &n, from, &prior, now
 	return c, nil
 }
 

@@ -29,10 +29,12 @@ func TestRentIndexation(t *testing.T) {
 	if res := f.app.Post(rent, f.user.Token, map[string]any{"amount": 1000, "from": "2026-11-01"}).Expect(http.StatusConflict); res.Map()["error"] != "already_billed" {
 		t.Fatal(res.String())
 	}
+	// Until December the rent in force is the old one; the new one is
+	// next_rent.
 	var got contract
 	f.app.Post(rent, f.user.Token, map[string]any{"amount": 1000.5, "from": "2026-12-01"}).Expect(http.StatusOK).JSON(&got)
-	if got.Rent != 1000.5 {
-		t.Fatalf("rent %v", got.Rent)
+	if got.Rent != 950.0 || got.NextRent == nil || got.NextRent.Amount != 1000.5 || got.NextRent.From != "2026-12-01" {
+		t.Fatalf("rent %v, next %+v", got.Rent, got.NextRent)
 	}
 	var h rentList
 	f.app.Get(base+"/"+c.ID+"/rents", f.user.Token).Expect(http.StatusOK).JSON(&h)
@@ -50,6 +52,10 @@ func TestRentIndexation(t *testing.T) {
 	f.app.Clock.Advance(15 * 24 * time.Hour) // 2026-12-07
 	if r := f.refresh(t); r != (refreshResult{Created: 1, Skipped: 1}) {
 		t.Fatalf("december %+v", r)
+	}
+	f.app.Get(base+"/"+c.ID, f.user.Token).Expect(http.StatusOK).JSON(&got)
+	if got.Rent != 1000.5 || got.NextRent != nil {
+		t.Fatalf("in December: rent %v, next %+v", got.Rent, got.NextRent)
 	}
 	l := f.charges(t, "?contract_id="+c.ID)
 	if l.Total != 2 || l.Charges[0].Amount != 950.0 || l.Charges[1].Amount != 1000.5 || l.Charges[1].Period != "2026-12" {

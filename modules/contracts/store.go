@@ -103,6 +103,10 @@ func (s *Store) List(ctx context.Context, p *auth.Principal, f ListFilter, today
 		})
 	case Ended:
 		sel = sel.Where("status = ?", Active).Where("end_date < ?", today)
+	case Ending:
+		sel = sel.Where("status = ?", Terminated).Where("terminated_on > ?", today)
+	case Terminated:
+		sel = sel.Where("status = ?", Terminated).Where("terminated_on <= ?", today)
 	default:
 		sel = sel.Where("status = ?", f.Status)
 	}

@@ -89,7 +89,7 @@ func (h *Handler) tenantAddReading(c *fiber.Ctx) error {
 	if _, err := h.tenantCounter(c, t); err != nil {
 		return err
 	}
-	if st := t.contract.StatusOn(period.DateOf(h.svc.clock.Now())); st != contracts.Active {
+	if st := t.contract.StatusOn(period.DateOf(h.svc.clock.Now())); st != contracts.Active && st != contracts.Ending {
 		return errContractNotActive(st)
 	}
 	in, err := decodeReading(c)

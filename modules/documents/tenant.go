@@ -24,14 +24,16 @@ func visibleTo(d *Document, c *contracts.Contract, today period.Date) bool {
 	case d.ContractID != nil:
 		return *d.ContractID == c.ID
 	default:
-		return c.StatusOn(today) == contracts.Active
+		st := c.StatusOn(today)
+		return st == contracts.Active || st == contracts.Ending
 	}
 }
 
 // ForTenant returns one page of the documents prop's contract c's tenant
 // sees (visibleTo).
 func (s *Service) ForTenant(ctx context.Context, prop *properties.Property, c *contracts.Contract, q listing.Query) ([]Document, listing.Result, error) {
-	withProperty := c.StatusOn(period.DateOf(s.clock.Now())) == contracts.Active
+	st := c.StatusOn(period.DateOf(s.clock.Now()))
+	withProperty := st == contracts.Active || st == contracts.Ending
 	return s.store.Shared(ctx, prop.ID, c.ID, withProperty, q)
 }
 
