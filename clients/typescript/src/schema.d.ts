@@ -988,8 +988,9 @@ export interface paths {
         /**
          * Terminate an active contract on a date
          * @description `date` must lie within the contract (start to end, 400 otherwise);
-         *     `reason` is optional (at most 1000 characters). The contract becomes
-         *     `terminated`; its expenses end on `date`, so `refresh-all` makes no
+         *     `reason` is optional (at most 1000 characters). The contract is
+         *     `ending` until `date` (its `terminated_on`) and `terminated` from the
+         *     day after; its expenses end on `date`, so `refresh-all` makes no
          *     charge for a period starting after it (the period holding `date` is
          *     billed in full). Charges already made stay. 409 `not_active` unless
          *     the contract is active (not ended).
@@ -5308,7 +5309,7 @@ export interface components {
             due_day: number;
             /**
              * Format: date
-             * @description CONTRACT_END_DATE; null is open-ended
+             * @description CONTRACT_END_DATE, or the termination date when the contract was terminated before it; null is open-ended
              */
             end_date: string | null;
             /** Format: uuid */
@@ -5316,18 +5317,27 @@ export interface components {
             late_fee_base: components["schemas"]["ContractLateFeeBase"];
             /** @description language of the print form */
             locale: string;
+            /** @description An indexation scheduled for a later month: the new rent and its first day; null when none is */
+            next_rent: {
+                amount: number;
+                /** Format: date */
+                from: string;
+            } | null;
             number: string;
             /** Format: uuid */
             property_id: string;
-            /** @description MONTHLY_RENT_AMOUNT, or null */
+            /** @description The rent in force today: MONTHLY_RENT_AMOUNT, or the latest indexation that has begun (POST /contracts/{id}/rent); null without a rent */
             rent: number | null;
             /**
              * Format: date
              * @description CONTRACT_START_DATE
              */
             start_date: string | null;
-            /** @enum {string} */
-            status: "draft" | "active" | "terminated" | "ended";
+            /**
+             * @description ending: terminated for a date still ahead; terminated from the day after it
+             * @enum {string}
+             */
+            status: "draft" | "active" | "ending" | "terminated" | "ended";
             /** Format: uuid */
             tenant_id: string;
             /** Format: date */
@@ -7995,6 +8005,7 @@ export interface operations {
                     country_code: string;
                     /** Format: email */
                     email: string;
+                    /** @description The user's language; without it, step 1's, else the language of country_code (DE, AT, CH: de; FR, LU: fr; ES: es; UA: uk), else en */
                     locale?: string;
                     /** @description upper-case letter, lower-case letter and digit; not a common password */
                     password: string;
@@ -8879,7 +8890,7 @@ export interface operations {
                  */
                 after?: components["parameters"]["After"];
                 /** @description Only contracts in this state */
-                status?: "draft" | "active" | "terminated" | "ended";
+                status?: "draft" | "active" | "ending" | "terminated" | "ended";
                 /** @description Only contracts of this property */
                 property_id?: string;
                 /** @description Only contracts with this tenant */
