@@ -1,10 +1,7 @@
 package reports_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"encoding/xml"
-	"io"
 	"strconv"
 	"strings"
 	"testing"
@@ -72,27 +69,7 @@ func readXLSXWithGo(t *testing.T, body []byte) xsheet {
 // one openpyxl names for the ids a writer may leave implicit).
 func xlsxFormats(t *testing.T, body []byte) map[string]string {
 	t.Helper()
-	z, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	read := func(name string) []byte {
-		for _, f := range z.File {
-			if f.Name == name {
-				r, err := f.Open()
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer r.Close()
-				b, err := io.ReadAll(r)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return b
-			}
-		}
-		return nil
-	}
+	read := func(name string) []byte { return zipFile(t, body, name) }
 	var styles struct {
 		NumFmts []struct {
 			ID   int    `xml:"numFmtId,attr"`
