@@ -1,6 +1,7 @@
 package compensations
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -190,7 +191,11 @@ func (h *Handler) listSettlements(c *fiber.Ctx) error {
 }
 
 func (h *Handler) printSettlement(c *fiber.Ctx) error {
-	pdf, name, err := h.svc.StatementPDF(httpserver.Context(c), auth.Current(c), c.Params("settlementId"))
+	locale := c.Query("locale")
+	if locale != "" && !slices.Contains(statementLocales, locale) {
+		return apierror.Validation("locale: must be one of " + strings.Join(statementLocales, ", "))
+	}
+	pdf, name, err := h.svc.StatementPDF(httpserver.Context(c), auth.Current(c), c.Params("settlementId"), strings.Clone(locale))
 	if err != nil {
 		return err
 	}
@@ -198,3 +203,6 @@ func (h *Handler) printSettlement(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentDisposition, `inline; filename="`+name+`"`)
 	return c.Send(pdf)
 }
+
+// statementLocales are the languages a deposit statement is written in.
+var statementLocales = []string{"en", "de", "fr", "es", "uk"}

@@ -3,6 +3,7 @@ package compensations
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -17,7 +18,7 @@ var words = map[string]map[string]string{
 	"en": {
 		"title": "Deposit settlement statement", "contract": "Contract", "property": "Property", "tenant": "Tenant",
 		"landlord": "Landlord", "ended": "Tenancy ended", "settled": "Settled on", "held": "Deposit held",
-		"owed": "Still owed on the tenancy", "deductions": "Agreed deductions", "applied": "Paid from the deposit towards what is owed",
+		"owed": "Still owed on the tenancy", "deductions": "Deductions claimed", "address": "Address", "claims": "Claims set off against the deposit", "date": "Date", "applied": "Paid from the deposit towards what is owed",
 		"refund": "Refund to the tenant", "stillowed": "Still owed by the tenant", "deadline": "Settlement due by",
 		"statutory": "statutory deadline", "customary": "customary deadline, no fixed statutory term", "inspection": "Check-out compared with check-in",
 		"matching": "no change", "changed": "changes found", "norecord": "no check-in and check-out recorded", "none": "none",
@@ -26,7 +27,7 @@ var words = map[string]map[string]string{
 	"de": {
 		"title": "Kautionsabrechnung", "contract": "Vertrag", "property": "Objekt", "tenant": "Mieter",
 		"landlord": "Vermieter", "ended": "Mietende", "settled": "Abgerechnet am", "held": "Gezahlte Kaution",
-		"owed": "Offene Forderungen aus dem Mietverhältnis", "deductions": "Vereinbarte Abzüge", "applied": "Mit der Kaution verrechnet",
+		"owed": "Offene Forderungen aus dem Mietverhältnis", "deductions": "Einbehalte", "address": "Anschrift", "claims": "Mit der Kaution verrechnete Forderungen", "date": "Datum", "applied": "Mit der Kaution verrechnet",
 		"refund": "Rückzahlung an den Mieter", "stillowed": "Weiterhin vom Mieter geschuldet", "deadline": "Abrechnung fällig bis",
 		"statutory": "gesetzliche Frist", "customary": "übliche Frist, keine feste gesetzliche Frist", "inspection": "Auszug verglichen mit Einzug",
 		"matching": "keine Änderung", "changed": "Änderungen festgestellt", "norecord": "keine Übergabeprotokolle erfasst", "none": "keine",
@@ -35,7 +36,7 @@ var words = map[string]map[string]string{
 	"fr": {
 		"title": "Décompte du dépôt de garantie", "contract": "Contrat", "property": "Logement", "tenant": "Locataire",
 		"landlord": "Bailleur", "ended": "Fin du bail", "settled": "Établi le", "held": "Dépôt de garantie versé",
-		"owed": "Sommes restant dues au titre du bail", "deductions": "Retenues convenues", "applied": "Imputé sur le dépôt au titre des sommes dues",
+		"owed": "Sommes restant dues au titre du bail", "deductions": "Retenues", "address": "Adresse", "claims": "Sommes imputées sur le dépôt", "date": "Date", "applied": "Imputé sur le dépôt au titre des sommes dues",
 		"refund": "Restitution au locataire", "stillowed": "Reste dû par le locataire", "deadline": "À restituer au plus tard le",
 		"statutory": "délai légal", "customary": "délai d'usage, sans délai légal fixe", "inspection": "État des lieux de sortie comparé à l'entrée",
 		"matching": "conforme", "changed": "différences constatées", "norecord": "aucun état des lieux enregistré", "none": "aucune",
@@ -44,7 +45,7 @@ var words = map[string]map[string]string{
 	"es": {
 		"title": "Liquidación de la fianza", "contract": "Contrato", "property": "Inmueble", "tenant": "Inquilino",
 		"landlord": "Arrendador", "ended": "Fin del arrendamiento", "settled": "Liquidada el", "held": "Fianza depositada",
-		"owed": "Pendiente del arrendamiento", "deductions": "Deducciones acordadas", "applied": "Aplicado de la fianza a lo pendiente",
+		"owed": "Pendiente del arrendamiento", "deductions": "Deducciones", "address": "Dirección", "claims": "Importes compensados con la fianza", "date": "Fecha", "applied": "Aplicado de la fianza a lo pendiente",
 		"refund": "Devolución al inquilino", "stillowed": "Aún debido por el inquilino", "deadline": "Plazo de devolución",
 		"statutory": "plazo legal", "customary": "plazo habitual, sin plazo legal fijo", "inspection": "Salida comparada con la entrada",
 		"matching": "sin cambios", "changed": "cambios constatados", "norecord": "sin actas de entrada y salida", "none": "ninguna",
@@ -53,7 +54,7 @@ var words = map[string]map[string]string{
 	"uk": {
 		"title": "Розрахунок застави", "contract": "Договір", "property": "Об'єкт", "tenant": "Орендар",
 		"landlord": "Орендодавець", "ended": "Закінчення оренди", "settled": "Розраховано", "held": "Сплачена застава",
-		"owed": "Заборгованість за орендою", "deductions": "Погоджені утримання", "applied": "Зараховано із застави в рахунок боргу",
+		"owed": "Заборгованість за орендою", "deductions": "Утримання", "address": "Адреса", "claims": "Суми, зараховані із застави", "date": "Дата", "applied": "Зараховано із застави в рахунок боргу",
 		"refund": "Повернення орендарю", "stillowed": "Залишок боргу орендаря", "deadline": "Строк повернення",
 		"statutory": "встановлений законом строк", "customary": "звичайний строк, без встановленого законом", "inspection": "Огляд при виселенні порівняно із заселенням",
 		"matching": "без змін", "changed": "виявлено зміни", "norecord": "акти огляду не внесено", "none": "немає",
@@ -68,10 +69,10 @@ func word(locale, key string) string {
 	return words["en"][key]
 }
 
-// StatementPDF draws the deposit settlement with the raw id in its
-// contract's locale. 404 for an unknown id, another workspace's 403 (404
+// StatementPDF draws the deposit settlement with the raw id in locale,
+// else its contract's. 404 for an unknown id, another workspace's 403 (404
 // to a tenant).
-func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID string) ([]byte, string, error) {
+func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID, locale string) ([]byte, string, error) {
 	id, err := uuid.Parse(rawID)
 	if err != nil || len(rawID) != 36 {
 		return nil, "", errNoSettlement()
@@ -91,13 +92,23 @@ func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID stri
 	if err != nil {
 		return nil, "", err
 	}
-	tenant := ""
+	tenant, tenantAddress := "", ""
 	if s.tenants != nil {
 		if t, err := s.tenants.ByID(ctx, s.db, c.TenantID); err == nil {
-			tenant = t.Name
+			tenant, tenantAddress = t.Name, t.Address
 		}
 	}
-	loc := c.Locale
+	landlord, landlordAddress := "", ""
+	if u, err := s.accounts.User(ctx, c.OwnerID); err == nil {
+		landlord = u.Name
+		if a := u.PostalAddress(); a != nil {
+			landlordAddress = strings.Join(nonEmpty(a.Address, strings.TrimSpace(a.PostalCode+" "+a.City)), ", ")
+		}
+	}
+	loc := locale
+	if loc == "" {
+		loc = c.Locale
+	}
 	if _, ok := words[loc]; !ok {
 		loc = "en"
 	}
@@ -105,11 +116,18 @@ func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID stri
 	sty := printforms.StyleOf(loc)
 	m := func(a money.Amount) string { return sty.Money(a, st.Currency) }
 	sh := s.renderer.Sheet(loc, w("title"), w("contract")+" "+c.Number, st.CreatedAt)
-	sh.Row(w("contract"), c.Number)
-	sh.Row(w("property"), prop.Name)
+	sh.Row(w("date"), sty.Date(st.SettledOn))
+	sh.Row(w("landlord"), landlord)
+	if landlordAddress != "" {
+		sh.Row(w("address"), landlordAddress)
+	}
 	sh.Row(w("tenant"), tenant)
+	if a := strings.TrimSpace(tenantAddress); a != "" {
+		sh.Row(w("address"), a)
+	}
+	sh.Row(w("contract"), c.Number)
+	sh.Row(w("property"), strings.Join(nonEmpty(prop.Name, prop.Address, strings.TrimSpace(prop.PostalCode+" "+prop.City)), ", "))
 	sh.Row(w("ended"), sty.Date(st.EndedOn))
-	sh.Row(w("settled"), sty.Date(st.SettledOn))
 	insp := w("norecord")
 	if st.Matching != nil {
 		insp = w("changed")
@@ -126,6 +144,23 @@ func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID stri
 	for _, d := range ded {
 		sh.Row(d.Reason, m(d.Amount))
 	}
+	// Every claim the deposit paid, charge by charge.
+	if st.AppliedPaymentID != nil {
+		lines, err := s.payments.LinesOf(ctx, *st.AppliedPaymentID)
+		if err != nil {
+			return nil, "", err
+		}
+		if len(lines) > 0 {
+			sh.Section(w("claims"))
+			for _, l := range lines {
+				label := s.renderer.ChargeName(loc, l.ChargeName)
+				if l.Period != "" {
+					label += " (" + sty.Period(l.Period) + ")"
+				}
+				sh.Row(label, m(l.Amount))
+			}
+		}
+	}
 	sh.Section(w("summary"))
 	sh.Row(w("held"), m(st.Held))
 	sh.Row(w("deductions"), "− "+m(st.DeductionsTotal))
@@ -138,10 +173,21 @@ func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID stri
 		kind = w("statutory")
 	}
 	sh.Row(w("deadline"), sty.Date(st.Deadline)+" ("+kind+")")
-	sh.Signatures(w("signatures"), [2]string{w("landlord"), w("tenant")}, [2]string{"", tenant})
+	sh.Signatures(w("signatures"), [2]string{w("landlord"), w("tenant")}, [2]string{landlord, tenant})
 	pdf, err := sh.Finish(w("title") + " " + c.Number)
 	if err != nil {
 		return nil, "", err
 	}
 	return pdf, fmt.Sprintf("deposit-settlement-%s.pdf", st.SettledOn), nil
+}
+
+// nonEmpty are the parts that hold something, trimmed.
+func nonEmpty(parts ...string) []string {
+	var out []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/assets"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
@@ -82,6 +83,7 @@ type Service struct {
 	renderer  *printforms.Renderer
 	tenants   *contragents.Service
 	props     *properties.Service
+	accounts  *accounts.Service
 }
 
 // ServiceParams are the service's dependencies.
@@ -96,6 +98,7 @@ type ServiceParams struct {
 	Assets    *assets.Service
 	Renderer  *printforms.Renderer
 	Props     *properties.Service
+	Accounts  *accounts.Service
 	// Tenants is nil when the contragents module is off: statements then
 	// print no tenant name.
 	Tenants *contragents.Service `optional:"true"`
@@ -104,7 +107,7 @@ type ServiceParams struct {
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, clock: p.Clock, contracts: p.Contracts, payments: p.Payments, files: p.Files,
-		assets: p.Assets, renderer: p.Renderer, tenants: p.Tenants, props: p.Props}
+		assets: p.Assets, renderer: p.Renderer, tenants: p.Tenants, props: p.Props, accounts: p.Accounts}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }

@@ -369,3 +369,54 @@ func TestVoidFineNeverReachesTheDeposit(t *testing.T) {
 	res := app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": f.contract}).Expect(http.StatusCreated)
 	exact(t, res, `"deposit_held":1000.00`, `"owed":0.00`, `"applied_to_owed":0.00`, `"refund":1000.00`, `"still_owed":0.00`)
 }
+
+// The deposit statement names both parties with their addresses, the
+// dwelling's address and the date, itemises every claim the deposit paid
+// charge by charge in the reader's language, calls deductions claimed
+// what they are (never "agreed"), prints both names under the signature
+// lines, and is written in ?locale= (an unknown one: 400).
+func TestDepositStatementNamesEveryoneAndEveryClaim(t *testing.T) {
+	app, token := start(t)
+	app.Put("/api/v1/user/profile", token, map[string]any{"name": "Lena Vermieterin", "postal_address": map[string]any{
+		"address": "Schlossallee 1", "postal_code": "10117", "city": "Berlin", "country_code": "DE"}}).Expect(http.StatusOK)
+	prop := id(t, app.Post("/api/v1/properties", token, map[string]any{"name": "Wohnung 3", "address": "Lindenstraße 5",
+		"postal_code": "10969", "city": "Berlin", "country_code": "DE"}).Expect(http.StatusCreated))
+	tenant := id(t, app.Post("/api/v1/contragents", token, map[string]any{"kind": "person", "roles": []string{"tenant"},
+		"name": "Tom Mieter", "address": "Neue Straße 9, 12043 Berlin"}).Expect(http.StatusCreated))
+	contract := id(t, app.Post("/api/v1/contracts", token, map[string]any{"property_id": prop, "tenant_id": tenant, "number": "DE-9",
+		"locale": "de", "terms": []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 800}, {"code": "CONTRACT_START_DATE", "value": "2026-09-01"},
+			{"code": "CONTRACT_END_DATE", "value": "2026-11-20"}, {"code": "DEPOSIT_AMOUNT", "value": 2400}}}).Expect(http.StatusCreated))
+	app.Post("/api/v1/contracts/"+contract+"/activate", token, nil).Expect(http.StatusOK)
+	f := tenancy{app: app, token: token, property: prop, contract: contract}
+	app.Post(f.path("/expenses/refresh-all?since=2026-09"), token, nil).Expect(http.StatusOK)
+	// The deposit and September paid; October and November owed.
+	app.Post(f.path("/payments"), token, map[string]any{"amount": 3200, "paid_on": "2026-09-05", "method": "bank_transfer", "contract_id": contract}).
+		Expect(http.StatusCreated)
+	var st settlement
+	app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": contract,
+		"deductions": []map[string]any{{"reason": "Malerarbeiten Wohnzimmer", "amount": 150}}}).Expect(http.StatusCreated).JSON(&st)
+	text := strings.Join(strings.Fields(pdfText(t, app.Get("/api/v1/print-forms/deposit-settlements/"+st.ID, token).Expect(http.StatusOK).Body)), " ")
+	for _, want := range []string{"Kautionsabrechnung", "Vermieter Lena Vermieterin", "Anschrift Schlossallee 1, 10117 Berlin",
+		"Mieter Tom Mieter", "Anschrift Neue Straße 9, 12043 Berlin", "Wohnung 3, Lindenstraße 5, 10969 Berlin",
+		"Mit der Kaution verrechnete Forderungen", "Miete, Vertrag DE-9 (10.2026) 800,00 €", "Miete, Vertrag DE-9 (11.2026) 800,00 €",
+		"Einbehalte", "Malerarbeiten Wohnzimmer 150,00 €"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the statement lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "Vereinbart") || strings.Contains(text, "Rent, contract") {
+		t.Errorf("the statement says 'agreed' or English words:\n%s", text)
+	}
+	// Both names under the signature lines: the last lines name them.
+	if i, j := strings.LastIndex(text, "Lena Vermieterin"), strings.LastIndex(text, "Tom Mieter"); i < strings.Index(text, "Unterschriften") || j < strings.Index(text, "Unterschriften") {
+		t.Errorf("the signature lines carry no printed names:\n%s", text)
+	}
+	en := pdfText(t, app.Get("/api/v1/print-forms/deposit-settlements/"+st.ID+"?locale=en", token).Expect(http.StatusOK).Body)
+	if !strings.Contains(en, "Deposit settlement statement") || !strings.Contains(en, "Deductions claimed") {
+		t.Errorf("?locale=en:\n%s", en)
+	}
+	res := app.Get("/api/v1/print-forms/deposit-settlements/"+st.ID+"?locale=xx", token)
+	if res.Status != http.StatusBadRequest {
+		t.Errorf("an unknown locale: %d %s", res.Status, res.Body)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/expenses"
@@ -104,4 +105,19 @@ func (s *Service) SettlesMonth(ctx context.Context, p *Payment) (bool, error) {
 		return false, fmt.Errorf("month of payment: %w", err)
 	}
 	return left <= 0, nil
+}
+
+// LinesOf is what the payment with id gave each charge (not voided), in
+// the order the charges fell due: what a statement itemises.
+func (s *Service) LinesOf(ctx context.Context, id uuid.UUID) ([]Line, error) {
+	var out []Line
+	err := s.db.NewSelect().TableExpr("payment_allocations AS a").
+		Join("JOIN charges AS ch ON ch.id = a.charge_id").
+		ColumnExpr("ch.name AS charge_name, ch.period, ch.due_date, a.amount_minor AS amount").
+		Where("a.payment_id = ?", id).Where("a.voided_at IS NULL").
+		OrderExpr("ch.due_date, ch.created_at, ch.id").Scan(ctx, &out)
+	if err != nil {
+		return nil, fmt.Errorf("lines of payment: %w", err)
+	}
+	return out, nil
 }

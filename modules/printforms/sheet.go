@@ -1,6 +1,9 @@
 package printforms
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Sheet is a plain form of sections, labelled rows, paragraphs and
 // signature lines, for modules that print records of their own (an
@@ -23,8 +26,13 @@ func (s *Sheet) Section(text string) { s.d.section(clean(text, false)) }
 // Row writes a label and its value side by side.
 func (s *Sheet) Row(label, value string) { s.d.row(clean(label, false), clean(value, false)) }
 
-// Para writes a paragraph of text.
-func (s *Sheet) Para(text string) { s.d.para(clean(text, false), "", 10, 0, 0) }
+// Para writes a paragraph of text; its line breaks are kept (an
+// inspection's notes are written line by line).
+func (s *Sheet) Para(text string) {
+	for _, line := range strings.Split(clean(text, true), "\n") {
+		s.d.para(line, "", 10, 0, 0)
+	}
+}
 
 // Signatures writes the signature block: for each of the two parties a
 // line for place and date and one to sign on, captioned with the role,
