@@ -260,3 +260,48 @@ func TestPhotosAreDocumentsOfTheProperty(t *testing.T) {
 		t.Fatalf("inspection photos %+v", ins.Photos)
 	}
 }
+
+// An inspection report names the landlord and the tenant with their
+// addresses, the dwelling's address and the date, keeps the notes' line
+// breaks, prints both names under the signature lines, and is written in
+// ?locale= (an unknown one: 400).
+func TestInspectionReportNamesThePartiesAndKeepsLines(t *testing.T) {
+	f := start(t)
+	f.app.Put("/api/v1/user/profile", f.token, map[string]any{"name": "Marie Bailleur", "postal_address": map[string]any{
+		"address": "12 rue de la Paix", "postal_code": "75002", "city": "Paris", "country_code": "FR"}}).Expect(http.StatusOK)
+	f.app.Put("/api/v1/properties/"+f.property, f.token, map[string]any{"name": "Appartement 3", "address": "5 avenue Foch",
+		"postal_code": "69006", "city": "Lyon", "country_code": "FR"}).Expect(http.StatusOK)
+	var c struct {
+		TenantID string `json:"tenant_id"`
+	}
+	f.app.Get("/api/v1/contracts/"+f.contract, f.token).Expect(http.StatusOK).JSON(&c)
+	f.app.Put("/api/v1/contragents/"+c.TenantID, f.token, map[string]any{"kind": "person", "roles": []string{"tenant"},
+		"name": "Élodie Martin", "address": "8 place Bellecour, 69002 Lyon"}).Expect(http.StatusOK)
+	ins := id(t, f.app.Post(f.assets()+"/inspections", f.token, map[string]any{"contract_id": f.contract, "kind": "check_in",
+		"inspected_on": "2026-01-01", "notes": "Cuisine propre.\nSalle de bains : joint à refaire.\nClés : 3"}).Expect(http.StatusCreated))
+	raw := pdfText(t, f.app.Get("/api/v1/print-forms/inspections/"+ins, f.token).Expect(http.StatusOK).Body)
+	text := strings.Join(strings.Fields(raw), " ")
+	for _, want := range []string{"Bailleur Marie Bailleur", "12 rue de la Paix, 75002 Paris", "Locataire Élodie Martin",
+		"8 place Bellecour, 69002 Lyon", "Appartement 3, 5 avenue Foch, 69006 Lyon"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+	lines := map[string]bool{}
+	for _, l := range strings.Split(raw, "\n") {
+		lines[strings.TrimSpace(l)] = true
+	}
+	for _, l := range []string{"Cuisine propre.", "Salle de bains : joint à refaire.", "Clés : 3"} {
+		if !lines[l] {
+			t.Errorf("the notes' line %q is not a line of its own:\n%s", l, raw)
+		}
+	}
+	if i := strings.LastIndex(text, "Marie Bailleur"); i < strings.LastIndex(text, "Signature") {
+		t.Errorf("no printed name under the signature lines:\n%s", text)
+	}
+	de := pdfText(t, f.app.Get("/api/v1/print-forms/inspections/"+ins+"?locale=de", f.token).Expect(http.StatusOK).Body)
+	if !strings.Contains(de, "Vermieter") || !strings.Contains(de, "Anschrift") {
+		t.Errorf("?locale=de:\n%s", de)
+	}
+	f.app.Get("/api/v1/print-forms/inspections/"+ins+"?locale=xx", f.token).Expect(http.StatusBadRequest)
+}

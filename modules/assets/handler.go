@@ -3,6 +3,8 @@ package assets
 import (
 	"github.com/gofiber/fiber/v2"
 	"go.uber.org/fx"
+	"slices"
+	"strings"
 
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"
@@ -188,7 +190,11 @@ func (h *Handler) getInspection(c *fiber.Ctx) error {
 }
 
 func (h *Handler) printInspection(c *fiber.Ctx) error {
-	pdf, name, err := h.svc.InspectionPDF(httpserver.Context(c), auth.Current(c), c.Params("inspectionId"))
+	locale := c.Query("locale")
+	if locale != "" && !slices.Contains(reportLocales, locale) {
+		return apierror.Validation("locale: must be one of " + strings.Join(reportLocales, ", "))
+	}
+	pdf, name, err := h.svc.InspectionPDF(httpserver.Context(c), auth.Current(c), c.Params("inspectionId"), strings.Clone(locale))
 	if err != nil {
 		return err
 	}
@@ -196,3 +202,6 @@ func (h *Handler) printInspection(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentDisposition, `inline; filename="`+name+`"`)
 	return c.Send(pdf)
 }
+
+// reportLocales are the languages an inspection report is written in.
+var reportLocales = []string{"en", "de", "fr", "es", "uk"}

@@ -3,6 +3,7 @@ package assets
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/printforms"
@@ -14,35 +15,35 @@ import (
 var words = map[string]map[string]string{
 	"en": {
 		CheckIn: "Check-in inspection", CheckOut: "Check-out inspection", "contract": "Contract", "property": "Property",
-		"date": "Date", "tenant": "Tenant", "landlord": "Landlord", "assets": "Inventory", "readings": "Meter readings",
+		"address": "Address", "date": "Date", "tenant": "Tenant", "landlord": "Landlord", "assets": "Inventory", "readings": "Meter readings",
 		"notes": "Notes", "changes": "Changes since check-in", "nochange": "No change since check-in.",
 		"none": "none", "signatures": "Signatures", "before": "at check-in", "after": "at check-out", "missing": "not inspected",
 		"new": "new", "good": "good", "fair": "fair", "poor": "poor", "broken": "broken",
 	},
 	"de": {
 		CheckIn: "Übergabeprotokoll (Einzug)", CheckOut: "Übergabeprotokoll (Auszug)", "contract": "Vertrag", "property": "Objekt",
-		"date": "Datum", "tenant": "Mieter", "landlord": "Vermieter", "assets": "Inventar", "readings": "Zählerstände",
+		"address": "Anschrift", "date": "Datum", "tenant": "Mieter", "landlord": "Vermieter", "assets": "Inventar", "readings": "Zählerstände",
 		"notes": "Bemerkungen", "changes": "Änderungen seit dem Einzug", "nochange": "Keine Änderung seit dem Einzug.",
 		"none": "keine", "signatures": "Unterschriften", "before": "beim Einzug", "after": "beim Auszug", "missing": "nicht geprüft",
 		"new": "neu", "good": "gut", "fair": "gebraucht", "poor": "schlecht", "broken": "defekt",
 	},
 	"fr": {
 		CheckIn: "État des lieux d'entrée", CheckOut: "État des lieux de sortie", "contract": "Contrat", "property": "Logement",
-		"date": "Date", "tenant": "Locataire", "landlord": "Bailleur", "assets": "Inventaire", "readings": "Relevés des compteurs",
+		"address": "Adresse", "date": "Date", "tenant": "Locataire", "landlord": "Bailleur", "assets": "Inventaire", "readings": "Relevés des compteurs",
 		"notes": "Observations", "changes": "Changements depuis l'entrée", "nochange": "Aucun changement depuis l'entrée.",
 		"none": "aucun", "signatures": "Signatures", "before": "à l'entrée", "after": "à la sortie", "missing": "non inspecté",
 		"new": "neuf", "good": "bon", "fair": "usage normal", "poor": "mauvais", "broken": "hors service",
 	},
 	"es": {
 		CheckIn: "Acta de entrada", CheckOut: "Acta de salida", "contract": "Contrato", "property": "Inmueble",
-		"date": "Fecha", "tenant": "Inquilino", "landlord": "Arrendador", "assets": "Inventario", "readings": "Lecturas de contadores",
+		"address": "Dirección", "date": "Fecha", "tenant": "Inquilino", "landlord": "Arrendador", "assets": "Inventario", "readings": "Lecturas de contadores",
 		"notes": "Observaciones", "changes": "Cambios desde la entrada", "nochange": "Sin cambios desde la entrada.",
 		"none": "ninguno", "signatures": "Firmas", "before": "a la entrada", "after": "a la salida", "missing": "no inspeccionado",
 		"new": "nuevo", "good": "bueno", "fair": "aceptable", "poor": "malo", "broken": "roto",
 	},
 	"uk": {
 		CheckIn: "Акт огляду при заселенні", CheckOut: "Акт огляду при виселенні", "contract": "Договір", "property": "Об'єкт",
-		"date": "Дата", "tenant": "Орендар", "landlord": "Орендодавець", "assets": "Інвентар", "readings": "Показники лічильників",
+		"address": "Адреса", "date": "Дата", "tenant": "Орендар", "landlord": "Орендодавець", "assets": "Інвентар", "readings": "Показники лічильників",
 		"notes": "Примітки", "changes": "Зміни з часу заселення", "nochange": "Змін з часу заселення немає.",
 		"none": "немає", "signatures": "Підписи", "before": "при заселенні", "after": "при виселенні", "missing": "не оглянуто",
 		"new": "новий", "good": "добрий", "fair": "задовільний", "poor": "поганий", "broken": "зламаний",
@@ -61,7 +62,7 @@ func word(locale, key string) string {
 // meter readings, notes, on a check-out what changed since the check-in,
 // and the signature lines of landlord and tenant. 404 for an unknown id,
 // another workspace's inspection 403 (404 to a tenant).
-func (s *Service) InspectionPDF(ctx context.Context, p auth.Principal, rawID string) ([]byte, string, error) {
+func (s *Service) InspectionPDF(ctx context.Context, p auth.Principal, rawID, locale string) ([]byte, string, error) {
 	id, ok := parseID(rawID)
 	if !ok {
 		return nil, "", errNoInspection()
@@ -85,21 +86,34 @@ func (s *Service) InspectionPDF(ctx context.Context, p auth.Principal, rawID str
 	if err != nil {
 		return nil, "", err
 	}
-	tenant := ""
+	pp := parties{property: strings.Join(nonEmpty(prop.Name, prop.Address, strings.TrimSpace(prop.PostalCode+" "+prop.City)), ", ")}
 	if s.tenants != nil {
 		if t, err := s.tenants.ByID(ctx, s.db, c.TenantID); err == nil {
-			tenant = t.Name
+			pp.tenant, pp.tenantAddress = t.Name, strings.Join(strings.Fields(t.Address), " ")
 		}
 	}
-	pdf, err := s.draw(c, prop.Name, tenant, ins, changes)
+	if u, err := s.accounts.User(ctx, c.OwnerID); err == nil {
+		pp.landlord = u.Name
+		if a := u.PostalAddress(); a != nil {
+			pp.landlordAddress = strings.Join(nonEmpty(a.Address, strings.TrimSpace(a.PostalCode+" "+a.City)), ", ")
+		}
+	}
+	if locale == "" {
+		locale = c.Locale
+	}
+	pdf, err := s.draw(c, locale, pp, ins, changes)
 	if err != nil {
 		return nil, "", err
 	}
 	return pdf, fmt.Sprintf("inspection-%s-%s.pdf", ins.Kind, ins.InspectedOn), nil
 }
 
-func (s *Service) draw(c *contracts.Contract, property, tenant string, ins *Inspection, changes []Change) ([]byte, error) {
-	loc := c.Locale
+// parties are who and what an inspection report names.
+type parties struct {
+	landlord, landlordAddress, tenant, tenantAddress, property string
+}
+
+func (s *Service) draw(c *contracts.Contract, loc string, pp parties, ins *Inspection, changes []Change) ([]byte, error) {
 	if _, ok := words[loc]; !ok {
 		loc = "en"
 	}
@@ -107,10 +121,17 @@ func (s *Service) draw(c *contracts.Contract, property, tenant string, ins *Insp
 	st := printforms.StyleOf(loc)
 	title := w(ins.Kind)
 	sh := s.renderer.Sheet(loc, title, w("contract")+" "+c.Number, ins.CreatedAt)
-	sh.Row(w("contract"), c.Number)
-	sh.Row(w("property"), property)
-	sh.Row(w("tenant"), tenant)
 	sh.Row(w("date"), st.Date(ins.InspectedOn))
+	sh.Row(w("landlord"), pp.landlord)
+	if pp.landlordAddress != "" {
+		sh.Row(w("address"), pp.landlordAddress)
+	}
+	sh.Row(w("tenant"), pp.tenant)
+	if pp.tenantAddress != "" {
+		sh.Row(w("address"), pp.tenantAddress)
+	}
+	sh.Row(w("contract"), c.Number)
+	sh.Row(w("property"), pp.property)
 	sh.Section(w("assets"))
 	items := parseItems(ins.Items)
 	if len(items) == 0 {
@@ -151,6 +172,17 @@ func (s *Service) draw(c *contracts.Contract, property, tenant string, ins *Insp
 			sh.Row(ch.Name, w("before")+": "+before+"; "+w("after")+": "+after)
 		}
 	}
-	sh.Signatures(w("signatures"), [2]string{w("landlord"), w("tenant")}, [2]string{"", tenant})
+	sh.Signatures(w("signatures"), [2]string{w("landlord"), w("tenant")}, [2]string{pp.landlord, pp.tenant})
 	return sh.Finish(title + " " + c.Number)
+}
+
+// nonEmpty are the parts that hold something, trimmed.
+func nonEmpty(parts ...string) []string {
+	var out []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }

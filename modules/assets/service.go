@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/counters"
@@ -37,6 +38,7 @@ type Service struct {
 	props     *properties.Service
 	renderer  *printforms.Renderer
 	tenants   *contragents.Service
+	accounts  *accounts.Service
 }
 
 // ServiceParams are the service's dependencies as fx provides them.
@@ -50,6 +52,7 @@ type ServiceParams struct {
 	Contracts *contracts.Service
 	Props     *properties.Service
 	Renderer  *printforms.Renderer
+	Accounts  *accounts.Service
 	// Tenants is nil when the contragents module is off: forms then
 	// print no tenant name.
 	Tenants *contragents.Service `optional:"true"`
@@ -58,7 +61,7 @@ type ServiceParams struct {
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, clock: p.Clock, files: p.Files, counters: p.Counters, contracts: p.Contracts,
-		props: p.Props, renderer: p.Renderer, tenants: p.Tenants}
+		props: p.Props, renderer: p.Renderer, tenants: p.Tenants, accounts: p.Accounts}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
