@@ -12,7 +12,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
@@ -34,11 +37,12 @@ type Handler struct {
 	clock      clock.Clock
 	properties *properties.Service
 	statements *Statements
+	dicts      *translations.Dictionaries
 }
 
 // NewHandler returns the handler.
-func NewHandler(store *Store, clk clock.Clock, props *properties.Service, st *Statements) *Handler {
-	return &Handler{store: store, clock: clk, properties: props, statements: st}
+func NewHandler(store *Store, clk clock.Clock, props *properties.Service, st *Statements, dicts *translations.Dictionaries) *Handler {
+	return &Handler{store: store, clock: clk, properties: props, statements: st, dicts: dicts}
 }
 
 // asOf reads ?as_of= (default today, UTC) and the format.
@@ -344,8 +348,13 @@ func (h *Handler) income(c *fiber.Ctx) error {
 	}
 	switch {
 	case svg:
+		// The chart speaks the reader's language (their profile's).
+		locale := "en"
+		if u, ok := auth.Current(c).Record.(*accounts.User); ok && u.Locale != "" {
+			locale = u.Locale
+		}
 		c.Set(fiber.HeaderContentType, "image/svg+xml")
-		return c.Send(Chart(inc))
+		return c.Send(Chart(inc, ChartWordsOf(h.dicts, locale), printforms.StyleOf(locale)))
 	case format != export.JSON:
 		name := "income-" + strconv.Itoa(inc.Year)
 		months := inc.Months

@@ -114,3 +114,28 @@ func TestOwnerStatementPDF(t *testing.T) {
 	other := generate(t, app, 1, 12)
 	app.Get(base+"/owner-statement?property_id="+other.units[0].ID, p.user.Token).Expect(http.StatusNotFound)
 }
+
+// The chart speaks its reader's language: a German landlord reads German
+// words in the legend and the title, and amounts as German writes them.
+func TestIncomeChartInTheReadersLanguage(t *testing.T) {
+	app := testkit.Start(t)
+	p := generate(t, app, 1, 5)
+	en := app.Get(base+"/income?year=2026&format=svg", p.user.Token).Expect(http.StatusOK).String()
+	app.Put("/api/v1/user/profile", p.user.Token, map[string]any{"locale": "de"}).Expect(http.StatusOK)
+	de := app.Get(base+"/income?year=2026&format=svg", p.user.Token).Expect(http.StatusOK).String()
+	for _, want := range []string{"<title>Income 2026</title>", ">charged<", ">collected<", ">outstanding<"} {
+		if !strings.Contains(en, want) {
+			t.Errorf("the English chart lacks %q", want)
+		}
+	}
+	for _, want := range []string{"<title>Einnahmen 2026</title>", ">gefordert<", ">eingenommen<", ">offen<", ",00\u00a0€"} {
+		if !strings.Contains(de, want) {
+			t.Errorf("the German chart lacks %q", want)
+		}
+	}
+	for _, english := range []string{"Income", "charged", "collected", "outstanding"} {
+		if strings.Contains(de, english) {
+			t.Errorf("the German chart says %q", english)
+		}
+	}
+}
