@@ -2,13 +2,15 @@ package calendar
 
 import (
 	"context"
-	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/modules/printforms"
+	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -21,7 +23,7 @@ const deadlineReach = 200
 // from two set-based reads of the contracts module (its contracts with
 // their dates, its rent changes), never per property. kinds, when not
 // empty, keeps those kinds only.
-func derived(ctx context.Context, db bun.IDB, workspaceID int64, from, to period.Date, f contracts.DatedFilter, kinds map[string]bool) ([]Occurrence, error) {
+func derived(ctx context.Context, db bun.IDB, workspaceID int64, from, to period.Date, f contracts.DatedFilter, kinds map[string]bool, w words) ([]Occurrence, error) {
 	want := func(k string) bool { return len(kinds) == 0 || kinds[k] }
 	var out []Occurrence
 	if want(RentDue) || want(ContractStart) || want(ContractEnd) || want(DepositDeadline) {
@@ -34,26 +36,26 @@ func derived(ctx context.Context, db bun.IDB, workspaceID int64, from, to period
 			end := c.EndsOn()
 			if want(ContractStart) && within(c.StartDate, from, to) {
 				out = append(out, dayEvent(ContractStart+":"+c.ID.String(), ContractStart, c.ID, c.PropertyID, c.StartDate,
-					fmt.Sprintf("Contract %s starts", c.Number), c.PropertyName))
+					w.say("contract_start", "number", c.Number), c.PropertyName))
 			}
 			if want(ContractEnd) && !end.IsZero() && within(end, from, to) {
 				out = append(out, dayEvent(ContractEnd+":"+c.ID.String(), ContractEnd, c.ID, c.PropertyID, end,
-					fmt.Sprintf("Contract %s ends", c.Number), c.PropertyName))
+					w.say("contract_end", "number", c.Number), c.PropertyName))
 			}
 			if want(DepositDeadline) && !end.IsZero() && c.DepositMinor != nil {
 				d, statutory := contracts.DepositDeadline(c.Country, end, false)
 				if within(d, from, to) {
-					what := "customary term"
+					what := w.say("deposit_customary")
 					if statutory {
-						what = "statutory term"
+						what = w.say("deposit_statutory")
 					}
 					out = append(out, dayEvent(DepositDeadline+":"+c.ID.String(), DepositDeadline, c.ID, c.PropertyID, d,
-						fmt.Sprintf("Deposit settlement deadline, contract %s", c.Number),
-						fmt.Sprintf("%s; %s in %s, from the end on %s", c.PropertyName, what, c.Country, end)))
+						w.say("deposit_deadline", "number", c.Number),
+						w.say("deposit_detail", "property", c.PropertyName, "term", what, "country", c.Country, "date", w.st.Date(end))))
 				}
 			}
 			if want(RentDue) && c.RentMinor != nil {
-				out = rentDue(out, c, from, to)
+				out = rentDue(out, c, from, to, w)
 			}
 		}
 	}
@@ -65,8 +67,8 @@ func derived(ctx context.Context, db bun.IDB, workspaceID int64, from, to period
 		for i := range list {
 			r := &list[i]
 			out = append(out, dayEvent(Indexation+":"+r.ID.String(), Indexation, r.ContractID, r.PropertyID, r.From,
-				fmt.Sprintf("Rent change, contract %s", r.Number),
-				fmt.Sprintf("New rent %s %s from %s", money.Amount(r.AmountMinor), r.Currency, r.From)))
+				w.say("indexation", "number", r.Number),
+				w.say("indexation_detail", "amount", w.st.Money(money.Amount(r.AmountMinor), r.Currency), "date", w.st.Date(r.From))))
 		}
 	}
 	return out, nil
@@ -76,7 +78,7 @@ func derived(ctx context.Context, db bun.IDB, workspaceID int64, from, to period
 // month the contract runs in, on its due day, as its rent expense bills
 // them (a month's charge is due on the due day of that month, also in the
 // month the contract starts or ends).
-func rentDue(out []Occurrence, c *contracts.Dated, from, to period.Date) []Occurrence {
+func rentDue(out []Occurrence, c *contracts.Dated, from, to period.Date, w words) []Occurrence {
 	day := c.DueDay
 	if day < 1 || day > 28 {
 		day = 1
@@ -97,7 +99,7 @@ func rentDue(out []Occurrence, c *contracts.Dated, from, to period.Date) []Occur
 	}
 	stop := time.Date(last.Year(), last.Month(), 1, 0, 0, 0, 0, time.UTC)
 	// Made once per contract: a portfolio's year has twelve of each.
-	prefix, title := RentDue+":"+c.ID.String()+":", "Rent due, contract "+c.Number
+	prefix, title := RentDue+":"+c.ID.String()+":", w.say("rent_due", "number", c.Number)
 	contractID, propertyID := c.ID, c.PropertyID
 	for ; !m.After(stop); m = m.AddDate(0, 1, 0) {
 		due := period.NewDate(m.Year(), m.Month(), day)
@@ -109,6 +111,38 @@ func rentDue(out []Occurrence, c *contracts.Dated, from, to period.Date) []Occur
 			Description: c.PropertyName, Start: t, End: t, AllDay: true, ContractID: &contractID, PropertyID: &propertyID})
 	}
 	return out
+}
+
+// words are the derived events' texts in their reader's language (a
+// member's profile locale: the calendar is the landlord's), from the
+// translation catalogue, with dates and amounts as the locale writes them.
+type words struct {
+	t  map[string]string
+	st printforms.Style
+}
+
+// derivedKeys are the catalogue's keys of the derived events' texts.
+var derivedKeys = []string{"contract_start", "contract_end", "deposit_deadline", "deposit_statutory", "deposit_customary",
+	"deposit_detail", "indexation", "indexation_detail", "rent_due"}
+
+// wordsOf are the texts in locale (English where the catalogue has none).
+func wordsOf(dicts *translations.Dictionaries, locale string) words {
+	keys := make([]string, len(derivedKeys))
+	for i, k := range derivedKeys {
+		keys[i] = "calendar.derived." + k
+	}
+	t, _ := dicts.Select(locale, keys)
+	return words{t: t, st: printforms.StyleOf(locale)}
+}
+
+// say is the text of key with each {name} of pairs (name, value, ...)
+// filled in.
+func (w words) say(key string, pairs ...string) string {
+	text := w.t["calendar.derived."+key]
+	for i := 0; i+1 < len(pairs); i += 2 {
+		text = strings.ReplaceAll(text, "{"+pairs[i]+"}", pairs[i+1])
+	}
+	return text
 }
 
 func within(d, from, to period.Date) bool { return !d.Before(from) && !d.After(to) }

@@ -34,14 +34,14 @@ const (
 // exceptions and overrides as RRULE, EXDATE and RECURRENCE-ID, so the
 // calendar app expands them), and the derived events from FeedPast days
 // before today to FeedAhead days after it.
-func (s *Service) Feed(ctx context.Context, workspaceID int64) ([]byte, error) {
+func (s *Service) Feed(ctx context.Context, workspaceID int64, locale string) ([]byte, error) {
 	today := period.DateOf(s.clock.Now())
 	from, to := today.AddDays(-s.cfg.FeedPast), today.AddDays(s.cfg.FeedAhead)
 	events, err := s.stored(ctx, s.db, workspaceID, from.Time().Add(-24*time.Hour), time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), WindowQuery{})
 	if err != nil {
 		return nil, err
 	}
-	days, err := derived(ctx, s.db, workspaceID, from, to, contracts.DatedFilter{}, nil)
+	days, err := derived(ctx, s.db, workspaceID, from, to, contracts.DatedFilter{}, nil, wordsOf(s.dicts, locale))
 	if err != nil {
 		return nil, err
 	}

@@ -461,3 +461,38 @@ func TestFeedLocationAlarmsAndName(t *testing.T) {
 		t.Error("no rent day in the feed")
 	}
 }
+
+// The dates derived from contracts speak their reader's language (the
+// member's profile): a German landlord reads German titles, dates and
+// amounts, in the API and in the feed.
+func TestDerivedEventsInTheReadersLanguage(t *testing.T) {
+	f := start(t)
+	f.app.Put("/api/v1/user/profile", f.user.Token, map[string]any{"locale": "de"}).Expect(http.StatusOK)
+	c := f.contract(t, "L-7", term("MONTHLY_RENT_AMOUNT", 950), term("CONTRACT_START_DATE", "2026-12-01"),
+		term("CONTRACT_END_DATE", "2027-05-31"), term("PAYMENT_DAY_OF_MONTH", 3), term("DEPOSIT_AMOUNT", 1900))
+	f.app.Post("/api/v1/contracts/"+c+"/rent", f.user.Token, map[string]any{"amount": 990, "from": "2027-04-01"}).Expect(http.StatusOK)
+	titles := map[string]string{}
+	for _, w := range []string{"from=2026-11-22&to=2027-11-21", "from=2027-06-01&to=2027-12-31"} {
+		for _, o := range f.window(t, w) {
+			titles[o.Title] = o.Kind
+		}
+	}
+	for _, want := range []string{"Vertrag L-7 beginnt", "Vertrag L-7 endet", "Miete fällig, Vertrag L-7",
+		"Mietänderung, Vertrag L-7", "Frist für die Kautionsabrechnung, Vertrag L-7"} {
+		if titles[want] == "" {
+			t.Errorf("no derived event %q in %v", want, titles)
+		}
+	}
+	body := f.app.Get(f.rotate(t).URL, "").Expect(http.StatusOK).String()
+	unfolded := strings.ReplaceAll(body, "\r\n ", "")
+	for _, want := range []string{"SUMMARY:Miete fällig\\, Vertrag L-7", "DESCRIPTION:Neue Miete 990\\,00\u00a0€ ab 01.04.2027"} {
+		if !strings.Contains(unfolded, want) {
+			t.Errorf("the feed lacks %q", want)
+		}
+	}
+	for _, english := range []string{"Rent due", "Rent change", "New rent", "starts", "ends"} {
+		if strings.Contains(unfolded, "SUMMARY:"+english) || strings.Contains(unfolded, english+",") {
+			t.Errorf("the German feed says %q", english)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
@@ -87,7 +88,11 @@ func (h *Handler) window(c *fiber.Ctx) error {
 		return errWindowTooLong()
 	}
 	q.From, q.To, q.Loc = from, to, loc
-	list, err := h.svc.Window(httpserver.Context(c), auth.Current(c).WorkspaceID, q)
+	p := auth.Current(c)
+	if u, ok := p.Record.(*accounts.User); ok {
+		q.Locale = u.Locale
+	}
+	list, err := h.svc.Window(httpserver.Context(c), p.WorkspaceID, q)
 	if err != nil {
 		return err
 	}
@@ -157,14 +162,14 @@ func (h *Handler) rotate(c *fiber.Ctx) error {
 
 func (h *Handler) feed(c *fiber.Ctx) error {
 	ctx := httpserver.Context(c)
-	ws, ok, err := h.svc.feedOwner(ctx, c.Params("token"))
+	ws, locale, ok, err := h.svc.feedOwner(ctx, c.Params("token"))
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return apierror.NotFound("Calendar feed not found.")
 	}
-	body, err := h.svc.Feed(ctx, ws)
+	body, err := h.svc.Feed(ctx, ws, locale)
 	if err != nil {
 		return err
 	}

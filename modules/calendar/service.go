@@ -21,6 +21,7 @@ import (
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
@@ -69,11 +70,12 @@ type Service struct {
 	log      *slog.Logger
 	cfg      Config
 	messages *messages.Service
+	dicts    *translations.Dictionaries
 }
 
 // NewService returns the service.
-func NewService(db *bun.DB, clk clock.Clock, log *slog.Logger, cfg Config, msgs *messages.Service) *Service {
-	return &Service{db: db, clock: clk, log: log, cfg: cfg, messages: msgs}
+func NewService(db *bun.DB, clk clock.Clock, log *slog.Logger, cfg Config, msgs *messages.Service, dicts *translations.Dictionaries) *Service {
+	return &Service{db: db, clock: clk, log: log, cfg: cfg, messages: msgs, dicts: dicts}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
@@ -287,6 +289,8 @@ type WindowQuery struct {
 	PropertyID *uuid.UUID
 	ContractID *uuid.UUID
 	Kinds      map[string]bool
+	// Locale is the reader's language, which the derived events speak.
+	Locale string
 }
 
 func errWindowTooLong() error {
@@ -327,7 +331,8 @@ func (s *Service) Window(ctx context.Context, workspaceID int64, q WindowQuery) 
 		}
 	}
 	if anyDerived {
-		d, err := derived(ctx, s.db, workspaceID, q.From, q.To, contracts.DatedFilter{PropertyID: q.PropertyID, ContractID: q.ContractID}, dkinds)
+		d, err := derived(ctx, s.db, workspaceID, q.From, q.To, contracts.DatedFilter{PropertyID: q.PropertyID, ContractID: q.ContractID}, dkinds,
+			wordsOf(s.dicts, q.Locale))
 		if err != nil {
 			return nil, err
 		}
@@ -399,26 +404,28 @@ func (s *Service) RotateFeedToken(ctx context.Context, p auth.Principal) (string
 }
 
 // feedOwner returns the workspace of a feed token whose member still
-// belongs to it; false for any other token.
-func (s *Service) feedOwner(ctx context.Context, token string) (int64, bool, error) {
+// belongs to it, and the member's language; false for any other token.
+func (s *Service) feedOwner(ctx context.Context, token string) (int64, string, bool, error) {
 	if len(token) != 43 {
-		return 0, false, nil
+		return 0, "", false, nil
 	}
 	if _, err := base64.RawURLEncoding.DecodeString(token); err != nil {
-		return 0, false, nil
+		return 0, "", false, nil
 	}
 	var ws int64
-	q := s.db.NewSelect().TableExpr("calendar_feed_tokens AS t").ColumnExpr("t.workspace_id").
+	var locale string
+	q := s.db.NewSelect().TableExpr("calendar_feed_tokens AS t").ColumnExpr("t.workspace_id, u.locale").
 		// A token made before the membership (the member left and was
 		// invited again) died with the earlier one.
 		Join("JOIN workspace_members AS m ON m.workspace_id = t.workspace_id AND m.user_id = t.user_id AND m.created_at <= t.created_at").
+		Join("JOIN users AS u ON u.id = t.user_id").
 		Where("t.token_hash = ?", hashToken(token))
-	err := database.Query(ctx, s.db, q, &ws)
+	err := database.Query(ctx, s.db, q, &ws, &locale)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
+		return 0, "", false, nil
 	}
 	if err != nil {
-		return 0, false, fmt.Errorf("feed token: %w", err)
+		return 0, "", false, fmt.Errorf("feed token: %w", err)
 	}
-	return ws, true, nil
+	return ws, locale, true, nil
 }
