@@ -174,7 +174,7 @@ func TestDerivedEvents(t *testing.T) {
 	f := start(t)
 	c := f.contract(t, "C-1", term("MONTHLY_RENT_AMOUNT", 950), term("CONTRACT_START_DATE", "2027-01-01"),
 		term("CONTRACT_END_DATE", "2027-06-30"), term("PAYMENT_DAY_OF_MONTH", 3), term("DEPOSIT_AMOUNT", 2850))
-	f.app.Post("/api/v1/contracts/"+c+"/rent", f.user.Token, map[string]any{"amount": 990, "from": "2027-04-01"}).Expect(http.StatusOK)
+	f.app.Post("/api/v1/contracts/"+c+"/rent", f.user.Token, map[string]any{"amount": 990, "from": "2027-04-01", "index": map[string]any{"old_period": "2025-10", "old_value": "110.0", "new_period": "2026-10", "new_value": "120.0"}}).Expect(http.StatusOK)
 	occ := f.window(t, "from=2027-01-01&to=2027-12-31")
 	var got []string
 	for _, o := range occ {

@@ -98,7 +98,7 @@ func TestFeedMatchesWindow(t *testing.T) {
 	g.property = p2.ID
 	c2 := g.contract(t, "C-2", term("MONTHLY_RENT_AMOUNT", 700), term("CONTRACT_START_DATE", "2027-02-01"),
 		term("CONTRACT_END_DATE", "2027-05-31"), term("PAYMENT_DAY_OF_MONTH", 10), term("DEPOSIT_AMOUNT", 1400))
-	f.app.Post("/api/v1/contracts/"+c2+"/rent", f.user.Token, map[string]any{"amount": 720, "from": "2027-04-01"}).Expect(http.StatusOK)
+	f.app.Post("/api/v1/contracts/"+c2+"/rent", f.user.Token, map[string]any{"amount": 720, "from": "2027-04-01", "index": map[string]any{"old_period": "2025-Q2", "old_value": "140.00", "new_period": "2026-Q2", "new_value": "145.00"}}).Expect(http.StatusOK)
 	f.create(t, map[string]any{"title": "Sunday viewing", "kind": "viewing", "time_zone": "Europe/Berlin",
 		"starts_at": "2027-03-14T10:00:00+01:00", "ends_at": "2027-03-14T10:30:00+01:00", "rrule": "FREQ=WEEKLY;COUNT=8",
 		"exdates":   []string{"2027-03-21T10:00:00+01:00"},
@@ -470,7 +470,7 @@ func TestDerivedEventsInTheReadersLanguage(t *testing.T) {
 	f.app.Put("/api/v1/user/profile", f.user.Token, map[string]any{"locale": "de"}).Expect(http.StatusOK)
 	c := f.contract(t, "L-7", term("MONTHLY_RENT_AMOUNT", 950), term("CONTRACT_START_DATE", "2026-12-01"),
 		term("CONTRACT_END_DATE", "2027-05-31"), term("PAYMENT_DAY_OF_MONTH", 3), term("DEPOSIT_AMOUNT", 1900))
-	f.app.Post("/api/v1/contracts/"+c+"/rent", f.user.Token, map[string]any{"amount": 990, "from": "2027-04-01"}).Expect(http.StatusOK)
+	f.app.Post("/api/v1/contracts/"+c+"/rent", f.user.Token, map[string]any{"amount": 990, "from": "2027-04-01", "index": map[string]any{"old_period": "2025-10", "old_value": "110.0", "new_period": "2026-10", "new_value": "120.0"}}).Expect(http.StatusOK)
 	titles := map[string]string{}
 	for _, w := range []string{"from=2026-11-22&to=2027-11-21", "from=2027-06-01&to=2027-12-31"} {
 		for _, o := range f.window(t, w) {

@@ -25,7 +25,7 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Calendar: stored and derived events, recurrence, iCalendar feed", Status: module.Ready,
-		Depends:    []string{"accounts", "workspaces", "properties", "contragents", "contracts", "messages", "printforms", "translations"},
+		Depends:    []string{"accounts", "workspaces", "properties", "contragents", "contracts", "messages", "translations"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

@@ -117,6 +117,7 @@ type nextRentJSON struct {
 type rentRequest struct {
 	Amount json.RawMessage `json:"amount"`
 	From   json.RawMessage `json:"from"`
+	Index  *Index          `json:"index"`
 }
 
 // rentJSON is one entry of the rent history.
@@ -124,6 +125,14 @@ type rentJSON struct {
 	From      period.Date  `json:"from"`
 	Amount    money.Amount `json:"amount"`
 	ExpenseID string       `json:"expense_id"`
+	// Index is the index the change followed (null: none recorded), with
+	// its change in percent.
+	Index *indexJSON `json:"index"`
+}
+
+type indexJSON struct {
+	Index
+	ChangePercent string `json:"change_percent"`
 }
 
 type rentListJSON struct {

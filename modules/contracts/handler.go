@@ -152,7 +152,11 @@ func (h *Handler) rents(c *fiber.Ctx) error {
 	}
 	out := rentListJSON{Rents: make([]rentJSON, 0, len(list))}
 	for _, r := range list {
-		out.Rents = append(out.Rents, rentJSON{From: r.From, Amount: r.Amount, ExpenseID: r.ExpenseID.String()})
+		v := rentJSON{From: r.From, Amount: r.Amount, ExpenseID: r.ExpenseID.String()}
+		if ix := r.Index(); ix != nil {
+			v.Index = &indexJSON{Index: *ix, ChangePercent: ix.Percent()}
+		}
+		out.Rents = append(out.Rents, v)
 	}
 	return c.JSON(out)
 }
@@ -184,7 +188,15 @@ func (h *Handler) changeRent(c *fiber.Ctx) error {
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
-	ct, err = h.svc.ChangeRent(httpserver.Context(c), auth.Current(c), ct, amount, from)
+	var ix *Index
+	if req.Index != nil {
+		// Copied: the decoded strings are the request's.
+		in := *req.Index
+		in.Name, in.OldPeriod, in.OldValue, in.NewPeriod, in.NewValue = strings.Clone(in.Name), strings.Clone(in.OldPeriod),
+			strings.Clone(in.OldValue), strings.Clone(in.NewPeriod), strings.Clone(in.NewValue)
+		ix = &in
+	}
+	ct, err = h.svc.ChangeRent(httpserver.Context(c), auth.Current(c), ct, amount, from, ix)
 	if err != nil {
 		return err
 	}

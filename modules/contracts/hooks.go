@@ -54,9 +54,10 @@ func (propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, property
 // RentListener is a module told of every rent change (modules/notices
 // writes the tenant), inside the transaction that records it, so both
 // commit together or not at all. c is the contract as it was (its rent
-// the one before the change), amount the rent from from on.
+// the one before the change), amount the rent from from on, ix the index
+// the change follows (nil when none was given).
 type RentListener interface {
-	RentChanged(ctx context.Context, tx bun.Tx, c *Contract, amount money.Amount, from period.Date) error
+	RentChanged(ctx context.Context, tx bun.Tx, c *Contract, amount money.Amount, from period.Date, ix *Index) error
 }
 
 // ProvideRentListener registers a constructor of a RentListener with fx.

@@ -15,6 +15,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/law"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -30,14 +31,32 @@ type Rent struct {
 	Amount     money.Amount `bun:"amount_minor,notnull"`
 	ExpenseID  uuid.UUID    `bun:"expense_id,notnull"`
 	CreatedAt  time.Time    `bun:"created_at,notnull"`
+	// The index the change followed; empty for the rent at the start and
+	// a change without one.
+	IndexName      *string `bun:"index_name"`
+	IndexOldPeriod *string `bun:"index_old_period"`
+	IndexOldValue  *string `bun:"index_old_value"`
+	IndexNewPeriod *string `bun:"index_new_period"`
+	IndexNewValue  *string `bun:"index_new_value"`
 }
 
-func insertRent(ctx context.Context, db bun.IDB, contractID, expenseID uuid.UUID, from period.Date, amount money.Amount, at time.Time) error {
+// Index is the index the change followed, nil when none is recorded.
+func (r *Rent) Index() *Index {
+	if r.IndexName == nil || r.IndexOldPeriod == nil || r.IndexOldValue == nil || r.IndexNewPeriod == nil || r.IndexNewValue == nil {
+		return nil
+	}
+	return &Index{Name: *r.IndexName, OldPeriod: *r.IndexOldPeriod, OldValue: *r.IndexOldValue, NewPeriod: *r.IndexNewPeriod, NewValue: *r.IndexNewValue}
+}
+
+func insertRent(ctx context.Context, db bun.IDB, contractID, expenseID uuid.UUID, from period.Date, amount money.Amount, at time.Time, ix *Index) error {
 	id, err := uuid.NewV7()
 	if err != nil {
 		return fmt.Errorf("rent id: %w", err)
 	}
 	r := &Rent{ID: id, ContractID: contractID, From: from, Amount: amount, ExpenseID: expenseID, CreatedAt: at}
+	if ix != nil {
+		r.IndexName, r.IndexOldPeriod, r.IndexOldValue, r.IndexNewPeriod, r.IndexNewValue = &ix.Name, &ix.OldPeriod, &ix.OldValue, &ix.NewPeriod, &ix.NewValue
+	}
 	if _, err := database.Exec(ctx, db, db.NewInsert().Model(r)); err != nil {
 		return fmt.Errorf("insert rent: %w", err)
 	}
@@ -58,7 +77,12 @@ func (s *Service) Rents(ctx context.Context, c *Contract) ([]Rent, error) {
 // last period the current rent expense billed. In one transaction the
 // current rent expense ends the day before from and a new one bills amount
 // from from on; charges already made are never touched.
-func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract, amount money.Amount, from period.Date) (*Contract, error) {
+//
+// ix is the index the change follows: where the law of the property's
+// country requires one (platform/law: Germany § 557b BGB, France the IRL)
+// a change without it is a 400, and a new rent above what the index's
+// change allows a 422 rent_exceeds_index; nothing is changed either way.
+func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract, amount money.Amount, from period.Date, ix *Index) (*Contract, error) {
 	if c.StatusOn(s.today()) != Active {
 		return nil, apierror.Conflict("not_active", "Only an active contract's rent can change.")
 	}
@@ -68,6 +92,9 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 	prop, err := s.props.Authorize(ctx, p, c.PropertyID.String())
 	if err != nil {
 		return nil, err
+	}
+	if details := ix.check(law.Of(prop.CountryCode).Index); len(details) > 0 {
+		return nil, apierror.Validation(details...)
 	}
 	now := s.now()
 	var prior int64
@@ -84,6 +111,11 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		}
 		if !cur.From.Before(from) {
 			return apierror.Validation(fmt.Sprintf("from: must be after the current rent's start (%s)", cur.From))
+		}
+		if ix != nil {
+			if limit := ix.cap(cur.Amount); amount > limit {
+				return errAboveIndex(ix, cur.Amount, limit, c.Currency)
+			}
 		}
 		last, err := s.expenses.LastBilledPeriodTx(ctx, tx, cur.ExpenseID)
 		if err != nil {
@@ -108,7 +140,7 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		if err != nil {
 			return err
 		}
-		if err := insertRent(ctx, tx, c.ID, e.ID, from, amount, now); err != nil {
+		if err := insertRent(ctx, tx, c.ID, e.ID, from, amount, now, ix); err != nil {
 			return err
 		}
 		after := *c
@@ -116,7 +148,7 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		prior = int64(cur.Amount)
 		after.RentMinor, after.RentFrom, after.PriorRentMinor, after.UpdatedAt = &n, from, &prior, now
 		for _, l := range s.rentListeners {
-			if err := l.RentChanged(ctx, tx, c, amount, from); err != nil {
+			if err := l.RentChanged(ctx, tx, c, amount, from, ix); err != nil {
 				return err
 			}
 		}

@@ -563,7 +563,7 @@ func (s *Service) createMoney(ctx context.Context, tx bun.Tx, prop *properties.P
 	if err != nil {
 		return err
 	}
-	if err := insertRent(ctx, tx, c.ID, rent.ID, c.StartDate, *c.Rent(), rent.CreatedAt); err != nil {
+	if err := insertRent(ctx, tx, c.ID, rent.ID, c.StartDate, *c.Rent(), rent.CreatedAt, nil); err != nil {
 		return err
 	}
 	if pre := c.prepayment(); pre != nil {

@@ -80,7 +80,7 @@ func (l *listener) PaymentReversed(context.Context, bun.IDB, *payments.Payment) 
 
 // RentChanged writes the tenant of the new rent in the transaction that
 // records it, once per contract and first day.
-func (l *listener) RentChanged(ctx context.Context, tx bun.Tx, c *contracts.Contract, amount money.Amount, from period.Date) error {
+func (l *listener) RentChanged(ctx context.Context, tx bun.Tx, c *contracts.Contract, amount money.Amount, from period.Date, ix *contracts.Index) error {
 	s := l.svc
 	ws, err := s.store.workspace(ctx, tx, c.WorkspaceID)
 	if err != nil {
@@ -102,9 +102,14 @@ func (l *listener) RentChanged(ctx context.Context, tx bun.Tx, c *contracts.Cont
 	if c.RentMinor != nil {
 		before = lt.st.Money(money.Amount(*c.RentMinor), c.Currency)
 	}
+	paragraphs := []string{fmt.Sprintf(lt.w.RentChangeBody, first, lt.st.Money(amount, c.Currency), before)}
+	if ix != nil {
+		paragraphs = append(paragraphs, fmt.Sprintf(lt.w.RentChangeIndex, ix.Name, lt.st.Decimal(ix.OldValue), lt.st.Period(ix.OldPeriod),
+			lt.st.Decimal(ix.NewValue), lt.st.Period(ix.NewPeriod), lt.st.Decimal(ix.Percent())))
+	}
 	n := messages.Notice{Kind: RentChange, Subject: c.ID, Step: from.String(), ContractID: c.ID,
 		Title: fmt.Sprintf(lt.w.RentChangeSubject, first),
-		Body:  lt.body(fmt.Sprintf(lt.w.RentChangeBody, first, lt.st.Money(amount, c.Currency), before))}
+		Body:  lt.body(paragraphs...)}
 	_, _, err = s.messages.Notify(ctx, tx, n)
 	return err
 }

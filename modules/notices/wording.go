@@ -57,6 +57,12 @@ type wording struct {
 	RentChangeSubject string
 	// RentChangeBody: the first day, the new rent, the rent until then.
 	RentChangeBody string
+	// RentChangeIndex states the index the change follows, as the law
+	// asks (§ 557b Abs. 3 BGB: the change of the index; France: the IRL
+	// of reference, old and new): the index, then the old value and its
+	// period and the new value and its period (in the language's order,
+	// see indexArgs), and the change in percent.
+	RentChangeIndex string
 }
 
 // wordings are the notices' languages; any other locale is written in
@@ -95,6 +101,7 @@ var wordings = map[string]wording{
 
 		RentChangeSubject: "New rent from %s",
 		RentChangeBody:    "from %s the monthly rent is %s (until then %s). Please adjust your standing order from that date.",
+		RentChangeIndex:   "This change follows the %[1]s: it stood at %[2]s in %[3]s and at %[4]s in %[5]s, a change of %[6]s %%; the rent changes in the same proportion.",
 	},
 	"de": {
 		Greeting: "Guten Tag %s,",
@@ -129,6 +136,7 @@ var wordings = map[string]wording{
 
 		RentChangeSubject: "Neue Miete ab %s",
 		RentChangeBody:    "ab dem %s beträgt die monatliche Miete %s (bisher %s). Bitte passen Sie Ihren Dauerauftrag zu diesem Tag an.",
+		RentChangeIndex:   "Grundlage ist die vereinbarte Indexmiete (§ 557b BGB): Der %[1]s stand im %[3]s bei %[2]s und im %[5]s bei %[4]s; das ist eine Änderung um %[6]s %%, um die sich die Miete im selben Verhältnis ändert.",
 	},
 	"fr": {
 		Greeting: "Bonjour %s,",
@@ -163,6 +171,7 @@ var wordings = map[string]wording{
 
 		RentChangeSubject: "Nouveau loyer à partir du %s",
 		RentChangeBody:    "à partir du %s, le loyer mensuel est de %s (jusque-là %s). Merci d’adapter votre virement permanent à cette date.",
+		RentChangeIndex:   "Conformément à la clause de révision du bail, le loyer est révisé selon l'%[1]s : indice de référence %[2]s (%[3]s), nouvel indice %[4]s (%[5]s), soit une variation de %[6]s %%.",
 	},
 	"es": {
 		Greeting: "Estimado/a %s:",
@@ -197,6 +206,7 @@ var wordings = map[string]wording{
 
 		RentChangeSubject: "Nueva renta a partir del %s",
 		RentChangeBody:    "a partir del %s la renta mensual es de %s (hasta entonces %s). Le rogamos que ajuste su orden de pago a esa fecha.",
+		RentChangeIndex:   "Esta actualización sigue el %[1]s: era %[2]s en %[3]s y es %[4]s en %[5]s, una variación del %[6]s %%; la renta cambia en la misma proporción.",
 	},
 	"uk": {
 		Greeting: "Шановний(-а) %s!",
@@ -231,6 +241,7 @@ var wordings = map[string]wording{
 
 		RentChangeSubject: "Нова орендна плата з %s",
 		RentChangeBody:    "з %s щомісячна орендна плата становить %s (до того %s). Просимо змінити ваше регулярне доручення з цієї дати.",
+		RentChangeIndex:   "Зміна відбувається відповідно до індексу «%[1]s»: %[2]s у %[3]s і %[4]s у %[5]s, тобто зміна на %[6]s %%; орендна плата змінюється в тій самій пропорції.",
 	},
 }
 

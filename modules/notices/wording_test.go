@@ -20,7 +20,7 @@ func TestEveryLanguageSaysEverything(t *testing.T) {
 			if strings.TrimSpace(s) == "" {
 				t.Errorf("%s: %s is empty", locale, field)
 			}
-			if got, want := verbs(s), verbs(en[field]); !reflect.DeepEqual(got, want) || strings.Count(s, "%") != len(want) {
+			if got, want := verbs(s), verbs(en[field]); !reflect.DeepEqual(got, want) || strings.Count(strings.ReplaceAll(s, "%%", ""), "%") != len(want) {
 				t.Errorf("%s: %s fills %v, English %v: %q", locale, field, got, want, s)
 			}
 		}

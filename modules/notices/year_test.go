@@ -42,7 +42,7 @@ func TestAYearOfNotices(t *testing.T) {
 		date := day.Format("2006-01-02")
 		switch {
 		case date == "2027-05-15":
-			w.app.Post("/api/v1/contracts/"+w.contract+"/rent", w.landlord.Token, map[string]any{"amount": 990, "from": "2027-07-01"}).Expect(http.StatusOK)
+			w.app.Post("/api/v1/contracts/"+w.contract+"/rent", w.landlord.Token, map[string]any{"amount": 990, "from": "2027-07-01", "index": map[string]any{"old_period": "2025-10", "old_value": "110.0", "new_period": "2026-10", "new_value": "120.0"}}).Expect(http.StatusOK)
 		case date == "2027-03-26":
 			// March's rent, 23 days late, and the default interest on it:
 			// the dunning ladder went up all three steps before.
@@ -134,7 +134,7 @@ func TestAYearOfNotices(t *testing.T) {
 		t.Fatalf("%d mails for %d notices (%v)", len(mails), len(msgs), err)
 	}
 	subjects := map[string]int{}
-	var receipt, reminder mailtest.Mail
+	var receipt, reminder, rentChange mailtest.Mail
 	for _, raw := range mails {
 		m := mailtest.Read(t, raw)
 		subjects[m.Subject()]++
@@ -143,11 +143,22 @@ func TestAYearOfNotices(t *testing.T) {
 			receipt = m
 		case strings.HasPrefix(m.Subject(), "Letzte Mahnung"):
 			reminder = m
+		case strings.HasPrefix(m.Subject(), "Neue Miete ab"):
+			rentChange = m
 		}
 	}
 	for s, n := range subjects {
 		if n != 1 {
 			t.Errorf("%d mails with the subject %q", n, s)
+		}
+	}
+	// The rent change states the index as § 557b BGB asks: its name, old
+	// and new values with their months, the change in percent.
+	change := strings.Join(strings.Fields(strings.ReplaceAll(rentChange.Text, "\u00a0", " ")), " ")
+	for _, want := range []string{"ab dem 01.07.2027 beträgt die monatliche Miete 990,00 € (bisher 950,00 €)", "§ 557b BGB",
+		"Verbraucherpreisindex für Deutschland (VPI) stand im 10.2025 bei 110,0 und im 10.2026 bei 120,0", "Änderung um 9,09 %"} {
+		if !strings.Contains(change, want) {
+			t.Errorf("the rent change lacks %q:\n%s", want, change)
 		}
 	}
 	reminder.Text = strings.NewReplacer("\u00a0", " ", "\r\n", "\n").Replace(reminder.Text)

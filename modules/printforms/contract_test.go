@@ -117,7 +117,7 @@ func TestContractFormOfAnIndexedGermanTenancy(t *testing.T) {
 		{"DE_KAUTION_MONTHS", 2}, {"DE_INDEXMIETE", true}, {"PETS_ALLOWED", false},
 	})
 	f.app.Post("/api/v1/contracts/"+id+"/activate", f.user.Token, nil).Expect(http.StatusOK)
-	f.app.Post("/api/v1/contracts/"+id+"/rent", f.user.Token, map[string]any{"amount": 990, "from": "2027-01-01"}).Expect(http.StatusOK)
+	f.app.Post("/api/v1/contracts/"+id+"/rent", f.user.Token, map[string]any{"amount": 990, "from": "2027-01-01", "index": map[string]any{"old_period": "2025-10", "old_value": "110.0", "new_period": "2026-10", "new_value": "120.0"}}).Expect(http.StatusOK)
 
 	want := map[string][]string{
 		"de": {"Monatsmiete bei Mietbeginn 950,00 €", "Kaution 2 Monatsmieten = 1.900,00 €",

@@ -31,7 +31,7 @@ func Entry() module.Entry {
 		// Only the services it calls: the tables of contracts, expenses
 		// and payments it reads are migrated whether or not their modules
 		// are enabled, and printforms.StyleOf is a plain function.
-		Depends: []string{"accounts", "properties", "printforms", "translations"},
+		Depends: []string{"accounts", "properties", "translations"},
 		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,
 			fx.Provide(NewStore, NewStatements),

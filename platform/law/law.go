@@ -20,6 +20,22 @@ type Rules struct {
 	Fines bool
 	// FinesSource is the provision that voids fines where Fines is false.
 	FinesSource string
+	// Index is what a rent indexation must state there.
+	Index IndexRule
+}
+
+// IndexRule is what a rent change by an index must name: the index, its
+// value at the last change (or the start) and now, and their periods.
+type IndexRule struct {
+	// Required: a rent change without the index values is refused.
+	Required bool
+	// Quarterly: the index is published by quarter (YYYY-Qn), else by
+	// month (YYYY-MM).
+	Quarterly bool
+	// Name is the index the law names (when the landlord names none).
+	Name string
+	// Source is the provision.
+	Source string
 }
 
 // table holds the countries whose law propman knows. A country not in it
@@ -28,11 +44,22 @@ type Rules struct {
 var table = map[string]Rules{
 	// Germany. § 555 BGB: an agreement by which the landlord stipulates a
 	// contractual penalty from the tenant is void.
-	"DE": {Country: "DE", Fines: false, FinesSource: "§ 555 BGB"},
+	//
+	// § 557b Abs. 3 BGB: an index rent changes by a declaration in text
+	// form that states the change of the price index (the Verbraucher-
+	// preisindex für Deutschland) and the new rent or the increase as an
+	// amount; the new rent is owed from the second month after it.
+	"DE": {Country: "DE", Fines: false, FinesSource: "§ 555 BGB",
+		Index: IndexRule{Required: true, Name: "Verbraucherpreisindex für Deutschland (VPI)", Source: "§ 557b BGB"}},
 	// France. Loi n° 89-462 du 6 juillet 1989, art. 4 i): any clause that
 	// authorises the landlord to collect fines or penalties for a breach of
 	// the lease or of the building's rules is deemed unwritten.
-	"FR": {Country: "FR", Fines: false, FinesSource: "loi n° 89-462 du 6 juillet 1989, art. 4 i)"},
+	//
+	// Loi n° 89-462, art. 17-1: the rent is revised once a year by at
+	// most the change of the Indice de référence des loyers (IRL) of the
+	// quarter the lease names, published by INSEE.
+	"FR": {Country: "FR", Fines: false, FinesSource: "loi n° 89-462 du 6 juillet 1989, art. 4 i)",
+		Index: IndexRule{Required: true, Quarterly: true, Name: "Indice de référence des loyers (IRL)", Source: "loi n° 89-462, art. 17-1"}},
 	// United Kingdom (England). Tenant Fees Act 2019, s. 1 and Sch. 1: a
 	// landlord may require no payment of an assured shorthold tenant but
 	// the permitted ones (rent, capped deposits, a default fee for lost

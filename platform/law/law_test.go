@@ -14,3 +14,15 @@ func TestFines(t *testing.T) {
 		}
 	}
 }
+
+func TestRentIndex(t *testing.T) {
+	if r := Of("DE").Index; !r.Required || r.Quarterly || r.Source == "" {
+		t.Errorf("DE %+v", r)
+	}
+	if r := Of("FR").Index; !r.Required || !r.Quarterly || r.Source == "" {
+		t.Errorf("FR %+v", r)
+	}
+	if r := Of("NL").Index; r.Required {
+		t.Errorf("NL %+v", r)
+	}
+}
