@@ -22,6 +22,7 @@ import (
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/modules/workspaces"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
@@ -44,13 +45,14 @@ type Service struct {
 	contragents *contragents.Service
 	contracts   *contracts.Service
 	props       *properties.Service
+	dicts       *translations.Dictionaries
 }
 
 // NewService returns the service.
 func NewService(db *bun.DB, cfg Config, clk clock.Clock, mailer mail.Mailer, acc *accounts.Service,
-	ws *workspaces.Service, cg *contragents.Service, cs *contracts.Service, props *properties.Service) *Service {
+	ws *workspaces.Service, cg *contragents.Service, cs *contracts.Service, props *properties.Service, dicts *translations.Dictionaries) *Service {
 	return &Service{db: db, cfg: cfg, clock: clk, mailer: mailer, accounts: acc, workspaces: ws,
-		contragents: cg, contracts: cs, props: props}
+		contragents: cg, contracts: cs, props: props, dicts: dicts}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
@@ -101,7 +103,14 @@ func (s *Service) Invite(ctx context.Context, p auth.Principal, rawContragent st
 	// Sent after the commit, so that no transaction (on SQLite, every
 	// writer) waits on the mail server; an invitation whose mail could not
 	// be sent is taken back, with its log entry.
-	if err := s.send(ctx, c.Name, inv, token); err != nil {
+	landlord, locale := "", accounts.DefaultLocale
+	if u, ok := p.Record.(*accounts.User); ok {
+		landlord, locale = u.Name, u.Locale
+	}
+	if list, _, err := s.contracts.OfTenants(ctx, []uuid.UUID{c.ID}, listing.Query{Page: 1, PerPage: 1}); err == nil && len(list) > 0 && list[0].Locale != "" {
+		locale = list[0].Locale
+	}
+	if err := s.send(ctx, c.Name, landlord, locale, inv, token); err != nil {
 		undo := func(ctx context.Context, tx bun.Tx) error {
 			if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Invitation)(nil)).
 				Where("id = ?", database.Param{V: inv.ID})); err != nil {
@@ -117,18 +126,34 @@ func (s *Service) Invite(ctx context.Context, p auth.Principal, rawContragent st
 	return inv, nil
 }
 
-func (s *Service) send(ctx context.Context, name string, inv *Invitation, token string) error {
+// invitationKeys are the catalogue's words of the portal invitation.
+var invitationKeys = []string{"tenancy.invitation.subject", "tenancy.invitation.greeting", "tenancy.invitation.intro",
+	"tenancy.invitation.accept", "tenancy.invitation.validity"}
+
+// send mails the invitation to the tenant named name, in their language
+// (the locale of their latest contract, else the landlord's), naming the
+// landlord who invites.
+func (s *Service) send(ctx context.Context, name, landlord, locale string, inv *Invitation, token string) error {
 	link := s.cfg.InviteURL + token
-	days := int(s.cfg.InviteTTL / (24 * time.Hour))
-	text := fmt.Sprintf("Hello %s,\n\nyour landlord invites you to the tenant portal, where you see your contract, "+
-		"what you owe, your receipts and your documents, and can send meter readings.\n\n"+
-		"Open this link and sign in (or register) with this email address to accept:\n%s\n\n"+
-		"The link works once, for %d days.\n", name, link, days)
-	htmlBody := fmt.Sprintf("<p>Hello %s,</p><p>your landlord invites you to the tenant portal, where you see your contract, "+
-		"what you owe, your receipts and your documents, and can send meter readings.</p>"+
-		"<p><a href=\"%s\">Accept the invitation</a> and sign in (or register) with this email address.</p>"+
-		"<p>The link works once, for %d days.</p>", html.EscapeString(name), html.EscapeString(link), days)
-	if err := s.mailer.Send(ctx, mail.Message{To: inv.Email, Subject: "Your tenant portal", Text: text, HTML: htmlBody}); err != nil {
+	days := strconv.Itoa(int(s.cfg.InviteTTL / (24 * time.Hour)))
+	t := map[string]string{}
+	if s.dicts != nil {
+		t, _ = s.dicts.Select(locale, invitationKeys)
+	}
+	say := func(key string, escape func(string) string) string {
+		text := t[key]
+		if text == "" {
+			text = key
+		}
+		return strings.NewReplacer("{name}", escape(name), "{landlord}", escape(landlord), "{days}", days).Replace(text)
+	}
+	plain := func(s string) string { return s }
+	text := say("tenancy.invitation.greeting", plain) + "\n\n" + say("tenancy.invitation.intro", plain) + "\n\n" +
+		say("tenancy.invitation.accept", plain) + "\n" + link + "\n\n" + say("tenancy.invitation.validity", plain) + "\n"
+	htmlBody := "<p>" + say("tenancy.invitation.greeting", html.EscapeString) + "</p><p>" + say("tenancy.invitation.intro", html.EscapeString) +
+		"</p><p>" + say("tenancy.invitation.accept", html.EscapeString) + `<br><a href="` + html.EscapeString(link) + `">` +
+		html.EscapeString(link) + "</a></p><p>" + say("tenancy.invitation.validity", html.EscapeString) + "</p>"
+	if err := s.mailer.Send(ctx, mail.Message{To: inv.Email, Subject: say("tenancy.invitation.subject", plain), Text: text, HTML: htmlBody}); err != nil {
 		return apierror.Unavailable("The invitation mail could not be sent; nothing was saved. Try again later.")
 	}
 	return nil

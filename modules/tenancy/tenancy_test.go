@@ -298,3 +298,29 @@ func TestTenantSeesNothingOfTheLandlord(t *testing.T) {
 		t.Fatalf("the landlord has %d properties (%v)", n, err)
 	}
 }
+
+// The portal invitation is written in the tenant's language (their
+// contract's) and names the landlord who invites.
+func TestPortalInvitationInTheTenantsLanguage(t *testing.T) {
+	app := testkit.Start(t)
+	l := newLease(t, app, "anna@example.com")
+	tok := l.landlord.Token
+	app.Put("/api/v1/user/profile", tok, map[string]any{"name": "Lena Vermieterin"}).Expect(http.StatusOK)
+	// Anna's contract is in English; Bernd's in German.
+	app.Post("/api/v1/contragents/"+l.tenant+"/portal-invitation", tok, nil).Expect(http.StatusCreated)
+	m, _ := app.Mail.Last("anna@example.com")
+	if m.Subject != "Lena Vermieterin invites you to your tenant portal" || !strings.Contains(m.Text, "your landlord Lena Vermieterin invites you") {
+		t.Errorf("the English invitation:\n%s\n%s", m.Subject, m.Text)
+	}
+	bernd := created(t, app.Post("/api/v1/contragents", tok, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Bernd Mieter", "email": "bernd@example.com"}))
+	flat := created(t, app.Post("/api/v1/properties", tok, map[string]any{"name": "Flat 4", "country_code": "DE"}))
+	c := created(t, app.Post("/api/v1/contracts", tok, map[string]any{"property_id": flat, "tenant_id": bernd, "number": "L-2", "locale": "de",
+		"terms": []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 950}, {"code": "CONTRACT_START_DATE", "value": "2028-01-01"}}}))
+	app.Post("/api/v1/contracts/"+c+"/activate", tok, nil).Expect(http.StatusOK)
+	app.Post("/api/v1/contragents/"+bernd+"/portal-invitation", tok, nil).Expect(http.StatusCreated)
+	m, _ = app.Mail.Last("bernd@example.com")
+	if m.Subject != "Lena Vermieterin lädt Sie in Ihr Mieterportal ein" || !strings.Contains(m.Text, "Guten Tag Bernd Mieter,") ||
+		!strings.Contains(m.Text, "Ihr Vermieter Lena Vermieterin lädt Sie in das Mieterportal ein") {
+		t.Errorf("the German invitation:\n%s\n%s", m.Subject, m.Text)
+	}
+}

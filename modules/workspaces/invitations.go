@@ -16,8 +16,10 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
@@ -98,13 +100,27 @@ type Invitations struct {
 	store  *Store
 	clock  clock.Clock
 	mailer mail.Mailer
+	dicts  *translations.Dictionaries
 	cfg    InviteConfig
 	log    *slog.Logger
 }
 
+// InvitationsParams are the invitations' dependencies. Dicts is nil when
+// the translations module is off: the mail is then written in English.
+type InvitationsParams struct {
+	fx.In
+	DB     *bun.DB
+	Store  *Store
+	Clock  clock.Clock
+	Mailer mail.Mailer
+	Config InviteConfig
+	Log    *slog.Logger
+	Dicts  *translations.Dictionaries `optional:"true"`
+}
+
 // NewInvitations returns the invitations service.
-func NewInvitations(db *bun.DB, store *Store, clk clock.Clock, mailer mail.Mailer, cfg InviteConfig, log *slog.Logger) *Invitations {
-	return &Invitations{db: db, store: store, clock: clk, mailer: mailer, cfg: cfg, log: log}
+func NewInvitations(p InvitationsParams) *Invitations {
+	return &Invitations{db: p.DB, store: p.Store, clock: p.Clock, mailer: p.Mailer, cfg: p.Config, log: p.Log, dicts: p.Dicts}
 }
 
 func (s *Invitations) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
@@ -201,7 +217,11 @@ func (s *Invitations) Invite(ctx context.Context, p auth.Principal, email, role 
 		return nil, err
 	}
 	// Sent after the commit, so no transaction waits on the mail server.
-	if err := s.mailer.Send(ctx, s.message(ws, inv, token)); err != nil {
+	inviter, locale := "", accounts.DefaultLocale
+	if u, ok := p.Record.(*accounts.User); ok {
+		inviter, locale = u.Name, u.Locale
+	}
+	if err := s.mailer.Send(ctx, s.message(ws, inv, token, inviter, locale)); err != nil {
 		s.log.WarnContext(ctx, "invitation mail not sent", "error", err)
 		undo := func(ctx context.Context, tx bun.Tx) error {
 			if err := s.store.DeleteInvitation(ctx, tx, inv.ID); err != nil {
@@ -217,19 +237,51 @@ func (s *Invitations) Invite(ctx context.Context, p auth.Principal, email, role 
 	return inv, nil
 }
 
-// message is the invitation mail; the link carries the token.
-func (s *Invitations) message(ws *Workspace, inv *Invitation, token string) mail.Message {
+// invitationKeys are the catalogue's words of the invitation mail.
+var invitationKeys = []string{"workspaces.invitation.subject", "workspaces.invitation.intro", "workspaces.invitation.accept",
+	"workspaces.invitation.validity", "workspaces.role.owner", "workspaces.role.manager", "workspaces.role.accountant", "workspaces.role.viewer"}
+
+// englishInvitation is the mail without the catalogue.
+var englishInvitation = map[string]string{
+	"workspaces.invitation.subject":  "{inviter} invites you to {workspace} on propman",
+	"workspaces.invitation.intro":    "{inviter} invites you to the workspace “{workspace}” on propman as {role}.",
+	"workspaces.invitation.accept":   "Accept the invitation, signed in with this address ({email}):",
+	"workspaces.invitation.validity": "The link works once, for {days} days. If you did not expect this, ignore this email.",
+}
+
+// message is the invitation mail; the link carries the token. It names
+// who invites, and is written in their language (the invitee's is not
+// known yet; a team mostly shares one).
+func (s *Invitations) message(ws *Workspace, inv *Invitation, token, inviter, locale string) mail.Message {
 	link := s.cfg.InviteURL + token
 	days := int(InvitationValidity / (24 * time.Hour))
-	text := fmt.Sprintf("You are invited to the workspace %q on propman as %s.\n\n"+
-		"Accept the invitation, signed in with this address (%s):\n%s\n\n"+
-		"The link works once, for %d days. If you did not expect this, ignore this email.\n",
-		ws.Name, inv.Role, inv.Email, link, days)
-	page := fmt.Sprintf(`<p>You are invited to the workspace <strong>%s</strong> on propman as %s.</p>`+
-		`<p>Accept the invitation, signed in with this address (%s):<br><a href="%s">%s</a></p>`+
-		`<p>The link works once, for %d days. If you did not expect this, ignore this email.</p>`,
-		html.EscapeString(ws.Name), inv.Role, html.EscapeString(inv.Email), html.EscapeString(link), html.EscapeString(link), days)
-	return mail.Message{To: inv.Email, Subject: "Invitation to " + ws.Name + " on propman", Text: text, HTML: page}
+	t := map[string]string{}
+	if s.dicts != nil {
+		t, _ = s.dicts.Select(locale, invitationKeys)
+	} else {
+		t = englishInvitation
+	}
+	role := t["workspaces.role."+inv.Role]
+	if role == "" {
+		role = inv.Role
+	}
+	if strings.TrimSpace(inviter) == "" {
+		inviter = "propman"
+	}
+	say := func(key string, escape func(string) string) string {
+		text := t[key]
+		for k, v := range map[string]string{"{inviter}": inviter, "{workspace}": ws.Name, "{role}": role, "{email}": inv.Email, "{days}": strconv.Itoa(days)} {
+			text = strings.ReplaceAll(text, k, escape(v))
+		}
+		return text
+	}
+	plain := func(s string) string { return s }
+	text := say("workspaces.invitation.intro", plain) + "\n\n" + say("workspaces.invitation.accept", plain) + "\n" + link + "\n\n" +
+		say("workspaces.invitation.validity", plain) + "\n"
+	page := "<p>" + say("workspaces.invitation.intro", html.EscapeString) + "</p><p>" + say("workspaces.invitation.accept", html.EscapeString) +
+		`<br><a href="` + html.EscapeString(link) + `">` + html.EscapeString(link) + "</a></p><p>" +
+		say("workspaces.invitation.validity", html.EscapeString) + "</p>"
+	return mail.Message{To: inv.Email, Subject: say("workspaces.invitation.subject", plain), Text: text, HTML: page}
 }
 
 // List returns one page of the invitations of p's workspace, newest first.

@@ -408,3 +408,31 @@ func TestInviteURLIsConfigured(t *testing.T) {
 		t.Fatalf("mail %+v", m)
 	}
 }
+
+// The invitation names who invites and the workspace, in the inviter's
+// language, with the role in words.
+func TestInvitationNamesWhoInvites(t *testing.T) {
+	app := testkit.Start(t)
+	owner := accountstest.NewUser(t, app)
+	app.Put("/api/v1/user/profile", owner.Token, map[string]any{"name": "Lena Vermieterin", "locale": "de"}).Expect(http.StatusOK)
+	ws := workspaceOf(t, app, owner.Token)
+	app.Do(testkit.Request{Method: http.MethodPatch, Path: fmt.Sprintf("/api/v1/workspaces/%d", ws), Token: owner.Token,
+		Body: map[string]any{"name": "Hausverwaltung Lindenhof"}}).Expect(http.StatusOK)
+	app.Post(invitationsPath(ws), owner.Token, map[string]any{"email": "sam@example.com", "role": "accountant"}).Expect(http.StatusCreated)
+	m, ok := app.Mail.Last("sam@example.com")
+	if !ok {
+		t.Fatal("no mail")
+	}
+	if m.Subject != "Lena Vermieterin lädt Sie zu Hausverwaltung Lindenhof auf propman ein" {
+		t.Errorf("subject %q", m.Subject)
+	}
+	for _, want := range []string{"Lena Vermieterin lädt Sie in den Arbeitsbereich „Hausverwaltung Lindenhof“ auf propman ein, als Buchhalter.",
+		"angemeldet mit dieser Adresse (sam@example.com)", "Der Link gilt einmal, 7 Tage lang."} {
+		if !strings.Contains(m.Text, want) {
+			t.Errorf("the mail lacks %q:\n%s", want, m.Text)
+		}
+	}
+	if !strings.Contains(m.HTML, "Lena Vermieterin") || strings.Contains(m.HTML, "accountant") {
+		t.Errorf("html:\n%s", m.HTML)
+	}
+}
