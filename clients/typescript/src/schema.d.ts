@@ -936,10 +936,19 @@ export interface paths {
          *     and within it (400 otherwise), and after the last month the current
          *     rent was billed for (409 `already_billed`). In one transaction the
          *     current rent expense ends the day before `from` and a new one bills
-         *     `amount` from `from` on; charges already made are never touched. The
-         *     contract's `rent` becomes `amount`; the history is
-         *     `GET /contracts/{contractId}/rents`. 409 `not_active` unless the
-         *     contract is active.
+         *     `amount` from `from` on; charges already made are never touched.
+         *     Until `from` the contract's `rent` stays and `next_rent` names the
+         *     new one; the history is `GET /contracts/{contractId}/rents`. 409
+         *     `not_active` unless the contract is active.
+         *
+         *     `index` is the price index the change follows, and the tenant's
+         *     letter states it: required where the law of the property's
+         *     country asks for it (Germany, § 557b BGB: the
+         *     Verbraucherpreisindex by month, `YYYY-MM`; France, loi 89-462 art.
+         *     17-1: the IRL by quarter, `YYYY-Qn`), else optional; without it
+         *     there: 400. The new rent may not exceed the old one times the
+         *     index's change (rounded up to the cent): 422 `rent_exceeds_index`,
+         *     nothing changed.
          */
         post: operations["changeContractRent"];
         delete?: never;
@@ -1500,12 +1509,16 @@ export interface paths {
         };
         /**
          * The deposit settlement statement as a PDF, in the contract's locale
-         * @description The statement in the contract's locale (en, de, fr, es, uk; English
-         *     for another): contract, property, tenant, end and settlement dates,
-         *     whether the check-out matched the check-in, each deduction with its
-         *     reason, deposit held, owed, applied, refund, still owed, the
-         *     deadline (statutory or customary), and signature lines. 404 for an
-         *     unknown id, 403 for another workspace's.
+         * @description The statement in `?locale=` (en, de, fr, es, uk; another is a 400),
+         *     else the contract's locale (English for another): the date, the
+         *     landlord and the tenant with their postal addresses, the contract,
+         *     the dwelling's address, the end date, whether the check-out matched
+         *     the check-in, each deduction claimed with its reason, every claim
+         *     the deposit paid charge by charge (in the reader's language), the
+         *     deposit held, owed, applied, refund, still owed, the deadline
+         *     (statutory or customary), and signature lines with both names
+         *     printed under them. 404 for an unknown id, 403 for another
+         *     workspace's.
          */
         get: operations["printDepositSettlement"];
         put?: never;
@@ -1528,11 +1541,14 @@ export interface paths {
         };
         /**
          * The inspection as a PDF, in the contract's locale
-         * @description The inspection's form in its contract's locale (en, de, fr, es, uk;
-         *     English for another): contract, property, tenant, date, every
-         *     asset's condition, the meter readings, the notes, on a check-out
+         * @description The inspection's form in `?locale=` (en, de, fr, es, uk; another is
+         *     a 400), else its contract's locale (English for another): the date,
+         *     the landlord and the tenant with their postal addresses, the
+         *     contract, the dwelling's address, every asset's condition, the
+         *     meter readings, the notes with their line breaks, on a check-out
          *     what changed since the check-in, and signature lines for landlord
-         *     and tenant. 404 for an unknown id, 403 for another workspace's.
+         *     and tenant with their names printed under them. 404 for an unknown
+         *     id, 403 for another workspace's.
          */
         get: operations["printInspection"];
         put?: never;
@@ -5433,6 +5449,7 @@ export interface components {
              * @description the first day of a month
              */
             from: string;
+            index?: components["schemas"]["RentIndex"];
         };
         ContractRentList: {
             rents: {
@@ -5441,6 +5458,11 @@ export interface components {
                 expense_id: string;
                 /** Format: date */
                 from: string;
+                /** @description The index the change followed, with its change in percent; null for the rent at the start or a change without one */
+                index: (components["schemas"]["RentIndex"] & {
+                    /** @description The index's change in percent, two decimals (9.09) */
+                    change_percent: string;
+                }) | null;
             }[];
         };
         ContractTerm: {
@@ -6748,6 +6770,18 @@ export interface components {
             created: number;
             errors: number;
             skipped: number;
+        };
+        /** @description The price index a rent change follows, as the tenant's letter states it */
+        RentIndex: {
+            /** @description The index; default the one the country's law names (VPI, IRL) */
+            name?: string;
+            /** @description The index now; after old_period */
+            new_period: string;
+            new_value: string;
+            /** @description YYYY-MM, or YYYY-Qn for a quarterly index (France's IRL): the index at the last change or the start */
+            old_period: string;
+            /** @description A positive decimal, as text (117.8) */
+            old_value: string;
         };
         RentRoll: {
             /** Format: date */
@@ -9317,7 +9351,14 @@ export interface operations {
                 /**
                  * @example {
                  *       "amount": 990,
-                 *       "from": "2027-01-01"
+                 *       "from": "2027-01-01",
+                 *       "index": {
+                 *         "name": "Verbraucherpreisindex für Deutschland (VPI)",
+                 *         "new_period": "2026-10",
+                 *         "new_value": "122.9",
+                 *         "old_period": "2025-10",
+                 *         "old_value": "117.8"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["ContractRentCreate"];
@@ -9347,6 +9388,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            /** @description rent_exceeds_index: the new rent is above what the index's change allows; nothing changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -10430,7 +10480,9 @@ export interface operations {
     };
     printDepositSettlement: {
         parameters: {
-            query?: never;
+            query?: {
+                locale?: "en" | "de" | "fr" | "es" | "uk";
+            };
             header?: {
                 /**
                  * @description The workspace the request acts in (an id from `GET
@@ -10468,7 +10520,9 @@ export interface operations {
     };
     printInspection: {
         parameters: {
-            query?: never;
+            query?: {
+                locale?: "en" | "de" | "fr" | "es" | "uk";
+            };
             header?: {
                 /**
                  * @description The workspace the request acts in (an id from `GET
