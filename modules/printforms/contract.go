@@ -25,10 +25,14 @@ type ContractForm struct {
 	PropertyAddress string
 	Start, End      period.Date // End zero: open-ended
 	// StartRent is the monthly rent in force on the start date (nil: not
-	// set); RentSteps are the later rents, oldest first (an indexation or
-	// a graduated rent), printed as a clause of their own.
+	// set); RentSteps are later rents agreed in the lease itself, oldest
+	// first, printed as a clause of their own (an indexation made after
+	// the signature is a letter, not part of the lease).
 	StartRent *money.Amount
 	RentSteps []RentStep
+	// Country is the property's country: its law shapes the form (a
+	// French lease states its fixed term).
+	Country string
 	// Deposit is the deposit (nil: not set); DepositMonths the number of
 	// monthly rents it was agreed as (0: agreed as an amount).
 	Deposit       *money.Amount
@@ -104,7 +108,23 @@ func (r *Renderer) Contract(locale string, f ContractForm) (out []byte, err erro
 	if !f.End.IsZero() {
 		end = d.st.Date(f.End)
 	}
-	d.row(l.get(keyStartDate), start)
+	// France (loi 89-462, art. 10): a lease of an unfurnished dwelling by
+	// an individual runs at least three years; the form states the term
+	// and the day it ends.
+	if f.Country == "FR" && !f.Start.IsZero() {
+		last := f.End
+		if last.IsZero() {
+			t := f.Start.Time().AddDate(3, 0, -1)
+			last = period.NewDate(t.Year(), t.Month(), t.Day())
+		}
+		end = d.st.Date(last)
+		months := (last.Year()-f.Start.Year())*12 + int(last.Month()) - int(f.Start.Month()) + 1
+		d.row(l.get(keyStartDate), start)
+		d.row(l.get(keyLeaseTerm), fill(l.get(keyLeaseTermValue), locale, int64(months), map[string]string{
+			"months": strconv.Itoa(months), "date": end}))
+	} else {
+		d.row(l.get(keyStartDate), start)
+	}
 	d.row(l.get(keyEndDate), end)
 	d.row(l.get(keyRentAtStart), d.amount(f.StartRent, f.Currency, notSet))
 	d.row(l.get(keyDeposit), d.deposit(f))
@@ -272,6 +292,20 @@ func (d *doc) clause(n int, text string) {
 	d.gap(1)
 	d.font("B", 10)
 	d.color(0)
+	if d.locale == "fr" {
+		// A French lease numbers its clauses "Article N", on a line of
+		// their own.
+		d.cell(marginL, contentW, h, "Article "+strconv.Itoa(n), "L")
+		d.gap(h)
+		d.font("", 10)
+		for _, line := range d.wrap(text, contentW) {
+			d.need(h)
+			d.cell(marginL, contentW, h, line, "L")
+			d.gap(h)
+		}
+		d.gap(1.5)
+		return
+	}
 	d.cell(marginL, 8, h, "§ "+strconv.Itoa(n), "L")
 	d.font("", 10)
 	for _, line := range lines {

@@ -100,11 +100,13 @@ func TestContractFormInEveryLocale(t *testing.T) {
 }
 
 // The German tenancy of issue 25: rent 950 from the start, indexed to 990
-// from January, a deposit of two monthly rents. The key data and the rent
-// clause say 950, the schedule clause 990 from its day; the deposit reads
-// "2 Monatsmieten = 1.900,00 €"; a tenant without an address is said to
-// have none on file. German and English in full, French, Spanish and
-// Ukrainian as a smoke check.
+// from January, a deposit of two monthly rents. The lease reads as it was
+// signed: the key data and the rent clause say 950, and the indexation,
+// a letter of its own (issue 43), adds no clause: 990 is nowhere and the
+// text is the same before and after it. The deposit reads "2
+// Monatsmieten = 1.900,00 €"; a tenant without an address is said to have
+// none on file. German and English in full, French, Spanish and Ukrainian
+// as a smoke check.
 func TestContractFormOfAnIndexedGermanTenancy(t *testing.T) {
 	requirePoppler(t)
 	f := start(t)
@@ -117,23 +119,27 @@ func TestContractFormOfAnIndexedGermanTenancy(t *testing.T) {
 		{"DE_KAUTION_MONTHS", 2}, {"DE_INDEXMIETE", true}, {"PETS_ALLOWED", false},
 	})
 	f.app.Post("/api/v1/contracts/"+id+"/activate", f.user.Token, nil).Expect(http.StatusOK)
+	signed := map[string]string{}
+	for _, locale := range []string{"de", "en", "fr", "es", "uk"} {
+		signed[locale] = pdfText(t, f.print(id, "locale="+locale, f.user.Token, nil).Expect(http.StatusOK).Body, "-layout")
+	}
 	f.app.Post("/api/v1/contracts/"+id+"/rent", f.user.Token, map[string]any{"amount": 990, "from": "2027-01-01", "index": map[string]any{"old_period": "2025-10", "old_value": "110.0", "new_period": "2026-10", "new_value": "120.0"}}).Expect(http.StatusOK)
 
 	want := map[string][]string{
 		"de": {"Monatsmiete bei Mietbeginn 950,00 €", "Kaution 2 Monatsmieten = 1.900,00 €",
-			"§ 1 Die monatliche Miete beträgt 950,00 €.", "§ 2 Die monatliche Miete ändert sich wie folgt: – ab 01.01.2027: 990,00 € monatlich",
+			"§ 1 Die monatliche Miete beträgt 950,00 €.",
 			"Mietsicherheit (Kaution) in Höhe von 2 Nettokaltmieten (1.900,00 €)", "Indexmiete (§ 557b BGB)",
 			"bedarf der vorherigen schriftlichen Zustimmung des Vermieters",
 			"Vermieter Test User", "Mieter Max Mieter", "Nicht hinterlegt; vor der Unterzeichnung handschriftlich einzutragen:",
 			"Ort, Datum", "Unterschrift – Vermieter", "Unterschrift – Mieter", "Seite 1 von "},
 		"en": {"Monthly rent at the start €950.00", "Deposit 2 months’ rent = €1,900.00",
-			"§ 1 The monthly rent is €950.00.", "§ 2 The monthly rent changes as follows: – from 2027-01-01: €990.00 per month",
+			"§ 1 The monthly rent is €950.00.",
 			"rent deposit (Kaution) of 2 months’ net rent excluding operating costs (€1,900.00)",
 			"Landlord Test User", "Tenant Max Mieter", "Not on file; to be filled in by hand before signing:",
 			"Place, date", "Signature – Landlord", "Signature – Tenant", "Page 1 of "},
-		"fr": {"2 mois de loyer = 1 900,00 €", "Le loyer mensuel est fixé à 950,00 €.", "à compter du 01/01/2027 : 990,00 € par mois", "Lieu, date"},
-		"es": {"2 mensualidades = 1.900,00 €", "La renta mensual se fija en 950,00 €.", "a partir del 01/01/2027: 990,00 € al mes", "Lugar y fecha"},
-		"uk": {"2 місячні плати = 1 900,00 €", "становить 950,00 €.", "з 01.01.2027: 990,00 € на місяць", "Місце, дата", "Наймодавець", "Наймач"},
+		"fr": {"2 mois de loyer = 1 900,00 €", "Le loyer mensuel est fixé à 950,00 €.", "Article 1", "Lieu, date"},
+		"es": {"2 mensualidades = 1.900,00 €", "La renta mensual se fija en 950,00 €.", "Lugar y fecha"},
+		"uk": {"2 місячні плати = 1 900,00 €", "становить 950,00 €.", "Місце, дата", "Наймодавець", "Наймач"},
 	}
 	for locale, parts := range want {
 		res := f.print(id, "locale="+locale, f.user.Token, nil).Expect(http.StatusOK)
@@ -146,10 +152,13 @@ func TestContractFormOfAnIndexedGermanTenancy(t *testing.T) {
 				t.Errorf("the %s form lacks %q\n%s", locale, s, text)
 			}
 		}
-		// 990 only in the schedule: never as the rent of the key data or
-		// of the rent clause.
-		if n := strings.Count(text, "990,00") + strings.Count(text, "990.00"); n != 1 {
+		// The indexation is not part of the lease: 990 is nowhere, and
+		// the text is the one signed.
+		if n := strings.Count(text, "990,00") + strings.Count(text, "990.00"); n != 0 {
 			t.Errorf("%s: 990 appears %d times\n%s", locale, n, text)
+		}
+		if text != signed[locale] {
+			t.Errorf("%s: the lease changed after the indexation", locale)
 		}
 	}
 }
@@ -440,5 +449,30 @@ func TestContractFormLateFee(t *testing.T) {
 		if strings.Contains(text, head) || strings.Contains(text, tc.percent) {
 			t.Errorf("German lease, %s: prints the fixed late fee the law does not allow\n%s", tc.locale, text)
 		}
+	}
+}
+
+// A French lease states its fixed term and the day it ends (loi 89-462,
+// art. 10: three years for an individual landlord) and numbers its
+// clauses "Article N".
+func TestFrenchLeaseStatesItsTerm(t *testing.T) {
+	requirePoppler(t)
+	f := start(t)
+	var p struct{ ID string }
+	f.app.Post("/api/v1/properties", f.user.Token, map[string]any{"name": "Appartement 3", "address": "5 avenue Foch",
+		"postal_code": "69006", "city": "Lyon", "country_code": "FR"}).Expect(http.StatusCreated).JSON(&p)
+	f.property = p.ID
+	id := f.newContract(t, f.user.Token, "2026/008", "fr", []term{
+		{"MONTHLY_RENT_AMOUNT", 800}, {"CONTRACT_START_DATE", "2026-10-01"}, {"PAYMENT_DAY_OF_MONTH", 5}, {"PETS_ALLOWED", false},
+	})
+	text := strings.Join(strings.Fields(pdfText(t, f.print(id, "", f.user.Token, nil).Expect(http.StatusOK).Body, "-layout")), " ")
+	for _, want := range []string{"Durée du bail 36 mois (loi n° 89-462, art. 10), jusqu'au 30/09/2029", "Date de fin 30/09/2029",
+		"Article 1 Le loyer mensuel est fixé à 800,00 €.", "Article 2"} {
+		if !strings.Contains(text, strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("the French lease lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "Durée indéterminée") || strings.Contains(text, "§ 1") {
+		t.Errorf("the French lease says open-ended or numbers by §:\n%s", text)
 	}
 }

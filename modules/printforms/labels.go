@@ -66,6 +66,8 @@ const (
 	keyCredit          = "printforms.receipt.credit"
 	keyChargeOf        = "printforms.charge.of_contract"
 	// A set-off's statement (a receipt of a payment of method set_off).
+	keyLeaseTerm             = "printforms.contract.lease_term"
+	keyLeaseTermValue        = "printforms.contract.lease_term_value"
 	keyQuittanceTitle        = "printforms.quittance.title"
 	keyQuittanceNumber       = "printforms.quittance.number"
 	keySetOffTitle           = "printforms.setoff.title"
@@ -100,7 +102,7 @@ var labelKeys = []string{
 	keyNotOnFile, keyPlaceDate, keyPreamble, keyRentAtStart, keyRentSchedule, keyRentStep, keyDepositMonths,
 	keyPaymentDayValue, keyPaidOn, keyMethod, keyReference, keyReceiptContract, keyBalanceContract,
 	keyBalanceProperty, keyCredit, keyChargeOf, keyPropertyName,
-	keyQuittanceTitle, keyQuittanceNumber, keySetOffTitle, keySetOffNumber, keySetOffTenant, keySetOffDate, keySetOffNote, keySetOffBalanceContract, keySetOffBalanceProperty,
+	keyLeaseTerm, keyLeaseTermValue, keyQuittanceTitle, keyQuittanceNumber, keySetOffTitle, keySetOffNumber, keySetOffTenant, keySetOffDate, keySetOffNote, keySetOffBalanceContract, keySetOffBalanceProperty,
 }
 
 func init() {

@@ -184,14 +184,17 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 	}
 	// The rent in force at the start is the first of the history; the
 	// contract's rent_minor is the latest (it may already be a future
-	// indexation's).
+	// indexation's). A later rent is a letter of its own (notices), never
+	// a clause of the signed lease: the lease reads as it was signed, its
+	// date the day it was activated.
 	if len(rents) > 0 {
 		first := rents[0].Amount
 		form.StartRent = &first
-		for _, r := range rents[1:] {
-			form.RentSteps = append(form.RentSteps, RentStep{From: r.From, Amount: r.Amount})
+		if c.Status != contracts.Draft {
+			form.Updated = rents[0].CreatedAt
 		}
 	}
+	form.Country = prop.CountryCode
 	sb, noFixedFee := blocks[statutory]
 	if noFixedFee {
 		v.add(sb.Code, stamp(sb.UpdatedAt))
