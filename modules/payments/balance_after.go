@@ -111,11 +111,11 @@ func (s *Service) SettlesMonth(ctx context.Context, p *Payment) (bool, error) {
 // the order the charges fell due: what a statement itemises.
 func (s *Service) LinesOf(ctx context.Context, id uuid.UUID) ([]Line, error) {
 	var out []Line
-	err := s.db.NewSelect().TableExpr("payment_allocations AS a").
+	err := database.Query(ctx, s.db, s.db.NewSelect().TableExpr("payment_allocations AS a").
 		Join("JOIN charges AS ch ON ch.id = a.charge_id").
 		ColumnExpr("ch.name AS charge_name, ch.period, ch.due_date, a.amount_minor AS amount").
 		Where("a.payment_id = ?", id).Where("a.voided_at IS NULL").
-		OrderExpr("ch.due_date, ch.created_at, ch.id").Scan(ctx, &out)
+		OrderExpr("ch.due_date, ch.created_at, ch.id"), &out)
 	if err != nil {
 		return nil, fmt.Errorf("lines of payment: %w", err)
 	}
