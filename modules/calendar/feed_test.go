@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -324,13 +323,7 @@ func expandWithPythonIn(t *testing.T, py string, body []byte, feedFrom, feedTo s
 		t.Fatal(err)
 	}
 	to, _ := time.Parse(time.DateOnly, feedTo)
-	cmd := exec.Command(py, "-c", pyExpand, file, feedFrom, to.AddDate(0, 0, 1).Format(time.DateOnly))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	raw, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python: %v\n%s", err, stderr.String())
-	}
+	raw := requires.RunPython(t, py, pyExpand, file, feedFrom, to.AddDate(0, 0, 1).Format(time.DateOnly))
 	var rows [][3]string
 	if err := json.Unmarshal(raw, &rows); err != nil {
 		t.Fatalf("python answer: %v\n%s", err, raw)

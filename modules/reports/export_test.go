@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/propman/propman/platform/testkit"
+	"github.com/propman/propman/platform/testkit/requires"
 )
 
 // readXLSX is the Python (openpyxl) reader: every cell with its type and
@@ -64,7 +65,7 @@ func openXLSX(t *testing.T, body []byte) xsheet {
 			t.Fatal(err)
 		}
 		var p xsheet
-		if err := json.Unmarshal(python(t, py, readXLSX, path), &p); err != nil {
+		if err := json.Unmarshal(requires.RunPython(t, py, readXLSX, path), &p); err != nil {
 			t.Fatal(err)
 		}
 		if got, want := fmt.Sprint(s), fmt.Sprint(p); got != want {

@@ -5,9 +5,6 @@ import (
 	"io"
 	"math/rand"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"sort"
 	"testing"
 	"time"
@@ -171,39 +168,12 @@ func cents(f float64) int64 {
 	return int64(f*100 + 0.5)
 }
 
-// python runs script with the interpreter py and returns its output.
-func python(t *testing.T, py, script string, args ...string) []byte {
-	t.Helper()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "read.py")
-	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(py, append([]string{path}, args...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("python: %v\n%s", err, out)
-	}
-	return out
-}
-
 // pythonReader is a python3 with openpyxl (.ci/needs/reports.sh installs
-// it). Outside CI, without it, only the Go readers read the files: the
-// test goes on with them rather than skip.
+// it). Outside CI, without it, only the Go readers read the files.
 func pythonReader(t *testing.T) (string, bool) {
 	t.Helper()
-	if !requires.InCI() && !requires.Has("python3") {
-		return "", false
-	}
-	for _, py := range []string{"python3", "/usr/bin/python3"} {
-		if exec.Command(py, "-c", "import openpyxl").Run() == nil {
-			return py, true
-		}
-	}
-	if requires.InCI() {
-		t.Fatal("no python3 with openpyxl: .ci/needs/reports.sh installs it")
-	}
-	t.Log("no python3 with openpyxl (apt-get install python3-openpyxl): the XLSX files are read by the Go readers only")
-	return "", false
+	py := requires.OptionalPython(t, "apt-get install python3-openpyxl", "openpyxl")
+	return py, py != ""
 }
 
 func keys[V any](m map[string]V) []string {

@@ -7,6 +7,7 @@
 package requires
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,4 +106,36 @@ func Optional(t testing.TB, name, install string) string {
 	}
 	t.Log(name + " is not installed (" + install + "): the checks that need it are left out outside CI")
 	return ""
+}
+
+// OptionalPython is Python for a test that checks more with it but has
+// its own checks without it: outside CI, without an interpreter that
+// imports modules, it logs and returns ""; in CI it fails the test.
+func OptionalPython(t testing.TB, install string, modules ...string) string {
+	t.Helper()
+	if InCI() {
+		return Python(t, install, modules...)
+	}
+	imports := "import " + strings.Join(modules, ", ")
+	for _, py := range []string{"python3", "/usr/bin/python3"} {
+		if exec.Command(py, "-c", imports).Run() == nil {
+			return py
+		}
+	}
+	t.Log("no Python with " + strings.Join(modules, ", ") + " (" + install + "): the checks that need it are left out outside CI")
+	return ""
+}
+
+// RunPython runs script with the interpreter py (from Python or
+// OptionalPython) and args, and returns what it printed; it fails the test
+// when the script fails.
+func RunPython(t testing.TB, py, script string, args ...string) []byte {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	cmd := exec.Command(py, append([]string{"-c", script}, args...)...)
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("python: %v\n%s", err, errOut.String())
+	}
+	return out.Bytes()
 }
