@@ -12,6 +12,7 @@ import (
 
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
 
@@ -333,4 +334,16 @@ func (s *Store) LastPeriod(ctx context.Context, db bun.IDB, expenseID uuid.UUID)
 		return "", fmt.Errorf("last period of expense: %w", err)
 	}
 	return p.String, nil
+}
+
+// Overdue is what of the contract's charges of the property was due
+// before day and is still owed, read through db: the balance's overdue.
+func Overdue(ctx context.Context, db bun.IDB, propertyID, contractID uuid.UUID, day period.Date) (money.Amount, error) {
+	var overdue int64
+	err := database.Query(ctx, db, db.NewSelect().TableExpr("(?) AS t", TotalsQuery(db, propertyID, &contractID, day)).
+		ColumnExpr("t.overdue"), &overdue)
+	if err != nil {
+		return 0, fmt.Errorf("overdue: %w", err)
+	}
+	return money.Amount(overdue), nil
 }

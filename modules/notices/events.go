@@ -57,10 +57,7 @@ func (l *listener) PaymentPosted(ctx context.Context, tx bun.IDB, p payments.Pos
 	if p.Payment.ContractID == nil {
 		return nil
 	}
-	var overdue int64
-	today := period.DateOf(l.svc.clock.Now())
-	err := database.Query(ctx, tx, tx.NewSelect().TableExpr("(?) AS t", expenses.TotalsQuery(tx, p.Payment.PropertyID, p.Payment.ContractID, today)).
-		ColumnExpr("t.overdue"), &overdue)
+	overdue, err := expenses.Overdue(ctx, tx, p.Payment.PropertyID, *p.Payment.ContractID, period.DateOf(l.svc.clock.Now()))
 	if err != nil {
 		return err
 	}
@@ -221,8 +218,8 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[receiptArgs]) e
 // settlesMonth asks the payments module whether the payment settled its
 // month's rent and charges.
 func (s *Service) settlesMonth(ctx context.Context, paymentID uuid.UUID) (bool, error) {
-	p := new(payments.Payment)
-	if err := database.Select(ctx, s.db, s.db.NewSelect().Model(p).Where("id = ?", paymentID)); err != nil {
+	p, err := s.payments.Read(ctx, s.db, paymentID)
+	if err != nil {
 		return false, err
 	}
 	return s.payments.SettlesMonth(ctx, p)
@@ -231,11 +228,7 @@ func (s *Service) settlesMonth(ctx context.Context, paymentID uuid.UUID) (bool, 
 // payment reads the day the payment was made and how (a set-off is
 // written to as one).
 func (s *Service) payment(ctx context.Context, tx bun.Tx, paymentID uuid.UUID) (*payments.Payment, error) {
-	p := new(payments.Payment)
-	if err := database.Select(ctx, tx, tx.NewSelect().Model(p).Column("id", "paid_on", "method").Where("id = ?", paymentID)); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return s.payments.Read(ctx, tx, paymentID)
 }
 
 func registerWorker(q *jobs.Queue, svc *Service) {

@@ -121,3 +121,9 @@ func (s *Service) LinesOf(ctx context.Context, id uuid.UUID) ([]Line, error) {
 	}
 	return out, nil
 }
+
+// Read is the payment with id, read through db (a caller's transaction or
+// the pool): for a module that holds a payment's id from an event.
+func (s *Service) Read(ctx context.Context, db bun.IDB, id uuid.UUID) (*Payment, error) {
+	return s.store.Read(ctx, db, id)
+}

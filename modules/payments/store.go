@@ -216,3 +216,16 @@ func (s *Store) Balance(ctx context.Context, propertyID uuid.UUID, contractID *u
 	}
 	return b, nil
 }
+
+// Read returns the payment with id through db, without a lock.
+func (s *Store) Read(ctx context.Context, db bun.IDB, id uuid.UUID) (*Payment, error) {
+	p := new(Payment)
+	err := database.Select(ctx, db, db.NewSelect().Model(p).Where("id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("payment: %w", err)
+	}
+	return p, nil
+}
