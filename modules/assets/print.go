@@ -86,7 +86,7 @@ func (s *Service) InspectionPDF(ctx context.Context, p auth.Principal, rawID, lo
 	if err != nil {
 		return nil, "", err
 	}
-	pp := parties{property: strings.Join(nonEmpty(prop.Name, prop.Address, strings.TrimSpace(prop.PostalCode+" "+prop.City)), ", ")}
+	pp := parties{property: printforms.AddressLine(prop.Name, prop.Address, strings.TrimSpace(prop.PostalCode+" "+prop.City))}
 	if s.tenants != nil {
 		if t, err := s.tenants.ByID(ctx, s.db, c.TenantID); err == nil {
 			pp.tenant, pp.tenantAddress = t.Name, strings.Join(strings.Fields(t.Address), " ")
@@ -95,7 +95,7 @@ func (s *Service) InspectionPDF(ctx context.Context, p auth.Principal, rawID, lo
 	if u, err := s.accounts.User(ctx, c.OwnerID); err == nil {
 		pp.landlord = u.Name
 		if a := u.PostalAddress(); a != nil {
-			pp.landlordAddress = strings.Join(nonEmpty(a.Address, strings.TrimSpace(a.PostalCode+" "+a.City)), ", ")
+			pp.landlordAddress = printforms.AddressLine(a.Address, strings.TrimSpace(a.PostalCode+" "+a.City))
 		}
 	}
 	if locale == "" {
@@ -174,15 +174,4 @@ func (s *Service) draw(c *contracts.Contract, loc string, pp parties, ins *Inspe
 	}
 	sh.Signatures(w("signatures"), [2]string{w("landlord"), w("tenant")}, [2]string{pp.landlord, pp.tenant})
 	return sh.Finish(title + " " + c.Number)
-}
-
-// nonEmpty are the parts that hold something, trimmed.
-func nonEmpty(parts ...string) []string {
-	var out []string
-	for _, p := range parts {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -102,7 +102,7 @@ func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID, loc
 	if u, err := s.accounts.User(ctx, c.OwnerID); err == nil {
 		landlord = u.Name
 		if a := u.PostalAddress(); a != nil {
-			landlordAddress = strings.Join(nonEmpty(a.Address, strings.TrimSpace(a.PostalCode+" "+a.City)), ", ")
+			landlordAddress = printforms.AddressLine(a.Address, strings.TrimSpace(a.PostalCode+" "+a.City))
 		}
 	}
 	loc := locale
@@ -126,7 +126,7 @@ func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID, loc
 		sh.Row(w("address"), a)
 	}
 	sh.Row(w("contract"), c.Number)
-	sh.Row(w("property"), strings.Join(nonEmpty(prop.Name, prop.Address, strings.TrimSpace(prop.PostalCode+" "+prop.City)), ", "))
+	sh.Row(w("property"), printforms.AddressLine(prop.Name, prop.Address, strings.TrimSpace(prop.PostalCode+" "+prop.City)))
 	sh.Row(w("ended"), sty.Date(st.EndedOn))
 	insp := w("norecord")
 	if st.Matching != nil {
@@ -179,15 +179,4 @@ func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID, loc
 		return nil, "", err
 	}
 	return pdf, fmt.Sprintf("deposit-settlement-%s.pdf", st.SettledOn), nil
-}
-
-// nonEmpty are the parts that hold something, trimmed.
-func nonEmpty(parts ...string) []string {
-	var out []string
-	for _, p := range parts {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

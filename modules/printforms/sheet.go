@@ -44,3 +44,16 @@ func (s *Sheet) Signatures(heading string, roles, names [2]string) {
 
 // Finish writes the footers and returns the PDF.
 func (s *Sheet) Finish(footer string) ([]byte, error) { return s.d.finish(clean(footer, false), "") }
+
+// AddressLine is the parts that hold something, trimmed, joined with
+// ", ": a name and an address ("Wohnung 3, Lindenstraße 5, 10969 Berlin"),
+// as the forms of other modules print them.
+func AddressLine(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ", ")
+}
