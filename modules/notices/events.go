@@ -101,8 +101,8 @@ func (l *listener) RentChanged(ctx context.Context, tx bun.Tx, c *contracts.Cont
 	}
 	paragraphs := []string{fmt.Sprintf(lt.w.RentChangeBody, first, lt.st.Money(amount, c.Currency), before)}
 	if ix != nil {
-		paragraphs = append(paragraphs, fmt.Sprintf(lt.w.RentChangeIndex, ix.Name, lt.st.Decimal(ix.OldValue), lt.st.Period(ix.OldPeriod),
-			lt.st.Decimal(ix.NewValue), lt.st.Period(ix.NewPeriod), lt.st.Decimal(ix.Percent())))
+		paragraphs = append(paragraphs, fmt.Sprintf(lt.w.RentChangeIndex, ix.Name, lt.st.Decimal(ix.OldValue), lt.st.Named(ix.OldPeriod),
+			lt.st.Decimal(ix.NewValue), lt.st.Named(ix.NewPeriod), lt.st.Decimal(ix.Percent())))
 	}
 	n := messages.Notice{Kind: RentChange, Subject: c.ID, Step: from.String(), ContractID: c.ID,
 		Title: fmt.Sprintf(lt.w.RentChangeSubject, first),

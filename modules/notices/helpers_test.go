@@ -42,9 +42,27 @@ func created(t *testing.T, res *testkit.Response) string {
 	return res.Map()["id"].(string)
 }
 
-// newWorld starts the app at start (Berlin time) with a contract from
-// from to to in locale, rent 950.00 due on the 3rd.
+// newWorld starts the app at start (Berlin time) with a German flat's
+// contract from from to to in locale, rent 950.00 due on the 3rd.
 func newWorld(t *testing.T, start time.Time, locale, from, to string, extra ...testkit.Option) *world {
+	t.Helper()
+	return newWorldIn(t, germany, start, locale, from, to, extra...)
+}
+
+// place is where the let flat is and who rents it.
+type place struct {
+	country, address, postal, city, tenant, email string
+}
+
+var (
+	germany = place{"DE", "Lindenstraße 5", "10969", "Berlin", "Anna Schmidt", "anna@example.com"}
+	france  = place{"FR", "12 rue des Lilas", "75011", "Paris", "Claire Martin", "claire@example.com"}
+	britain = place{"GB", "5 Mill Lane", "M1 2AB", "Manchester", "Emma Brown", "emma@example.com"}
+)
+
+// newWorldIn is newWorld with the flat at p; in Germany the lease claims
+// the statutory default interest.
+func newWorldIn(t *testing.T, p place, start time.Time, locale, from, to string, extra ...testkit.Option) *world {
 	t.Helper()
 	w := &world{srv: mailtest.Start(t)}
 	w.app = testkit.Start(t, append([]testkit.Option{
@@ -67,14 +85,18 @@ func newWorld(t *testing.T, start time.Time, locale, from, to string, extra ...t
 	}
 	w.app.Get("/api/v1/workspaces", tok).Expect(http.StatusOK).JSON(&list)
 	w.ws = list.Workspaces[0].ID
-	w.property = created(t, w.app.Post("/api/v1/properties", tok, map[string]any{"name": "Flat 3", "country_code": "DE",
-		"address": "Lindenstraße 5", "postal_code": "10969", "city": "Berlin"}))
+	w.property = created(t, w.app.Post("/api/v1/properties", tok, map[string]any{"name": "Flat 3", "country_code": p.country,
+		"address": p.address, "postal_code": p.postal, "city": p.city}))
 	w.tenant = created(t, w.app.Post("/api/v1/contragents", tok, map[string]any{"kind": "person", "roles": []string{"tenant"},
-		"name": "Anna Schmidt", "email": "anna@example.com"}))
+		"name": p.tenant, "email": p.email}))
+	terms := []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 950},
+		{"code": "CONTRACT_START_DATE", "value": from}, {"code": "CONTRACT_END_DATE", "value": to},
+		{"code": "PAYMENT_DAY_OF_MONTH", "value": 3}}
+	if p.country == "DE" {
+		terms = append(terms, map[string]any{"code": "DE_STATUTORY_INTEREST", "value": true})
+	}
 	w.contract = created(t, w.app.Post("/api/v1/contracts", tok, map[string]any{"property_id": w.property, "tenant_id": w.tenant,
-		"number": "L-7", "locale": locale, "terms": []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 950},
-			{"code": "CONTRACT_START_DATE", "value": from}, {"code": "CONTRACT_END_DATE", "value": to},
-			{"code": "PAYMENT_DAY_OF_MONTH", "value": 3}, {"code": "DE_STATUTORY_INTEREST", "value": true}}}))
+		"number": "L-7", "locale": locale, "terms": terms}))
 	w.app.Post("/api/v1/contracts/"+w.contract+"/activate", tok, nil).Expect(http.StatusOK)
 	w.app.Do(testkit.Request{Method: http.MethodPatch, Path: fmt.Sprintf("/api/v1/workspaces/%d", w.ws), Token: tok,
 		Body: map[string]any{"time_zone": "Europe/Berlin", "schedule": map[string]any{"billing": "00:30", "late_fees": "00:30", "notices": "08:00", "invoices": "off"}}}).Expect(http.StatusOK)

@@ -116,7 +116,7 @@ func (s *Service) letterFor(ctx context.Context, tx bun.Tx, c *contracts.Contrac
 		landlordAddress = strings.Join(nonEmpty(a.Address, strings.TrimSpace(a.PostalCode+" "+a.City)), ", ")
 	}
 	return &letter{contract: c, prop: prop, tenant: cg.Name, landlord: owner.Name,
-		tenantAddress: strings.Join(strings.Fields(cg.Address), " "), landlordAddress: landlordAddress,
+		tenantAddress: printforms.AddressLine(cg.Address), landlordAddress: landlordAddress,
 		w: wordingOf(c.Locale), st: printforms.StyleOf(c.Locale),
 		chargeName: func(name string) string { return s.forms.ChargeName(c.Locale, name) }}, nil
 }
@@ -161,7 +161,7 @@ func (l *letter) chargeLines(charges []expenses.Charge) string {
 		if c.Period != "" {
 			b.WriteString(" (" + l.st.Period(c.Period) + ")")
 		}
-		b.WriteString(": ")
+		b.WriteString(l.st.Colon() + " ")
 		b.WriteString(l.st.Money(c.Outstanding(), c.Currency))
 		b.WriteString("\n")
 		total += c.Outstanding()

@@ -156,7 +156,7 @@ func TestAYearOfNotices(t *testing.T) {
 	// and new values with their months, the change in percent.
 	change := strings.Join(strings.Fields(strings.ReplaceAll(rentChange.Text, "\u00a0", " ")), " ")
 	for _, want := range []string{"ab dem 01.07.2027 beträgt die monatliche Miete 990,00 € (bisher 950,00 €)", "§ 557b BGB",
-		"Verbraucherpreisindex für Deutschland (VPI) stand im 10.2025 bei 110,0 und im 10.2026 bei 120,0", "Änderung um 9,09 %"} {
+		"Verbraucherpreisindex für Deutschland (VPI) stand im Oktober 2025 bei 110,0 und im Oktober 2026 bei 120,0", "Änderung um 9,09 %"} {
 		if !strings.Contains(change, want) {
 			t.Errorf("the rent change lacks %q:\n%s", want, change)
 		}

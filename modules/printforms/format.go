@@ -1,6 +1,7 @@
 package printforms
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +30,14 @@ type style struct {
 	signFirst bool
 	// hryvnia writes UAH as "грн" (Ukrainian).
 	hryvnia bool
+	// months are the months' names where a letter names a month in words
+	// (an index's month), quarter a quarter's (%d the quarter, %d the
+	// year); without them the month is written as in a billing period.
+	months  []string
+	quarter string
+	// colon ends a label before its value: French puts a no-break space
+	// before it.
+	colon string
 }
 
 // styles are the locales' formats. Dates: ISO 8601 in English (no month
@@ -37,11 +46,17 @@ type style struct {
 // French and Spanish. Amounts: two decimals always, the currency code
 // after the number.
 var styles = map[string]style{
-	"en": {group: ",", decimal: ".", date: "2006-01-02", percent: "%", month: "2006-01", signFirst: true},
-	"de": {group: ".", decimal: ",", date: "02.01.2006", percent: nbsp + "%", month: "01.2006"},
-	"fr": {group: nbsp, decimal: ",", date: "02/01/2006", percent: nbsp + "%", month: "01/2006"},
-	"es": {group: ".", decimal: ",", date: "02/01/2006", percent: nbsp + "%", month: "01/2006"},
-	"uk": {group: nbsp, decimal: ",", date: "02.01.2006", percent: nbsp + "%", month: "01.2006", hryvnia: true},
+	"en": {group: ",", decimal: ".", date: "2006-01-02", percent: "%", month: "2006-01", signFirst: true, colon: ":", quarter: "Q%d %d",
+		months: []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}},
+	"de": {group: ".", decimal: ",", date: "02.01.2006", percent: nbsp + "%", month: "01.2006", colon: ":", quarter: "%d. Quartal %d",
+		months: []string{"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"}},
+	"fr": {group: nbsp, decimal: ",", date: "02/01/2006", percent: nbsp + "%", month: "01/2006", colon: nbsp + ":", quarter: "%de trimestre %d",
+		months: []string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"}},
+	"es": {group: ".", decimal: ",", date: "02/01/2006", percent: nbsp + "%", month: "01/2006", colon: ":", quarter: "%dT %d",
+		months: []string{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"}},
+	// Ukrainian names a month in a case the sentence decides: the
+	// numeric month reads right in any.
+	"uk": {group: nbsp, decimal: ",", date: "02.01.2006", percent: nbsp + "%", month: "01.2006", hryvnia: true, colon: ":", quarter: "%d квартал %d"},
 }
 
 // styleOf is the format of locale; a language without one of its own (an
@@ -177,6 +192,27 @@ func (s style) Period(label string) string {
 	return label
 }
 
+// Named writes a month (YYYY-MM) or quarter (YYYY-Qn) in words, as a
+// letter that cites an index's month does ("Oktober 2025", "3e trimestre
+// 2025"); anything else as Period does.
+func (s style) Named(label string) string {
+	if !period.ValidLabel(label) || len(label) != 7 {
+		return s.Period(label)
+	}
+	year, err := strconv.Atoi(label[:4])
+	if err != nil {
+		return s.Period(label)
+	}
+	if label[5] == 'Q' && s.quarter != "" {
+		return fmt.Sprintf(s.quarter, int(label[6]-'0'), year)
+	}
+	month, err := strconv.Atoi(label[5:])
+	if label[5] == 'Q' || err != nil || len(s.months) != 12 || month < 1 || month > 12 {
+		return s.Period(label)
+	}
+	return s.months[month-1] + " " + label[:4]
+}
+
 // Style is how a locale writes amounts, dates and billing periods, for
 // texts other modules write in a tenant's language (the notices), so a
 // mail and the receipt attached to it write a figure the same way.
@@ -193,6 +229,12 @@ func (s Style) Date(d period.Date) string { return s.s.Date(d) }
 
 // Period writes a billing period label.
 func (s Style) Period(label string) string { return s.s.Period(label) }
+
+// Named writes a month or quarter in words (see style.Named).
+func (s Style) Named(label string) string { return s.s.Named(label) }
+
+// Colon is what ends a label before its value (see style.colon).
+func (s Style) Colon() string { return s.s.colon }
 
 // Decimal writes a decimal number given as text ("1234.500") with the
 // locale's separators.

@@ -238,7 +238,11 @@ func (d *doc) receiptTable(lines []ReceiptLine, total money.Amount, currency str
 		d.cell(marginL+colCharge+colPeriod, colAmount-1, h-2, d.fit(d.l.get(keyAmount), colAmount-1), "R")
 		d.pdf.SetY(y + h + 1)
 	}
-	header()
+	// A set-off that settled nothing (all of it kept as a credit) has no
+	// table to head.
+	if len(lines) > 0 {
+		header()
+	}
 	for _, ln := range lines {
 		d.font("", 10)
 		h := d.lineH()

@@ -51,8 +51,11 @@ func (s *Sheet) Finish(footer string) ([]byte, error) { return s.d.finish(clean(
 func AddressLine(parts ...string) string {
 	var out []string
 	for _, p := range parts {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
+		// An address typed on several lines is one line here.
+		for _, line := range strings.Split(p, "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				out = append(out, line)
+			}
 		}
 	}
 	return strings.Join(out, ", ")

@@ -1,0 +1,211 @@
+package notices_test
+
+import (
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/propman/propman/platform/mail/mailtest"
+)
+
+// updateGolden rewrites testdata/golden from what the letters say today:
+// `go test ./modules/notices -run TestGoldenLetters -update`, then read
+// every changed file as the tenant would before committing it.
+var updateGolden = flag.Bool("update", false, "rewrite the golden letters")
+
+// TestGoldenLetters keeps one golden text of every letter the notices
+// send, per language, as the tenant reads it: the mail and the text of the
+// PDF it carries. A German, a French and a British flat each go through
+// the same month: the rent call, the three steps of the dunning ladder (the
+// third with its letter), a part payment, the payment of the rest, a
+// repair set off, a rent change following the index and the notice of the
+// lease's end. A change to any word shows up here as a diff to review.
+func TestGoldenLetters(t *testing.T) {
+	for _, tc := range []struct {
+		locale string
+		where  place
+		index  map[string]any
+		rent   float64
+		repair string
+	}{
+		{"de", germany, map[string]any{"old_period": "2025-10", "old_value": "110.0", "new_period": "2026-10", "new_value": "120.0"}, 990, "Heizungsthermostat vom Mieter ersetzt\n(Rechnung 17)"},
+		{"fr", france, map[string]any{"old_period": "2025-Q3", "old_value": "145.77", "new_period": "2026-Q3", "new_value": "147.96"}, 964.25, "Thermostat remplacé par le locataire\n(facture 17)"},
+		{"en", britain, nil, 990, "Thermostat replaced by the tenant\n(invoice 17)"},
+	} {
+		t.Run(tc.locale, func(t *testing.T) {
+			t.Parallel()
+			letters := monthOfLetters(t, tc.where, tc.locale, tc.index, tc.rent, tc.repair)
+			dir := filepath.Join("testdata", "golden", tc.locale)
+			files := map[string]string{}
+			for name, letter := range letters {
+				for part, text := range letter {
+					files[name+part+".txt"] = text
+				}
+			}
+			if *updateGolden {
+				_ = os.RemoveAll(dir)
+			}
+			kept, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
+			withPDF := false
+			for name := range files {
+				withPDF = withPDF || strings.HasSuffix(name, ".pdf.txt")
+			}
+			for _, path := range kept {
+				if strings.HasSuffix(path, ".pdf.txt") && !withPDF {
+					continue // poppler is not installed here
+				}
+				if _, ok := files[filepath.Base(path)]; !ok {
+					t.Errorf("%s: no such letter was sent", path)
+				}
+			}
+			for name, text := range files {
+				golden(t, filepath.Join(dir, name), text)
+			}
+		})
+	}
+}
+
+// monthOfLetters runs the month and returns each letter by kind: the mail
+// under "", its PDF (where poppler is installed) under ".pdf".
+func monthOfLetters(t *testing.T, where place, locale string, index map[string]any, rent float64, repair string) map[string]map[string]string {
+	t.Helper()
+	first := time.Date(2026, 11, 26, 0, 0, 0, 0, berlin)
+	w := newWorldIn(t, where, first.Add(10*time.Hour), locale, "2026-12-01", "2027-02-28")
+	tok := w.landlord.Token
+	prop := "/api/v1/properties/" + w.property
+	w.app.Put("/api/v1/user/profile", tok, map[string]any{"name": "Lena Vermieter",
+		"postal_address": map[string]any{"address": "Am Markt 1", "postal_code": "50667", "city": "Köln", "country_code": "DE"}}).Expect(http.StatusOK)
+	w.app.Put("/api/v1/contragents/"+w.tenant, tok, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": where.tenant, "email": where.email,
+		"address": where.address + "\n" + where.postal + " " + where.city}).Expect(http.StatusOK)
+
+	type sent struct {
+		date  string
+		mails [][]byte
+	}
+	var days []sent
+	seen := 0
+	for day := first; day.Before(time.Date(2027, 1, 1, 0, 0, 0, 0, berlin)); day = day.AddDate(0, 0, 1) {
+		w.at(t, day, 0, 30)
+		w.at(t, day, 8, 0)
+		noon := func() { w.app.Clock.Set(time.Date(day.Year(), day.Month(), day.Day(), 12, 0, 0, 0, berlin)) }
+		switch day.Format("2006-01-02") {
+		case "2026-12-20":
+			noon()
+			w.pay(t, 500, "2026-12-20")
+		case "2026-12-27":
+			noon()
+			var b struct {
+				Overdue float64 `json:"overdue"`
+			}
+			w.app.Get(prop+"/balance?contract_id="+w.contract, tok).Expect(http.StatusOK).JSON(&b)
+			w.pay(t, b.Overdue, "2026-12-27")
+		case "2026-12-28":
+			noon()
+			cp := created(t, w.app.Post(prop+"/compensations", tok, map[string]any{"contract_id": w.contract, "kind": "repair_by_tenant",
+				"amount": 75.25, "description": repair}))
+			w.app.Post(prop+"/compensations/"+cp+"/credit", tok, nil).Expect(http.StatusOK)
+		case "2026-12-29":
+			noon()
+			body := map[string]any{"amount": rent, "from": "2027-02-01"}
+			if index != nil {
+				body["index"] = index
+			}
+			w.app.Post("/api/v1/contracts/"+w.contract+"/rent", tok, body).Expect(http.StatusOK)
+		}
+		w.quiet(t)
+		all := w.srv.Received()
+		if len(all) > seen {
+			// Mails of one day arrive in any order: by subject, then body.
+			today := append([][]byte(nil), all[seen:]...)
+			sort.Slice(today, func(i, j int) bool {
+				a, b := mailtest.Read(t, today[i]), mailtest.Read(t, today[j])
+				return a.Subject()+a.Text < b.Subject()+b.Text
+			})
+			days = append(days, sent{day.Format("2006-01-02"), today})
+			seen = len(all)
+		}
+	}
+
+	letters := map[string]map[string]string{}
+	for _, day := range days {
+		for i, raw := range day.mails {
+			m := mailtest.Read(t, raw)
+			name := fmt.Sprintf("%s-%d", day.date, i+1)
+			letter := map[string]string{"": "Subject: " + m.Subject() + "\n\n" + strings.TrimSpace(m.Text) + "\n"}
+			files := make([]string, 0, len(m.Files))
+			for file := range m.Files {
+				files = append(files, file)
+			}
+			sort.Strings(files)
+			if len(files) > 1 {
+				t.Errorf("%s carries %d files: %v", name, len(files), files)
+			}
+			for _, file := range files {
+				letter[""] += "\nAttached: " + file + "\n"
+				if text := mailtest.PDFText(t, m.Files[file]); text != "" {
+					letter[".pdf"] = text
+				}
+			}
+			letters[name] = letter
+		}
+	}
+	for kind, letter := range letters {
+		for part, text := range letter {
+			letter[part] = normalise(text)
+		}
+		letters[kind] = letter
+	}
+	return letters
+}
+
+var (
+	landlordEmail = regexp.MustCompile(`user[0-9]+@example\.com`)
+	wideSpace     = regexp.MustCompile(` {3,}`)
+)
+
+// normalise keeps what a reader sees and drops what changes from run to
+// run for no reason of the letter's: the generated landlord's address,
+// and the width of the gaps pdftotext lays columns out with.
+func normalise(text string) string {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = landlordEmail.ReplaceAllString(text, "landlord@example.com")
+	lines := strings.Split(text, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		l = wideSpace.ReplaceAllString(strings.TrimRight(l, " \t\f"), "   ")
+		if l == "" && len(out) > 0 && out[len(out)-1] == "" {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.TrimSpace(strings.Join(out, "\n")) + "\n"
+}
+
+// golden compares text with the file at path, or writes it there under
+// -update.
+func golden(t *testing.T, path, text string) {
+	t.Helper()
+	if *updateGolden {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (write it with -update and read it)", err)
+	}
+	if string(want) != text {
+		t.Errorf("%s differs from what is sent (rewrite with -update once the change is meant):\n--- sent\n%s\n--- golden\n%s", path, text, want)
+	}
+}
