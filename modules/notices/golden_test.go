@@ -1,24 +1,17 @@
 package notices_test
 
 import (
-	"flag"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/propman/propman/platform/mail/mailtest"
+	"github.com/propman/propman/platform/testkit/golden"
 )
-
-// updateGolden rewrites testdata/golden from what the letters say today:
-// `go test ./modules/notices -run TestGoldenLetters -update`, then read
-// every changed file as the tenant would before committing it.
-var updateGolden = flag.Bool("update", false, "rewrite the golden letters")
 
 // TestGoldenLetters keeps one golden text of every letter the notices
 // send, per language, as the tenant reads it: the mail and the text of the
@@ -42,32 +35,13 @@ func TestGoldenLetters(t *testing.T) {
 		t.Run(tc.locale, func(t *testing.T) {
 			t.Parallel()
 			letters := monthOfLetters(t, tc.where, tc.locale, tc.index, tc.rent, tc.repair)
-			dir := filepath.Join("testdata", "golden", tc.locale)
 			files := map[string]string{}
 			for name, letter := range letters {
 				for part, text := range letter {
 					files[name+part+".txt"] = text
 				}
 			}
-			if *updateGolden {
-				_ = os.RemoveAll(dir)
-			}
-			kept, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
-			withPDF := false
-			for name := range files {
-				withPDF = withPDF || strings.HasSuffix(name, ".pdf.txt")
-			}
-			for _, path := range kept {
-				if strings.HasSuffix(path, ".pdf.txt") && !withPDF {
-					continue // poppler is not installed here
-				}
-				if _, ok := files[filepath.Base(path)]; !ok {
-					t.Errorf("%s: no such letter was sent", path)
-				}
-			}
-			for name, text := range files {
-				golden(t, filepath.Join(dir, name), text)
-			}
+			golden.Dir(t, filepath.Join("testdata", "golden", tc.locale), files)
 		})
 	}
 }
@@ -156,56 +130,5 @@ func monthOfLetters(t *testing.T, where place, locale string, index map[string]a
 			letters[name] = letter
 		}
 	}
-	for kind, letter := range letters {
-		for part, text := range letter {
-			letter[part] = normalise(text)
-		}
-		letters[kind] = letter
-	}
 	return letters
-}
-
-var (
-	landlordEmail = regexp.MustCompile(`user[0-9]+@example\.com`)
-	wideSpace     = regexp.MustCompile(` {3,}`)
-)
-
-// normalise keeps what a reader sees and drops what changes from run to
-// run for no reason of the letter's: the generated landlord's address,
-// and the width of the gaps pdftotext lays columns out with.
-func normalise(text string) string {
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	text = landlordEmail.ReplaceAllString(text, "landlord@example.com")
-	lines := strings.Split(text, "\n")
-	out := lines[:0]
-	for _, l := range lines {
-		l = wideSpace.ReplaceAllString(strings.TrimRight(l, " \t\f"), "   ")
-		if l == "" && len(out) > 0 && out[len(out)-1] == "" {
-			continue
-		}
-		out = append(out, l)
-	}
-	return strings.TrimSpace(strings.Join(out, "\n")) + "\n"
-}
-
-// golden compares text with the file at path, or writes it there under
-// -update.
-func golden(t *testing.T, path, text string) {
-	t.Helper()
-	if *updateGolden {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (write it with -update and read it)", err)
-	}
-	if string(want) != text {
-		t.Errorf("%s differs from what is sent (rewrite with -update once the change is meant):\n--- sent\n%s\n--- golden\n%s", path, text, want)
-	}
 }

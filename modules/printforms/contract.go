@@ -134,7 +134,7 @@ func (r *Renderer) Contract(locale string, f ContractForm) (out []byte, err erro
 	if len(clauses) > 0 {
 		d.section(l.get(keyTerms))
 		for i, c := range clauses {
-			d.clause(i+1, c)
+			d.clause(clauseNumber(locale, f.Country, i+1), c)
 		}
 	}
 
@@ -147,7 +147,7 @@ func (r *Renderer) Contract(locale string, f ContractForm) (out []byte, err erro
 // line to write it on), email, phone and tax id, those it has.
 func (d *doc) party(role string, p Party) {
 	d.row(role, clean(p.Name, false))
-	if a := clean(p.Address, false); strings.TrimSpace(a) != "" {
+	if a := clean(AddressLine(p.Address), false); strings.TrimSpace(a) != "" {
 		d.row(d.l.get(keyAddress), a)
 	} else {
 		d.row(d.l.get(keyAddress), d.l.get(keyNotOnFile))
@@ -277,9 +277,23 @@ func dayOfMonth(locale string, day int) string {
 var keepTogether = strings.NewReplacer("§§ ", "§§"+nbsp, "§ ", "§"+nbsp, " BGB", nbsp+"BGB", " LAU", nbsp+"LAU",
 	"n° ", "n°"+nbsp, "№ ", "№"+nbsp, "art. ", "art."+nbsp, "Art. ", "Art."+nbsp, "ст. ", "ст."+nbsp)
 
+// clauseNumber is how a lease numbers its clauses: "Article N" in French,
+// "§ N" in a lease of German-speaking law (in any language, as translated
+// German leases are read), "N." anywhere else (an English tenancy
+// agreement).
+func clauseNumber(locale, country string, n int) string {
+	switch {
+	case locale == "fr":
+		return "Article " + strconv.Itoa(n)
+	case country == "DE" || country == "AT" || country == "CH":
+		return "§ " + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n) + "."
+}
+
 // clause writes one numbered clause: the number in the margin, the text
-// indented beside it.
-func (d *doc) clause(n int, text string) {
+// indented beside it; "Article N" is on a line of its own.
+func (d *doc) clause(number, text string) {
 	d.font("", 10)
 	h := d.lineH()
 	lines := d.wrap(text, contentW-8)
@@ -292,10 +306,8 @@ func (d *doc) clause(n int, text string) {
 	d.gap(1)
 	d.font("B", 10)
 	d.color(0)
-	if d.locale == "fr" {
-		// A French lease numbers its clauses "Article N", on a line of
-		// their own.
-		d.cell(marginL, contentW, h, "Article "+strconv.Itoa(n), "L")
+	if strings.HasPrefix(number, "Article") {
+		d.cell(marginL, contentW, h, number, "L")
 		d.gap(h)
 		d.font("", 10)
 		for _, line := range d.wrap(text, contentW) {
@@ -306,7 +318,7 @@ func (d *doc) clause(n int, text string) {
 		d.gap(1.5)
 		return
 	}
-	d.cell(marginL, 8, h, "§ "+strconv.Itoa(n), "L")
+	d.cell(marginL, 8, h, number, "L")
 	d.font("", 10)
 	for _, line := range lines {
 		d.need(h)
