@@ -6,12 +6,14 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/propman/propman/modules/accounts/accountstest"
 	"github.com/propman/propman/modules/payments/paymentstest"
 	"github.com/propman/propman/platform/testkit"
+	"github.com/propman/propman/platform/testkit/golden"
 	"github.com/propman/propman/platform/testkit/requires"
 )
 
@@ -303,5 +305,10 @@ func TestInspectionReportNamesThePartiesAndKeepsLines(t *testing.T) {
 	if !strings.Contains(de, "Vermieter") || !strings.Contains(de, "Anschrift") {
 		t.Errorf("?locale=de:\n%s", de)
 	}
+	en := pdfText(t, f.app.Get("/api/v1/print-forms/inspections/"+ins+"?locale=en", f.token).Expect(http.StatusOK).Body)
+	// The whole report as both parties read it, one golden text per
+	// language (rewrite with -update, then read it).
+	golden.Dir(t, filepath.Join("testdata", "golden"), map[string]string{"inspection.fr.pdf.txt": raw,
+		"inspection.de.pdf.txt": de, "inspection.en.pdf.txt": en})
 	f.app.Get("/api/v1/print-forms/inspections/"+ins+"?locale=xx", f.token).Expect(http.StatusBadRequest)
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 	"github.com/propman/propman/platform/testkit"
+	"github.com/propman/propman/platform/testkit/golden"
 	"github.com/propman/propman/platform/testkit/requires"
 )
 
@@ -395,7 +397,8 @@ func TestDepositStatementNamesEveryoneAndEveryClaim(t *testing.T) {
 	var st settlement
 	app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": contract,
 		"deductions": []map[string]any{{"reason": "Malerarbeiten Wohnzimmer", "amount": 150}}}).Expect(http.StatusCreated).JSON(&st)
-	text := strings.Join(strings.Fields(pdfText(t, app.Get("/api/v1/print-forms/deposit-settlements/"+st.ID, token).Expect(http.StatusOK).Body)), " ")
+	raw := pdfText(t, app.Get("/api/v1/print-forms/deposit-settlements/"+st.ID, token).Expect(http.StatusOK).Body)
+	text := strings.Join(strings.Fields(raw), " ")
 	for _, want := range []string{"Kautionsabrechnung", "Vermieter Lena Vermieterin", "Anschrift Schlossallee 1, 10117 Berlin",
 		"Mieter Tom Mieter", "Anschrift Neue Straße 9, 12043 Berlin", "Wohnung 3, Lindenstraße 5, 10969 Berlin",
 		"Mit der Kaution verrechnete Forderungen", "Miete, Vertrag DE-9 (10.2026) 800,00 €", "Miete, Vertrag DE-9 (11.2026) 800,00 €",
@@ -415,6 +418,11 @@ func TestDepositStatementNamesEveryoneAndEveryClaim(t *testing.T) {
 	if !strings.Contains(en, "Deposit settlement statement") || !strings.Contains(en, "Deductions claimed") {
 		t.Errorf("?locale=en:\n%s", en)
 	}
+	fr := pdfText(t, app.Get("/api/v1/print-forms/deposit-settlements/"+st.ID+"?locale=fr", token).Expect(http.StatusOK).Body)
+	// The whole statement as the tenant reads it, one golden text per
+	// language (rewrite with -update, then read it).
+	golden.Dir(t, filepath.Join("testdata", "golden"), map[string]string{"deposit-statement.de.pdf.txt": raw,
+		"deposit-statement.en.pdf.txt": en, "deposit-statement.fr.pdf.txt": fr})
 	res := app.Get("/api/v1/print-forms/deposit-settlements/"+st.ID+"?locale=xx", token)
 	if res.Status != http.StatusBadRequest {
 		t.Errorf("an unknown locale: %d %s", res.Status, res.Body)
