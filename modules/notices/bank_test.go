@@ -103,8 +103,8 @@ var whereToPay = map[string]struct {
 			"BIC COBADEFFXXX", "Kreditinstitut Commerzbank"},
 	},
 	"fr": {
-		mailBank: "Merci d’effectuer le virement sur le compte suivant :\nTitulaire du compte: Hausverwaltung Schmidt GmbH\n" +
-			"IBAN: DE89 3704 0044 0532 0130 00\nBIC: COBADEFFXXX\nBanque: Commerzbank",
+		mailBank: "Merci d’effectuer le virement sur le compte suivant :\nTitulaire du compte : Hausverwaltung Schmidt GmbH\n" +
+			"IBAN : DE89 3704 0044 0532 0130 00\nBIC : COBADEFFXXX\nBanque : Commerzbank",
 		remittance: "Loyer 12/2026 bail L-7",
 		pdf: []string{"Avis d’échéance", "Date d’échéance 03/12/2026", "950,00 €", "Coordonnées bancaires",
 			"Merci d’effectuer le virement sur le compte suivant :", "Titulaire du compte Hausverwaltung Schmidt GmbH",
@@ -148,8 +148,8 @@ func TestRentCallAndRemindersSayWhereToPay(t *testing.T) {
 			}
 			call := msgs[0]
 			labels := strings.Split(want.mailBank, "\n")
-			ref := map[string]string{"de": "Verwendungszweck", "fr": "Libellé du virement", "en": "Payment reference"}[locale]
-			has(t, "rent call mail", call.Body, want.mailBank+"\n"+ref+": "+want.remittance)
+			ref := map[string]string{"de": "Verwendungszweck: ", "fr": "Libellé du virement : ", "en": "Payment reference: "}[locale]
+			has(t, "rent call mail", call.Body, want.mailBank+"\n"+ref+want.remittance)
 			if len(call.Attachments) != 1 {
 				t.Fatalf("rent call attachments: %v", call.Attachments)
 			}

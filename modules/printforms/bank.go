@@ -26,11 +26,14 @@ const (
 	keyRemittanceText = "bankaccounts.print.remittance_text"
 	keyRentCallTitle  = "bankaccounts.rentcall.title"
 	keyRentCallDue    = "bankaccounts.rentcall.due_date"
+	// keyLabelValue joins a label and its value in a mail's line ("IBAN:
+	// ...", French "IBAN : ...").
+	keyLabelValue = "bankaccounts.print.label_value"
 )
 
 func init() {
 	labelKeys = append(labelKeys, keyBankDetails, keyBankHolder, keyBankIBAN, keyBankBIC, keyBankName, keyBankPayTo,
-		keyBankClause, keyBankQRCaption, keyRemittance, keyRemittanceText, keyRentCallTitle, keyRentCallDue)
+		keyBankClause, keyBankQRCaption, keyRemittance, keyRemittanceText, keyRentCallTitle, keyRentCallDue, keyLabelValue)
 }
 
 // Bank is the account a tenant pays to, as printed: the holder, the IBAN
@@ -91,12 +94,15 @@ func (r *Renderer) BankLines(locale string, b *Bank, remittance string) string {
 		return ""
 	}
 	l, _ := r.labels.forLocale(locale)
+	line := func(label, value string) string {
+		return strings.NewReplacer("{label}", label, "{value}", value).Replace(l.get(keyLabelValue))
+	}
 	lines := []string{l.get(keyBankPayTo)}
 	for _, row := range bankRows(l, b) {
-		lines = append(lines, row[0]+": "+row[1])
+		lines = append(lines, line(row[0], row[1]))
 	}
 	if remittance != "" {
-		lines = append(lines, l.get(keyRemittance)+": "+remittance)
+		lines = append(lines, line(l.get(keyRemittance), remittance))
 	}
 	return strings.Join(lines, "\n")
 }
