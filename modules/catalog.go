@@ -14,6 +14,7 @@ import (
 	"github.com/propman/propman/modules/agreements"
 	"github.com/propman/propman/modules/analytics"
 	"github.com/propman/propman/modules/assets"
+	"github.com/propman/propman/modules/bankaccounts"
 	"github.com/propman/propman/modules/billing"
 	"github.com/propman/propman/modules/calendar"
 	"github.com/propman/propman/modules/compensations"
@@ -62,6 +63,7 @@ func Catalog() []module.Entry {
 		properties.Entry(),
 		expenses.Entry(),
 		contragents.Entry(),
+		bankaccounts.Entry(),
 		documents.Entry(),
 		contracts.Entry(),
 		counters.Entry(),

@@ -23,9 +23,10 @@ func TestAccessControlOnEveryRoute(t *testing.T) {
 	c := f.create(t, "1", rentTerms("2026-11-01")...)
 
 	routes := ownRoutes(f.app)
-	// 7 of this module's and the notices' settings (GET, PATCH).
-	if len(routes) != 9 {
-		t.Fatalf("found %d routes under /contracts/:contractId, want 9: %v", len(routes), routes)
+	// 7 of this module's, the notices' settings (GET, PATCH) and their
+	// rent call's letter (GET).
+	if len(routes) != 10 {
+		t.Fatalf("found %d routes under /contracts/:contractId, want 10: %v", len(routes), routes)
 	}
 	bodies := map[string]any{
 		http.MethodPatch: map[string]any{"reminder": false},

@@ -21,9 +21,13 @@ type contractRequest struct {
 	// still takes.
 	AllocationOrder *string `json:"allocation_order"`
 	LateFeeBase     *string `json:"late_fee_base"`
+	// BankAccountID names the account the rent is paid to; "" goes back
+	// to the workspace's default. A setting too: it changes in any status.
+	BankAccountID *string `json:"bank_account_id"`
 }
 
-// onlySettings reports whether r changes nothing but the money settings.
+// onlySettings reports whether r changes nothing but the money settings
+// and the account the rent is paid to.
 func (r *contractRequest) onlySettings() bool {
 	return r.PropertyID == nil && r.TenantID == nil && r.Number == nil && r.Locale == nil && r.Terms == nil
 }
@@ -62,6 +66,7 @@ type contractJSON struct {
 	TerminationReason *string         `json:"termination_reason"`
 	AllocationOrder   string          `json:"allocation_order"`
 	LateFeeBase       string          `json:"late_fee_base"`
+	BankAccountID     *string         `json:"bank_account_id"`
 	CreatedAt         string          `json:"created_at"`
 	UpdatedAt         string          `json:"updated_at"`
 }
@@ -83,6 +88,10 @@ func toJSON(today period.Date) func(c *Contract) contractJSON {
 			DueDay: c.DueDay, Deposit: c.Deposit(), TerminatedOn: date(c.TerminatedOn),
 			AllocationOrder: c.AllocationOrder, LateFeeBase: c.LateFeeBase,
 			CreatedAt: properties.Timestamp(c.CreatedAt), UpdatedAt: properties.Timestamp(c.UpdatedAt),
+		}
+		if c.BankAccountID != nil {
+			id := c.BankAccountID.String()
+			out.BankAccountID = &id
 		}
 		if c.Status == Terminated {
 			r := c.TerminationReason

@@ -77,10 +77,13 @@ type Contract struct {
 	TerminationReason string      `bun:"termination_reason,notnull"`
 	// AllocationOrder and LateFeeBase are the contract's money settings
 	// (settings.go).
-	AllocationOrder string    `bun:"allocation_order,notnull"`
-	LateFeeBase     string    `bun:"late_fee_base,notnull"`
-	CreatedAt       time.Time `bun:"created_at,notnull"`
-	UpdatedAt       time.Time `bun:"updated_at,notnull"`
+	AllocationOrder string `bun:"allocation_order,notnull"`
+	LateFeeBase     string `bun:"late_fee_base,notnull"`
+	// BankAccountID is the account the rent is paid to
+	// (modules/bankaccounts); nil: the workspace's default.
+	BankAccountID *uuid.UUID `bun:"bank_account_id"`
+	CreatedAt     time.Time  `bun:"created_at,notnull"`
+	UpdatedAt     time.Time  `bun:"updated_at,notnull"`
 }
 
 // StatusOn is the status a client sees on the day today.

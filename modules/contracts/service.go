@@ -16,6 +16,7 @@ import (
 
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/agreements"
+	"github.com/propman/propman/modules/bankaccounts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/properties"
@@ -47,6 +48,7 @@ type Service struct {
 	tenants  *contragents.Service
 	expenses *expenses.Service
 	dir      *reference.Directory
+	banks    *bankaccounts.Service
 	// rentListeners are told of each rent change in its transaction.
 	rentListeners []RentListener
 }
@@ -62,6 +64,7 @@ type ServiceParams struct {
 	Tenants    *contragents.Service
 	Expenses   *expenses.Service
 	Directory  *reference.Directory
+	Banks      *bankaccounts.Service
 	// RentListeners are told of rent changes (modules/notices).
 	RentListeners []RentListener `group:"rent_listeners"`
 }
@@ -69,7 +72,7 @@ type ServiceParams struct {
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, store: p.Store, blocks: agreements.NewStore(p.DB), clock: p.Clock,
-		props: p.Properties, tenants: p.Tenants, expenses: p.Expenses, dir: p.Directory, rentListeners: p.RentListeners}
+		props: p.Properties, tenants: p.Tenants, expenses: p.Expenses, dir: p.Directory, banks: p.Banks, rentListeners: p.RentListeners}
 }
 
 func errNotFound() error { return apierror.NotFound("Contract not found.") }
@@ -233,11 +236,16 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, req *contractReq
 func (s *Service) Update(ctx context.Context, p auth.Principal, c *Contract, req *contractRequest) (*Contract, error) {
 	before := s.view(c)
 	if c.Status != Draft && req.onlySettings() {
-		if details := applySettings(c, req); len(details) > 0 {
+		details := applySettings(c, req)
+		more, err := s.applyBank(ctx, c, req)
+		if err != nil {
+			return nil, err
+		}
+		if details = append(details, more...); len(details) > 0 {
 			return nil, apierror.Validation(details...)
 		}
 		c.UpdatedAt = s.now()
-		err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 			if err := s.store.UpdateSettings(ctx, tx, c); err != nil {
 				return err
 			}
@@ -420,7 +428,51 @@ func (s *Service) apply(ctx context.Context, p auth.Principal, c *Contract, req 
 			c.setTerms(terms, d)
 		}
 	}
-	return details, nil
+	// After the property: the account must be of the contract's workspace.
+	more, err := s.applyBank(ctx, c, req)
+	if err != nil {
+		return nil, err
+	}
+	return append(details, more...), nil
+}
+
+// applyBank copies the account req names onto c when it is one of c's
+// workspace ("" names none: the workspace's default), or says why not. A
+// draft whose property moved to another workspace is checked again.
+func (s *Service) applyBank(ctx context.Context, c *Contract, req *contractRequest) ([]string, error) {
+	if req.BankAccountID == nil {
+		if c.BankAccountID == nil || req.PropertyID == nil {
+			return nil, nil
+		}
+		raw := c.BankAccountID.String()
+		req.BankAccountID = &raw
+	}
+	raw := strings.TrimSpace(*req.BankAccountID)
+	if raw == "" {
+		c.BankAccountID = nil
+		return nil, nil
+	}
+	const notOurs = "bank_account_id: must be a bank account of the contract's workspace (GET /api/v1/bank-accounts)"
+	id, err := uuid.Parse(raw)
+	if err != nil || c.WorkspaceID == 0 {
+		return []string{notOurs}, nil
+	}
+	a, err := s.banks.InWorkspace(ctx, s.db, c.WorkspaceID, id)
+	if errors.Is(err, bankaccounts.ErrNotFound) {
+		return []string{notOurs}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.BankAccountID = &a.ID
+	return nil, nil
+}
+
+// PaymentAccount is, through db, the account c's rent is paid to: the one
+// it names, else its workspace's default; nil when the workspace has no
+// account (the letters then print nothing about a bank).
+func (s *Service) PaymentAccount(ctx context.Context, db bun.IDB, c *Contract) (*bankaccounts.Account, error) {
+	return s.banks.PaymentAccount(ctx, db, c.WorkspaceID, c.BankAccountID)
 }
 
 func (s *Service) checkTerms(ctx context.Context, in []termRequest, country string) ([]Term, derived, []string, error) {

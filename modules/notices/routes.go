@@ -15,5 +15,6 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		r.Patch("/notice-settings", auth.Manager, h.patchSettings)
 		r.Get("/contracts/:contractId/notice-settings", auth.Viewer, h.getContract)
 		r.Patch("/contracts/:contractId/notice-settings", auth.Manager, h.patchContract)
+		r.Get("/contracts/:contractId/rent-call", auth.Viewer, h.rentCall)
 	}}
 }

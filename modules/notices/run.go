@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -67,6 +66,9 @@ func (s *Service) run(ctx context.Context, run jobs.Run) (map[string]int, []stri
 		due, err := s.owed(ctx, run.WorkspaceID, today, today.AddDays(ws.RentCallDays), true)
 		if err != nil {
 			return counts, problems, err
+		}
+		for i := range due {
+			due[i].today = today
 		}
 		if err := s.send(ctx, ws, RentCall, due, func(g group) string { return g.due.String() }, counts, countRentCalls, fail); err != nil {
 			return counts, problems, err
@@ -158,7 +160,7 @@ const lastStep = 3
 // demand renders the last step's letter (printforms.Demand: in France the
 // mise en demeure de payer) and files it as a document of the contract,
 // in the notice's transaction; it returns the document to attach.
-func (s *Service) demand(ctx context.Context, tx bun.Tx, c *contracts.Contract, l *letter, g group, title string) (uuid.UUID, error) {
+func (s *Service) demand(ctx context.Context, tx bun.Tx, c *contracts.Contract, l *letter, g group, title string, bank *printforms.Bank) (uuid.UUID, error) {
 	lines := make([]printforms.ReceiptLine, len(g.charges))
 	var total money.Amount
 	for i := range g.charges {
@@ -170,16 +172,11 @@ func (s *Service) demand(ctx context.Context, tx bun.Tx, c *contracts.Contract, 
 	pdf, err := s.forms.Demand(c.Locale, printforms.Demand{Title: l.w.FinalTitle, ContractNumber: c.Number, Date: g.today,
 		Landlord: printforms.Party{Name: l.landlord, Address: l.landlordAddress}, Tenant: printforms.Party{Name: l.tenant, Address: l.tenantAddress},
 		PropertyAddress: l.place(), Currency: currency, Lines: lines, Total: total,
-		Paragraphs: []string{fmt.Sprintf(l.w.FinalDemand, l.st.Money(total, currency))}})
+		Paragraphs: []string{fmt.Sprintf(l.w.FinalDemand, l.st.Money(total, currency))}, Bank: bank})
 	if err != nil {
 		return uuid.Nil, err
 	}
-	name := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r < ' ' {
-			return '-'
-		}
-		return r
-	}, "demand-"+c.Number+"-"+g.today.String()+".pdf")
+	name := fileName("demand-" + c.Number + "-" + g.today.String() + ".pdf")
 	blob, err := s.files.Put(ctx, name, bytes.NewReader(pdf))
 	if err != nil {
 		return uuid.Nil, err
@@ -247,18 +244,7 @@ func (s *Service) owed(ctx context.Context, workspaceID int64, from, to period.D
 	}
 	out := make([]group, 0, len(byKey))
 	for _, g := range byKey {
-		sort.Slice(g.charges, func(i, j int) bool {
-			if (g.charges[i].Kind == expenses.Penalty) != (g.charges[j].Kind == expenses.Penalty) {
-				return g.charges[j].Kind == expenses.Penalty
-			}
-			if g.charges[i].DueDate != g.charges[j].DueDate {
-				return g.charges[i].DueDate.Before(g.charges[j].DueDate)
-			}
-			if g.charges[i].Period != g.charges[j].Period {
-				return g.charges[i].Period < g.charges[j].Period
-			}
-			return g.charges[i].Name < g.charges[j].Name
-		})
+		sortCharges(g.charges)
 		out = append(out, *g)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -268,6 +254,23 @@ func (s *Service) owed(ctx context.Context, workspaceID int64, from, to period.D
 		return out[i].contract.String() < out[j].contract.String()
 	})
 	return out, nil
+}
+
+// sortCharges orders a notice's charges: late fees last, then by due
+// date, period and name.
+func sortCharges(charges []expenses.Charge) {
+	sort.Slice(charges, func(i, j int) bool {
+		if (charges[i].Kind == expenses.Penalty) != (charges[j].Kind == expenses.Penalty) {
+			return charges[j].Kind == expenses.Penalty
+		}
+		if charges[i].DueDate != charges[j].DueDate {
+			return charges[i].DueDate.Before(charges[j].DueDate)
+		}
+		if charges[i].Period != charges[j].Period {
+			return charges[i].Period < charges[j].Period
+		}
+		return charges[i].Name < charges[j].Name
+	})
 }
 
 // ending reads the workspace's contracts ending from from to to.
@@ -348,22 +351,43 @@ func (s *Service) compose(ctx context.Context, tx bun.Tx, c *contracts.Contract,
 	switch kind {
 	case RentCall:
 		n.Title = fmt.Sprintf(l.w.RentCallSubject, due, c.Number)
-		n.Body = l.body(fmt.Sprintf(l.w.RentCallIntro, due), l.chargeLines(g.charges), l.w.RentCallOutro)
+		bank, err := s.bankOf(ctx, tx, c)
+		if err != nil {
+			return messages.Notice{}, err
+		}
+		remittance := ""
+		if bank != nil {
+			remittance = s.forms.Remittance(c.Locale, g.due, c.Number)
+		}
+		// The letter, with the account and the QR code of the payment, is
+		// attached and kept as a document of the contract.
+		doc, err := s.rentCallDoc(ctx, tx, c, s.rentCallForm(c, l, g, g.today, bank), n.Title)
+		if err != nil {
+			return messages.Notice{}, err
+		}
+		n.Attachments = []uuid.UUID{doc}
+		n.Body = l.body(fmt.Sprintf(l.w.RentCallIntro, due), l.chargeLines(g.charges),
+			s.forms.BankLines(c.Locale, bank, remittance), l.w.RentCallOutro)
 	case Reminder:
 		n.Title = fmt.Sprintf(l.w.ReminderSubject[g.step-1], due, c.Number)
+		bank, err := s.bankOf(ctx, tx, c)
+		if err != nil {
+			return messages.Notice{}, err
+		}
 		outro := l.w.ReminderOutro
 		if g.step == lastStep {
 			outro = l.w.FinalOutro
-			doc, err := s.demand(ctx, tx, c, l, g, n.Title)
+			doc, err := s.demand(ctx, tx, c, l, g, n.Title, bank)
 			if err != nil {
 				return messages.Notice{}, err
 			}
 			n.Attachments = []uuid.UUID{doc}
 		}
-		n.Body = l.body(fmt.Sprintf(l.w.ReminderIntro, due), l.chargeLines(g.charges), outro)
+		n.Body = l.body(fmt.Sprintf(l.w.ReminderIntro, due), l.chargeLines(g.charges),
+			s.forms.BankLines(c.Locale, bank, ""), outro)
 		// The contract stands on this step from now, in the notice's
 		// transaction: the next step counts its delay from today.
-		err := s.store.climb(ctx, tx, &Dunning{ContractID: c.ID, WorkspaceID: c.WorkspaceID, Since: g.since, Step: g.step,
+		err = s.store.climb(ctx, tx, &Dunning{ContractID: c.ID, WorkspaceID: c.WorkspaceID, Since: g.since, Step: g.step,
 			SentOn: g.today, UpdatedAt: s.now()})
 		if err != nil {
 			return messages.Notice{}, err

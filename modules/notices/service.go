@@ -95,8 +95,9 @@ type letter struct {
 	chargeName func(string) string
 }
 
-// letterFor reads, through tx, who and what a notice of contract c names.
-func (s *Service) letterFor(ctx context.Context, tx bun.Tx, c *contracts.Contract) (*letter, error) {
+// letterFor reads, through tx (a transaction, or the pool for a letter
+// only shown), who and what a notice of contract c names.
+func (s *Service) letterFor(ctx context.Context, tx bun.IDB, c *contracts.Contract) (*letter, error) {
 	cg, err := s.tenants.ByID(ctx, tx, c.TenantID)
 	if err != nil {
 		return nil, err
@@ -127,6 +128,10 @@ func (l *letter) body(paragraphs ...string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, l.w.Greeting, l.tenant)
 	for _, p := range paragraphs {
+		// An empty paragraph (no bank account on file) leaves no gap.
+		if p == "" {
+			continue
+		}
 		b.WriteString("\n\n")
 		b.WriteString(p)
 	}

@@ -39,6 +39,9 @@ type ContractForm struct {
 	DepositMonths int64
 	DueDay        int
 	Terms         []FormTerm
+	// Bank is the account the rent is paid to (nil: none on file; the
+	// lease then says nothing about a bank).
+	Bank *Bank
 	// Updated is the contract's last change: the PDF's creation date.
 	Updated time.Time
 }
@@ -129,6 +132,7 @@ func (r *Renderer) Contract(locale string, f ContractForm) (out []byte, err erro
 	d.row(l.get(keyRentAtStart), d.amount(f.StartRent, f.Currency, notSet))
 	d.row(l.get(keyDeposit), d.deposit(f))
 	d.row(l.get(keyPaymentDay), fill(l.get(keyPaymentDayValue), locale, int64(f.DueDay), map[string]string{"day": dayOfMonth(locale, f.DueDay)}))
+	d.bank(f.Bank, l.get(keyBankClause))
 
 	clauses := d.clauses(f)
 	if len(clauses) > 0 {

@@ -26,6 +26,8 @@ type Demand struct {
 	Total           money.Amount
 	// Paragraphs are the demand itself (line breaks kept).
 	Paragraphs []string
+	// Bank is the account to pay to (nil: none on file, nothing printed).
+	Bank *Bank
 }
 
 // Demand renders dm in locale as a PDF.
@@ -60,6 +62,7 @@ func (r *Renderer) Demand(locale string, dm Demand) (out []byte, err error) {
 		}
 		d.gap(3)
 	}
+	d.bank(dm.Bank, l.get(keyBankPayTo))
 	d.gap(10)
 	d.need(22)
 	top := d.pdf.GetY()

@@ -62,6 +62,10 @@ type Receipt struct {
 	// Status is ReceiptIssued or ReceiptVoid; a void receipt is printed
 	// with a note under its title and a large "VOID" across every page.
 	Status string
+	// Bank is the account the contract's rent is paid to, printed for the
+	// payments to come (nil: none on file, or no contract; nothing
+	// printed).
+	Bank *Bank
 }
 
 // ReceiptLine is one charge the payment went to.
@@ -196,6 +200,8 @@ func (r *Renderer) Receipt(locale string, rc Receipt) (out []byte, err error) {
 		}
 		d.sumLine(l.get(key), d.st.Money(*rc.Balance, currency), "B")
 	}
+	d.gap(2)
+	d.bank(rc.Bank, "")
 
 	d.gap(14)
 	d.need(22)

@@ -13,12 +13,14 @@ import (
 
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/agreements"
+	"github.com/propman/propman/modules/bankaccounts"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/period"
 )
 
 // formVersion is part of every ETag: raise it when the layout changes, so
@@ -158,11 +160,18 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 	if err != nil {
 		return nil, err
 	}
+	acc, err := s.contracts.PaymentAccount(ctx, s.db, c)
+	if err != nil {
+		return nil, err
+	}
 
 	// The rents' history changes only with the contract's updated_at
 	// (ChangeRent sets it), so the version needs no more than that.
 	v := newVersion("contract", s.labels, locale)
 	v.add(c.ID.String(), stamp(c.UpdatedAt), stamp(owner.UpdatedAt), stamp(tenant.UpdatedAt), stamp(prop.UpdatedAt))
+	if acc != nil {
+		v.add(acc.ID.String(), stamp(acc.UpdatedAt))
+	}
 	phone := ""
 	if owner.Phone != nil {
 		phone = *owner.Phone
@@ -181,6 +190,7 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 		Start: c.StartDate, End: c.EndDate, StartRent: c.Rent(), Deposit: c.Deposit(), DueDay: c.DueDay,
 		DepositMonths: depositMonths(terms),
 		Updated:       c.UpdatedAt,
+		Bank:          BankOf(acc),
 	}
 	// The rent in force at the start is the first of the history; the
 	// contract's rent_minor is the latest (it may already be a future
@@ -341,4 +351,28 @@ func (s *Service) ChargeName(locale, name string) string { return s.render.Charg
 // Demand is Renderer.Demand: a formal demand for payment as a PDF.
 func (s *Service) Demand(locale string, dm Demand) ([]byte, error) {
 	return s.render.Demand(locale, dm)
+}
+
+// BankOf is the account a as the forms print it; nil for nil.
+func BankOf(a *bankaccounts.Account) *Bank {
+	if a == nil {
+		return nil
+	}
+	return &Bank{Holder: a.Holder, IBAN: a.IBAN, BIC: a.BIC, BankName: a.BankName, Currency: a.Currency}
+}
+
+// RentCall is Renderer.RentCall: a rent call's letter as a PDF, with the
+// EPC QR code of the payment when it is in euros.
+func (s *Service) RentCall(locale string, rc RentCall) ([]byte, error) {
+	return s.render.RentCall(locale, rc)
+}
+
+// BankLines is Renderer.BankLines: the account as lines of a mail.
+func (s *Service) BankLines(locale string, b *Bank, remittance string) string {
+	return s.render.BankLines(locale, b, remittance)
+}
+
+// Remittance is Renderer.Remittance: a rent call's payment reference.
+func (s *Service) Remittance(locale string, due period.Date, number string) string {
+	return s.render.Remittance(locale, due, number)
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/accounts"
@@ -21,6 +22,7 @@ import (
 // (printforms.ReceiptSource): the receipt, its property and the owner's
 // locale, after the same access check as the routes.
 type printSource struct {
+	db        *bun.DB
 	svc       *Service
 	props     *properties.Service
 	accounts  *accounts.Service
@@ -31,6 +33,7 @@ type printSource struct {
 type printSourceParams struct {
 	fx.In
 
+	DB         *bun.DB
 	Service    *Service
 	Properties *properties.Service
 	Accounts   *accounts.Service
@@ -39,7 +42,7 @@ type printSourceParams struct {
 }
 
 func newPrintSource(p printSourceParams) printforms.ReceiptSource {
-	return &printSource{svc: p.Service, props: p.Properties, accounts: p.Accounts, payments: p.Payments, contracts: p.Contracts}
+	return &printSource{db: p.DB, svc: p.Service, props: p.Properties, accounts: p.Accounts, payments: p.Payments, contracts: p.Contracts}
 }
 
 func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, rawID string) (printforms.PrintableReceipt, error) {
@@ -78,11 +81,22 @@ func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, ra
 		return printforms.PrintableReceipt{}, err
 	}
 	number, contractStamp := "", ""
+	var bank *printforms.Bank
 	if pay.ContractID != nil && s.contracts != nil {
 		c, err := s.contracts.Authorize(ctx, auth.InWorkspace(r.WorkspaceID, r.OwnerID), pay.ContractID.String())
 		switch e, ok := apierror.As(err); {
 		case err == nil:
 			number, contractStamp = c.Number, fmt.Sprint(c.UpdatedAt.UnixMicro())
+			// Where the next payments go: the contract's account, printed
+			// under the figures (LANDLORD-CORE "Where to pay").
+			acc, err := s.contracts.PaymentAccount(ctx, s.db, c)
+			if err != nil {
+				return printforms.PrintableReceipt{}, err
+			}
+			if acc != nil {
+				bank = printforms.BankOf(acc)
+				contractStamp += "." + acc.ID.String() + "." + fmt.Sprint(acc.UpdatedAt.UnixMicro())
+			}
 		case ok && e.Status == http.StatusNotFound:
 			// A contract deleted since: the receipt prints without its number.
 		default:
@@ -95,7 +109,7 @@ func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, ra
 			Number: r.Number, IssuedAt: r.IssuedAt, Landlord: printforms.Party{Name: owner.Name}, PayerName: r.Payer, PropertyName: prop.Name,
 			PropertyAddress: address, Currency: r.Currency, Lines: lines, Total: r.Amount, Status: status,
 			PaidOn: pay.PaidOn, Method: pay.Method, Reference: pay.Reference, ContractNumber: number,
-			Balance: &balance, Credit: r.Credit, Quittance: quittance,
+			Balance: &balance, Credit: r.Credit, Quittance: quittance, Bank: bank,
 		},
 		DefaultLocale:   owner.Locale,
 		LandlordAddress: owner.PostalAddress(),

@@ -103,6 +103,7 @@ func newWorld(t *testing.T, app *testkit.App, token string, workspaceID int64) w
 	w["propertyId"] = created(t, app.Post("/api/v1/properties", token, map[string]any{"name": "Flat", "country_code": "DE"}))
 	prop := "/api/v1/properties/" + w["propertyId"]
 	w["contragentId"] = created(t, app.Post("/api/v1/contragents", token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Anna"}))
+	w["bankAccountId"] = created(t, app.Post("/api/v1/bank-accounts", token, map[string]any{"holder": "Anna", "iban": "DE89370400440532013000"}))
 	w["contractId"] = created(t, app.Post("/api/v1/contracts", token, map[string]any{"property_id": w["propertyId"], "tenant_id": w["contragentId"],
 		"number": "F-1", "terms": []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 950},
 			{"code": "CONTRACT_START_DATE", "value": "2026-11-01"}, {"code": "PAYMENT_DAY_OF_MONTH", "value": 3}}}))

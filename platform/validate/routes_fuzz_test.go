@@ -218,6 +218,7 @@ func newFuzzWorld(t *testing.T, app *testkit.App) fuzzWorld {
 	create("propertyId", "/api/v1/properties", map[string]any{"name": "Flat", "country_code": "DE"})
 	prop := "/api/v1/properties/" + w.params["propertyId"]
 	create("contragentId", "/api/v1/contragents", map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": "Anna"})
+	create("bankAccountId", "/api/v1/bank-accounts", map[string]any{"holder": "Anna", "iban": "DE89370400440532013000"})
 	create("contractId", "/api/v1/contracts", map[string]any{"property_id": w.params["propertyId"], "tenant_id": w.params["contragentId"],
 		"number": "F-1", "terms": []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 950},
 			{"code": "CONTRACT_START_DATE", "value": "2026-11-01"}, {"code": "PAYMENT_DAY_OF_MONTH", "value": 3}}})
