@@ -46,6 +46,14 @@ func TestGoldenLetters(t *testing.T) {
 	}
 }
 
+// bankAccount is the landlord's account in each country, the one every
+// letter names.
+var bankAccount = map[string]map[string]any{
+	"DE": {"holder": "Lena Vermieter", "iban": "DE89 3704 0044 0532 0130 00", "bic": "COBADEFFXXX", "bank_name": "Commerzbank"},
+	"FR": {"holder": "Lena Vermieter", "iban": "FR14 2004 1010 0505 0001 3M02 606", "bic": "PSSTFRPPLIL", "bank_name": "La Banque Postale"},
+	"GB": {"holder": "Lena Vermieter", "iban": "GB29 NWBK 6016 1331 9268 19", "bic": "NWBKGB2L", "bank_name": "NatWest", "currency": "GBP"},
+}
+
 // monthOfLetters runs the month and returns each letter by kind: the mail
 // under "", its PDF (where poppler is installed) under ".pdf".
 func monthOfLetters(t *testing.T, where place, locale string, index map[string]any, rent float64, repair string) map[string]map[string]string {
@@ -56,6 +64,7 @@ func monthOfLetters(t *testing.T, where place, locale string, index map[string]a
 	prop := "/api/v1/properties/" + w.property
 	w.app.Put("/api/v1/user/profile", tok, map[string]any{"name": "Lena Vermieter",
 		"postal_address": map[string]any{"address": "Am Markt 1", "postal_code": "50667", "city": "Köln", "country_code": "DE"}}).Expect(http.StatusOK)
+	w.app.Post("/api/v1/bank-accounts", tok, bankAccount[where.country]).Expect(http.StatusCreated)
 	w.app.Put("/api/v1/contragents/"+w.tenant, tok, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": where.tenant, "email": where.email,
 		"address": where.address + "\n" + where.postal + " " + where.city}).Expect(http.StatusOK)
 

@@ -20,6 +20,8 @@ func TestGoldenContracts(t *testing.T) {
 	f := start(t)
 	f.app.Put("/api/v1/user/profile", f.user.Token, map[string]any{"name": "Lena Vermieter",
 		"postal_address": map[string]any{"address": "Am Markt 1", "postal_code": "50667", "city": "Köln", "country_code": "DE"}}).Expect(http.StatusOK)
+	f.app.Post("/api/v1/bank-accounts", f.user.Token, map[string]any{"holder": "Lena Vermieter", "iban": "DE89 3704 0044 0532 0130 00",
+		"bic": "COBADEFFXXX", "bank_name": "Commerzbank"}).Expect(http.StatusCreated)
 	property := func(name, address, postal, city, country string) string {
 		var p struct{ ID string }
 		f.app.Post("/api/v1/properties", f.user.Token, map[string]any{"name": name, "address": address,
