@@ -2,6 +2,7 @@ package tenancy_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/propman/propman/modules/accounts/accountstest"
@@ -46,5 +47,16 @@ func TestPortalChargesInTheContractsLanguage(t *testing.T) {
 		if c.NameKind == "rent" && c.Name != "Miete, Vertrag B-7" {
 			t.Errorf("the landlord reads %q", c.Name)
 		}
+	}
+}
+
+// The portal invitation's link is absolute under http.publicurl.
+func TestPortalInviteLinkUnderPublicURL(t *testing.T) {
+	app := testkit.Start(t, testkit.WithConfig("http.publicurl", "https://propman.example.com"))
+	l := newLease(t, app, "anna@example.com")
+	l.invite(t, app, "anna@example.com")
+	m, _ := app.Mail.Last("anna@example.com")
+	if !strings.Contains(m.Text, "https://propman.example.com/tenancy/accept?token=") {
+		t.Fatalf("the mail's link is not under http.publicurl:\n%s", m.Text)
 	}
 }
