@@ -44,7 +44,14 @@ func (s *Service) expenseIn(locale string, e *Expense) expenseJSON {
 // ReaderLocale is the profile locale of the signed-in caller p, who reads
 // the landlord API; English when the profile cannot be read.
 func (s *Service) ReaderLocale(ctx context.Context, p auth.Principal) string {
-	if s.namer == nil || s.accounts == nil || p.UserID == 0 {
+	if s.namer == nil || p.UserID == 0 {
+		return accounts.DefaultLocale
+	}
+	// The guard has usually read the user already.
+	if u, ok := p.Record.(*accounts.User); ok && u.Locale != "" {
+		return u.Locale
+	}
+	if s.accounts == nil {
 		return accounts.DefaultLocale
 	}
 	u, err := s.accounts.User(ctx, p.UserID)
