@@ -2,17 +2,24 @@ package calendar
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 
+	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/messages"
+	"github.com/propman/propman/modules/printforms"
+	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/period"
@@ -159,14 +166,11 @@ func (s *Service) remind(ctx context.Context, e *Event, sc *schedule, d due) (bo
 		if e.PropertyID == nil || s.messages == nil {
 			return nil
 		}
-		when := timeText(d.occ.Start, e.AllDay, sc.loc)
-		if !e.AllDay {
-			when = d.start.In(sc.loc).Format("Mon 2 Jan 2006 15:04 MST")
+		locale, err := s.reminderLocale(ctx, tx, e)
+		if err != nil {
+			return err
 		}
-		body := d.occ.Title + "\n" + when + " (" + e.TimeZone + ")"
-		if d.occ.Description != "" {
-			body += "\n\n" + d.occ.Description
-		}
+		title, body := reminderText(s.dicts, locale, e, sc, d)
 		// Attendees deleted since the event was stored are left out.
 		var present []uuid.UUID
 		if len(attendees) > 0 {
@@ -179,11 +183,68 @@ func (s *Service) remind(ctx context.Context, e *Event, sc *schedule, d due) (bo
 		for _, a := range present {
 			key := "calendar_reminder:" + e.ID.String() + ":" + strconv.FormatInt(d.key.Unix(), 10) + ":" + strconv.Itoa(d.minutes) + ":" + a.String()
 			if _, _, err := s.messages.Remind(ctx, tx, messages.Reminder{WorkspaceID: e.WorkspaceID, PropertyID: *e.PropertyID,
-				ContractID: e.ContractID, ContragentID: a, Key: key, Title: "Reminder: " + d.occ.Title + ", " + when, Body: body}); err != nil {
+				ContractID: e.ContractID, ContragentID: a, Key: key, Title: title, Body: body}); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	return first, err
+}
+
+// reminderLocale is the language the attendees read a reminder in: the
+// contract's for an event of a contract (a tenant reads the contract's
+// language, as every tenant-facing text), else the profile language of
+// the member who stored the event (the landlord writing to their
+// contacts), else English.
+func (s *Service) reminderLocale(ctx context.Context, db bun.IDB, e *Event) (string, error) {
+	var locale string
+	var q *bun.SelectQuery
+	switch {
+	case e.ContractID != nil:
+		q = db.NewSelect().Model((*contracts.Contract)(nil)).Column("locale").Where("id = ?", *e.ContractID)
+	case e.CreatedBy != nil:
+		q = db.NewSelect().Model((*accounts.User)(nil)).Column("locale").Where("id = ?", database.Param{V: *e.CreatedBy})
+	default:
+		return accounts.DefaultLocale, nil
+	}
+	err := database.Query(ctx, db, q, &locale)
+	switch {
+	case errors.Is(err, sql.ErrNoRows) || (err == nil && locale == ""):
+		return accounts.DefaultLocale, nil
+	case err != nil:
+		return "", fmt.Errorf("language of reminder: %w", err)
+	}
+	return locale, nil
+}
+
+// reminderKeys are the catalogue's keys of a reminder.
+var reminderKeys = []string{"calendar.reminder.subject", "calendar.reminder.at"}
+
+// reminderText is a reminder's subject and body in locale: the title, the
+// day as the locale writes it and, for an event with a time, the time of
+// day and the zone's abbreviation in the event's zone.
+func reminderText(dicts *translations.Dictionaries, locale string, e *Event, sc *schedule, d due) (title, body string) {
+	t, _ := dicts.Select(locale, reminderKeys)
+	st := printforms.StyleOf(locale)
+	fill := func(text string, pairs ...string) string {
+		for i := 0; i+1 < len(pairs); i += 2 {
+			text = strings.ReplaceAll(text, "{"+pairs[i]+"}", pairs[i+1])
+		}
+		return text
+	}
+	var when string
+	if e.AllDay {
+		when = st.Date(period.DateOf(d.occ.Start.UTC()))
+	} else {
+		at := d.start.In(sc.loc)
+		when = fill(t["calendar.reminder.at"], "date", st.Date(period.NewDate(at.Year(), at.Month(), at.Day())),
+			"time", at.Format("15:04"), "zone", at.Format("MST"))
+	}
+	title = fill(t["calendar.reminder.subject"], "title", d.occ.Title, "when", when)
+	body = d.occ.Title + "\n" + when + " (" + e.TimeZone + ")"
+	if d.occ.Description != "" {
+		body += "\n\n" + d.occ.Description
+	}
+	return title, body
 }

@@ -42,6 +42,9 @@ type Config struct {
 	// RemindLookback how late it may send one (older ones are skipped).
 	RemindEvery    time.Duration `koanf:"remindevery"`
 	RemindLookback time.Duration `koanf:"remindlookback"`
+	// PublicURL is http.publicurl: feed links are absolute under it, and
+	// the API path alone while it is unset.
+	PublicURL string `koanf:"-"`
 }
 
 // NewConfig reads modules.calendar with its defaults.
@@ -50,6 +53,7 @@ func NewConfig(cfg *config.Config) (Config, error) {
 	if err := cfg.Module(Name, &c); err != nil {
 		return Config{}, err
 	}
+	c.PublicURL = cfg.HTTP.PublicURL
 	switch {
 	case c.FeedPast < 0 || c.FeedPast > 366:
 		return Config{}, &config.Error{Key: "modules.calendar.feedpast", Reason: "must be from 0 to 366 days"}

@@ -170,8 +170,8 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 
 // rentExpense creates, inside tx, the monthly rent expense of c from start.
 func (s *Service) rentExpense(ctx context.Context, tx bun.IDB, prop *properties.Property, c *Contract, amount money.Amount, start period.Date) (*expenses.Expense, error) {
-	name, monthly, due := RentName(c.Number), expenses.Monthly, c.DueDay
-	in := expenses.ExpenseInput{Name: &name, Type: &monthly, Amount: &amount, StartDate: &start, DueDay: &due}
+	name, monthly, due := rentName(c.Number), expenses.Monthly, c.DueDay
+	in := expenses.ExpenseInput{Generated: &name, Type: &monthly, Amount: &amount, StartDate: &start, DueDay: &due}
 	if !c.EndDate.IsZero() {
 		in.SetEndDate, in.EndDate = true, c.EndDate
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/propman/propman/modules/bankaccounts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/expenses/chargename"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/platform/activity"
@@ -601,10 +602,10 @@ func (s *Service) Activate(ctx context.Context, p auth.Principal, c *Contract) (
 // createMoney adds, inside tx, the contract's expenses and deposit charge.
 func (s *Service) createMoney(ctx context.Context, tx bun.Tx, prop *properties.Property, c *Contract) error {
 	monthly := expenses.Monthly
-	expense := func(name string, amount money.Amount) error {
+	expense := func(name chargename.Name, amount money.Amount) error {
 		start := c.StartDate
 		due := c.DueDay
-		in := expenses.ExpenseInput{Name: &name, Type: &monthly, Amount: &amount, StartDate: &start, DueDay: &due}
+		in := expenses.ExpenseInput{Generated: &name, Type: &monthly, Amount: &amount, StartDate: &start, DueDay: &due}
 		if !c.EndDate.IsZero() {
 			in.SetEndDate, in.EndDate = true, c.EndDate
 		}
@@ -619,21 +620,26 @@ func (s *Service) createMoney(ctx context.Context, tx bun.Tx, prop *properties.P
 		return err
 	}
 	if pre := c.prepayment(); pre != nil {
-		if err := expense("Utility prepayment, contract "+c.Number, *pre); err != nil {
+		if err := expense(chargename.Name{Kind: chargename.Prepayment, Args: []string{c.Number}}, *pre); err != nil {
 			return err
 		}
 	}
 	if dep := c.Deposit(); dep != nil {
-		name, start := "Deposit", c.StartDate
-		if _, err := s.expenses.CreateChargeTx(ctx, tx, prop, expenses.ChargeInput{Name: &name, Amount: dep, DueDate: &start}, c.ID); err != nil {
+		name, start := chargename.Name{Kind: chargename.Deposit}, c.StartDate
+		if _, err := s.expenses.CreateChargeTx(ctx, tx, prop, expenses.ChargeInput{Generated: &name, Amount: dep, DueDate: &start}, c.ID); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// RentName is the name of a contract's rent expense.
-func RentName(number string) string { return "Rent, contract " + number }
+// RentName is the name of a contract's rent expense, in English as it is
+// stored.
+func RentName(number string) string { return rentName(number).English() }
+
+func rentName(number string) chargename.Name {
+	return chargename.Name{Kind: chargename.Rent, Args: []string{number}}
+}
 
 // prepayment is the monthly utility prepayment the stored terms set: the
 // generic block, else Germany's running-costs prepayment; nil for none.

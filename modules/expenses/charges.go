@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"github.com/propman/propman/modules/expenses/chargename"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
@@ -21,12 +22,15 @@ import (
 // defaults to the month of DueDate, Currency to the property's, Status to
 // unpaid.
 type ChargeInput struct {
-	Name     *string
-	Amount   *money.Amount
-	Currency *string
-	Period   *string
-	DueDate  *period.Date
-	Status   *string
+	Name *string
+	// Generated, when set, names the charge by kind (the contracts
+	// module's deposit); Name is then ignored.
+	Generated *chargename.Name
+	Amount    *money.Amount
+	Currency  *string
+	Period    *string
+	DueDate   *period.Date
+	Status    *string
 }
 
 // Charges returns a page of prop's charges.
@@ -60,7 +64,7 @@ func (s *Service) CreateChargeTx(ctx context.Context, tx bun.IDB, prop *properti
 }
 
 func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties.Property, in ChargeInput, contractID *uuid.UUID) (*Charge, error) {
-	details := required(field{"name", in.Name != nil}, field{"amount", in.Amount != nil}, field{"due_date", in.DueDate != nil})
+	details := required(field{"name", in.Name != nil || in.Generated != nil}, field{"amount", in.Amount != nil}, field{"due_date", in.DueDate != nil})
 	cur := prop.Currency
 	if in.Currency != nil {
 		code, err := properties.CurrencyCode(*in.Currency)
@@ -77,9 +81,14 @@ func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties
 		return nil, fmt.Errorf("charge id: %w", err)
 	}
 	c := &Charge{
-		ID: id, PropertyID: prop.ID, Origin: id, Name: *in.Name, Amount: *in.Amount, Currency: cur,
+		ID: id, PropertyID: prop.ID, Origin: id, NameKind: chargename.Custom, Amount: *in.Amount, Currency: cur,
 		Period: period.MonthLabel(*in.DueDate), DueDate: *in.DueDate, Status: Unpaid, ContractID: contractID,
 		Kind: Regular, CreatedAt: s.now(),
+	}
+	if in.Generated != nil {
+		setName(&c.Name, &c.NameKind, &c.NameArgs, *in.Generated)
+	} else {
+		c.Name = *in.Name
 	}
 	if in.Period != nil {
 		c.Period = *in.Period
@@ -308,7 +317,7 @@ func chargeIn(e *Expense, p period.Period, now time.Time) (Charge, bool, error) 
 	}
 	expenseID := e.ID
 	return Charge{
-		ID: id, PropertyID: e.PropertyID, ExpenseID: &expenseID, Origin: e.ID, Name: e.Name,
+		ID: id, PropertyID: e.PropertyID, ExpenseID: &expenseID, Origin: e.ID, Name: e.Name, NameKind: e.NameKind, NameArgs: e.NameArgs,
 		Amount: e.Amount, Currency: e.Currency, Period: p.Label, DueDate: p.DueDate(e.DueDay),
 		Status: Unpaid, ContractID: e.ContractID, Kind: Regular, CreatedAt: now,
 	}, true, nil

@@ -119,6 +119,7 @@ type expenseJSON struct {
 	ID         string       `json:"id"`
 	PropertyID string       `json:"property_id"`
 	Name       string       `json:"name"`
+	NameKind   string       `json:"name_kind"`
 	Type       string       `json:"type"`
 	Amount     money.Amount `json:"amount"`
 	Currency   string       `json:"currency"`
@@ -133,7 +134,7 @@ type expenseJSON struct {
 
 func expenseOut(e *Expense) expenseJSON {
 	out := expenseJSON{
-		ID: e.ID.String(), PropertyID: e.PropertyID.String(), Name: e.Name, Type: e.Type,
+		ID: e.ID.String(), PropertyID: e.PropertyID.String(), Name: e.Name, NameKind: e.GeneratedName().Kind, Type: e.Type,
 		Amount: e.Amount, Currency: e.Currency, IsActive: e.IsActive, StartDate: e.StartDate,
 		DueDay: e.DueDay, CreatedAt: properties.Timestamp(e.CreatedAt), UpdatedAt: properties.Timestamp(e.UpdatedAt),
 	}
@@ -151,6 +152,7 @@ type chargeJSON struct {
 	PropertyID string       `json:"property_id"`
 	ExpenseID  *string      `json:"expense_id"`
 	Name       string       `json:"name"`
+	NameKind   string       `json:"name_kind"`
 	Amount     money.Amount `json:"amount"`
 	Currency   string       `json:"currency"`
 	Period     string       `json:"period"`
@@ -167,7 +169,7 @@ type chargeJSON struct {
 
 func chargeOut(c *Charge) chargeJSON {
 	out := chargeJSON{
-		ID: c.ID.String(), PropertyID: c.PropertyID.String(), Name: c.Name, Amount: c.Amount,
+		ID: c.ID.String(), PropertyID: c.PropertyID.String(), Name: c.Name, NameKind: c.GeneratedName().Kind, Amount: c.Amount,
 		Currency: c.Currency, Period: c.Period, DueDate: c.DueDate, Status: c.State(),
 		PaidAmount: c.PaidAmount, Outstanding: c.Outstanding(), Kind: c.Kind,
 		CreatedAt: properties.Timestamp(c.CreatedAt),

@@ -42,7 +42,7 @@ func (h *Handler) listExpenses(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(listing.NewPage("expenses", list, expenseOut, total, q))
+	return c.JSON(listing.NewPage("expenses", list, h.expenseJSON(c), total, q))
 }
 
 func (h *Handler) createExpense(c *fiber.Ctx) error {
@@ -58,7 +58,7 @@ func (h *Handler) createExpense(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(expenseOut(e))
+	return c.Status(fiber.StatusCreated).JSON(h.expenseJSON(c)(e))
 }
 
 func (h *Handler) getExpense(c *fiber.Ctx) error {
@@ -70,7 +70,7 @@ func (h *Handler) getExpense(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(expenseOut(e))
+	return c.JSON(h.expenseJSON(c)(e))
 }
 
 func (h *Handler) updateExpense(c *fiber.Ctx) error {
@@ -86,7 +86,7 @@ func (h *Handler) updateExpense(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(expenseOut(e))
+	return c.JSON(h.expenseJSON(c)(e))
 }
 
 func (h *Handler) deleteExpense(c *fiber.Ctx) error {
@@ -129,7 +129,8 @@ func (h *Handler) listCharges(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(listing.NewPage("charges", list, chargeOut, total, q))
+	loc := h.svc.ReaderLocale(httpserver.Context(c), auth.Current(c))
+	return c.JSON(listing.NewPage("charges", list, h.svc.ChargeJSONIn(loc), total, q))
 }
 
 // chargeFilters are the query parameters of the charge list.
@@ -157,7 +158,7 @@ func (h *Handler) createCharge(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(chargeOut(ch))
+	return c.Status(fiber.StatusCreated).JSON(h.svc.chargeIn(h.svc.ReaderLocale(httpserver.Context(c), auth.Current(c)), ch))
 }
 
 func decodeExpense(c *fiber.Ctx) (ExpenseInput, error) {
@@ -170,4 +171,11 @@ func decodeExpense(c *fiber.Ctx) (ExpenseInput, error) {
 		return ExpenseInput{}, apierror.Validation(details...)
 	}
 	return in, nil
+}
+
+// expenseJSON renders expenses for the caller, generated names in their
+// profile's locale.
+func (h *Handler) expenseJSON(c *fiber.Ctx) func(*Expense) expenseJSON {
+	loc := h.svc.ReaderLocale(httpserver.Context(c), auth.Current(c))
+	return func(e *Expense) expenseJSON { return h.svc.expenseIn(loc, e) }
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"github.com/propman/propman/modules/expenses/chargename"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -46,14 +47,18 @@ const (
 type Expense struct {
 	bun.BaseModel `bun:"table:expenses"`
 
-	ID         uuid.UUID    `bun:"id,pk"`
-	PropertyID uuid.UUID    `bun:"property_id,notnull"`
-	Name       string       `bun:"name,notnull"`
-	Type       string       `bun:"type,notnull"`
-	Amount     money.Amount `bun:"amount_minor,notnull"`
-	Currency   string       `bun:"currency,notnull"`
-	IsActive   bool         `bun:"is_active,notnull"`
-	StartDate  period.Date  `bun:"start_date,notnull"`
+	ID         uuid.UUID `bun:"id,pk"`
+	PropertyID uuid.UUID `bun:"property_id,notnull"`
+	Name       string    `bun:"name,notnull"`
+	// NameKind and NameArgs are what a generated name is made of
+	// (chargename); Name keeps its English wording. Custom: Name as typed.
+	NameKind  string       `bun:"name_kind,notnull"`
+	NameArgs  string       `bun:"name_args,notnull"`
+	Type      string       `bun:"type,notnull"`
+	Amount    money.Amount `bun:"amount_minor,notnull"`
+	Currency  string       `bun:"currency,notnull"`
+	IsActive  bool         `bun:"is_active,notnull"`
+	StartDate period.Date  `bun:"start_date,notnull"`
 	// EndDate is zero when the expense has no end.
 	EndDate period.Date `bun:"end_date,nullzero"`
 	DueDay  int         `bun:"due_day,notnull"`
@@ -81,16 +86,19 @@ func span(expenseType string) (period.Span, bool) {
 type Charge struct {
 	bun.BaseModel `bun:"table:charges"`
 
-	ID         uuid.UUID    `bun:"id,pk"`
-	PropertyID uuid.UUID    `bun:"property_id,notnull"`
-	ExpenseID  *uuid.UUID   `bun:"expense_id"`
-	Origin     uuid.UUID    `bun:"origin,notnull"`
-	Name       string       `bun:"name,notnull"`
-	Amount     money.Amount `bun:"amount_minor,notnull"`
-	Currency   string       `bun:"currency,notnull"`
-	Period     string       `bun:"period,notnull"`
-	DueDate    period.Date  `bun:"due_date,notnull"`
-	Status     string       `bun:"status,notnull"`
+	ID         uuid.UUID  `bun:"id,pk"`
+	PropertyID uuid.UUID  `bun:"property_id,notnull"`
+	ExpenseID  *uuid.UUID `bun:"expense_id"`
+	Origin     uuid.UUID  `bun:"origin,notnull"`
+	Name       string     `bun:"name,notnull"`
+	// NameKind and NameArgs: as on Expense.
+	NameKind string       `bun:"name_kind,notnull"`
+	NameArgs string       `bun:"name_args,notnull"`
+	Amount   money.Amount `bun:"amount_minor,notnull"`
+	Currency string       `bun:"currency,notnull"`
+	Period   string       `bun:"period,notnull"`
+	DueDate  period.Date  `bun:"due_date,notnull"`
+	Status   string       `bun:"status,notnull"`
 	// ContractID is the contract the charge belongs to (modules/contracts).
 	ContractID *uuid.UUID `bun:"contract_id"`
 	// PaidAmount is what payments allocated to the charge (modules/payments).
@@ -116,4 +124,20 @@ func (c *Charge) Outstanding() money.Amount {
 		return 0
 	}
 	return c.Amount - c.PaidAmount
+}
+
+// GeneratedName is what e's name is made of.
+func (e *Expense) GeneratedName() chargename.Name {
+	return chargename.Of(e.NameKind, e.NameArgs, e.Name)
+}
+
+// GeneratedName is what c's name is made of.
+func (c *Charge) GeneratedName() chargename.Name {
+	return chargename.Of(c.NameKind, c.NameArgs, c.Name)
+}
+
+// setName gives a row the name n: its English wording, kind and args.
+func setName(name, kind, args *string, n chargename.Name) {
+	*name = n.English()
+	*kind, *args = n.Stored()
 }

@@ -26,8 +26,8 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Expenses and the charges they generate", Status: module.Ready,
 		Depends:    []string{"accounts", "properties"},
-		Migrations: migrations.FS,
-		OpenAPI:    openapiYAML,
+		Migrations: migrations.FS, GoMigrations: migrations.Go,
+		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,
 			// The service is public: the contracts module creates a
 			// contract's expenses and charges through it.

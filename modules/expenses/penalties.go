@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"github.com/propman/propman/modules/expenses/chargename"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/money"
@@ -18,8 +19,9 @@ import (
 type PenaltyInput struct {
 	For    *Charge
 	Amount money.Amount
-	// Name is the penalty's name; PenaltyName of the charge's when empty.
-	Name string
+	// Interest marks statutory default interest (where a fixed late fee
+	// is not allowed) rather than a late fee.
+	Interest bool
 }
 
 // maxChargeName is the length of charges.name.
@@ -27,13 +29,6 @@ const maxChargeName = 200
 
 // penaltyBatch is how many penalty charges one INSERT carries.
 const penaltyBatch = 500
-
-// PenaltyName is the name of the late fee for a charge called name.
-func PenaltyName(name string) string { return "Late fee: " + name }
-
-// InterestName is the name of the statutory default interest, the penalty
-// where a fixed late fee is not allowed, for a charge called name.
-func InterestName(name string) string { return "Default interest: " + name }
 
 // CreatePenaltiesTx inserts, through tx (the caller's transaction, which
 // holds the property's lock), one penalty charge per input: kind penalty,
@@ -53,17 +48,15 @@ func (s *Service) CreatePenaltiesTx(ctx context.Context, tx bun.IDB, propertyID 
 			return nil, fmt.Errorf("penalty id: %w", err)
 		}
 		forID := p.For.ID
-		name := p.Name
-		if name == "" {
-			name = PenaltyName(p.For.Name)
-		}
+		var name, kind, args string
+		setName(&name, &kind, &args, chargename.For(p.Interest, p.For.GeneratedName()))
 		// The prefix may take a long charge name past the column's 200
 		// characters, which PostgreSQL refuses.
 		if r := []rune(name); len(r) > maxChargeName {
 			name = string(r[:maxChargeName-1]) + "…"
 		}
 		rows = append(rows, Charge{
-			ID: id, PropertyID: propertyID, Origin: id, Name: name, Amount: p.Amount,
+			ID: id, PropertyID: propertyID, Origin: id, Name: name, NameKind: kind, NameArgs: args, Amount: p.Amount,
 			Currency: p.For.Currency, Period: p.For.Period, DueDate: today, Status: Unpaid,
 			ContractID: p.For.ContractID, Kind: Penalty, PenaltyFor: &forID, CreatedAt: now,
 		})
@@ -121,7 +114,7 @@ func (s *Service) CreateFineTx(ctx context.Context, tx bun.IDB, prop *properties
 		name = string(r[:maxChargeName-1]) + "…"
 	}
 	c := &Charge{
-		ID: id, PropertyID: prop.ID, Origin: id, Name: name, Amount: in.Amount, Currency: prop.Currency,
+		ID: id, PropertyID: prop.ID, Origin: id, Name: name, NameKind: chargename.Custom, Amount: in.Amount, Currency: prop.Currency,
 		Period: period.MonthLabel(in.DueDate), DueDate: in.DueDate, Status: Unpaid, ContractID: &contractID,
 		Kind: Fine, CreatedAt: s.now(),
 	}

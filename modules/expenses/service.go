@@ -11,6 +11,8 @@ import (
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/expenses/chargename"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
@@ -32,6 +34,9 @@ type Service struct {
 	met *metrics.Metrics
 	// ledger is the payments module; nil when it is switched off.
 	ledger Ledger
+	// namer renders generated names; nil without the printforms module.
+	namer    Namer
+	accounts *accounts.Service
 }
 
 // ServiceParams are the service's dependencies as fx provides them.
@@ -43,18 +48,24 @@ type ServiceParams struct {
 	Log     *slog.Logger
 	Metrics *metrics.Metrics `optional:"true"`
 	Ledger  Ledger           `optional:"true"`
+	Namer   Namer            `optional:"true"`
+	// Accounts gives the caller's profile locale.
+	Accounts *accounts.Service `optional:"true"`
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
-	return &Service{store: p.Store, clock: p.Clock, log: p.Log, met: p.Metrics, ledger: p.Ledger}
+	return &Service{store: p.Store, clock: p.Clock, log: p.Log, met: p.Metrics, ledger: p.Ledger, namer: p.Namer, accounts: p.Accounts}
 }
 
 // ExpenseInput carries an expense's fields as the handler checked them. A
 // nil field is left as it is by Update; Create needs Name, Type, Amount and
 // StartDate.
 type ExpenseInput struct {
-	Name      *string
+	Name *string
+	// Generated, when set, names the expense by kind (the contracts
+	// module's rent and prepayment); Name is then ignored.
+	Generated *chargename.Name
 	Type      *string
 	Amount    *money.Amount
 	Currency  *string
@@ -111,7 +122,7 @@ func (s *Service) CreateExpenseTx(ctx context.Context, db bun.IDB, prop *propert
 }
 
 func (s *Service) createExpense(ctx context.Context, db bun.IDB, prop *properties.Property, in ExpenseInput, contractID *uuid.UUID) (*Expense, error) {
-	missing := required(field{"name", in.Name != nil}, field{"type", in.Type != nil},
+	missing := required(field{"name", in.Name != nil || in.Generated != nil}, field{"type", in.Type != nil},
 		field{"amount", in.Amount != nil}, field{"start_date", in.StartDate != nil})
 	if len(missing) > 0 {
 		return nil, apierror.Validation(missing...)
@@ -211,8 +222,12 @@ func errContractExpense() error {
 // apply copies in onto e and checks the rules that span fields.
 func apply(e *Expense, in ExpenseInput) error {
 	var details []string
-	if in.Name != nil {
-		e.Name = *in.Name
+	switch {
+	case in.Generated != nil:
+		setName(&e.Name, &e.NameKind, &e.NameArgs, *in.Generated)
+	case in.Name != nil && (*in.Name != e.Name || e.NameKind == ""):
+		// A name a person types is theirs, in the words they chose.
+		e.Name, e.NameKind, e.NameArgs = *in.Name, chargename.Custom, ""
 	}
 	if in.Type != nil {
 		e.Type = *in.Type

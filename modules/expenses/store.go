@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"github.com/propman/propman/modules/expenses/chargename"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
@@ -228,9 +229,14 @@ func (s *Store) insertUnnest(ctx context.Context, db bun.IDB, charges []Charge) 
 	n := len(charges)
 	ids, origins, contracts := make([]string, n), make([]string, n), make([]string, n)
 	names, currencies, periods, dueDates := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	nameKinds, nameArgs := make([]string, n), make([]string, n)
 	amounts := make([]int64, n)
 	for i, c := range charges {
 		ids[i], origins[i], names[i] = c.ID.String(), c.Origin.String(), c.Name
+		nameKinds[i], nameArgs[i] = c.NameKind, c.NameArgs
+		if nameKinds[i] == "" {
+			nameKinds[i] = chargename.Custom
+		}
 		amounts[i], currencies[i], periods[i], dueDates[i] = int64(c.Amount), c.Currency, c.Period, c.DueDate.String()
 		if c.ContractID != nil {
 			contracts[i] = c.ContractID.String()
@@ -239,14 +245,14 @@ func (s *Store) insertUnnest(ctx context.Context, db bun.IDB, charges []Charge) 
 	// Every charge of one refresh shares property, status and creation time.
 	first := charges[0]
 	// contract_id travels as text, '' for none.
-	return db.NewRaw(`INSERT INTO charges (id, property_id, expense_id, origin, name, amount_minor, currency, period, due_date, status, contract_id, created_at)
-		SELECT u.id, ?, u.origin, u.origin, u.name, u.amount, u.currency, u.period, u.due_date, ?, NULLIF(u.contract_id, '')::uuid, ?
-		FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::date[], ?::text[])
-			AS u (id, origin, name, amount, currency, period, due_date, contract_id)
+	return db.NewRaw(`INSERT INTO charges (id, property_id, expense_id, origin, name, name_kind, name_args, amount_minor, currency, period, due_date, status, contract_id, created_at)
+		SELECT u.id, ?, u.origin, u.origin, u.name, u.name_kind, u.name_args, u.amount, u.currency, u.period, u.due_date, ?, NULLIF(u.contract_id, '')::uuid, ?
+		FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::date[], ?::text[])
+			AS u (id, origin, name, name_kind, name_args, amount, currency, period, due_date, contract_id)
 		ON CONFLICT (origin, period) DO NOTHING
 		RETURNING id`,
 		first.PropertyID, first.Status, first.CreatedAt,
-		database.Array(ids), database.Array(origins), database.Array(names), database.Array(amounts),
+		database.Array(ids), database.Array(origins), database.Array(names), database.Array(nameKinds), database.Array(nameArgs), database.Array(amounts),
 		database.Array(currencies), database.Array(periods), database.Array(dueDates), database.Array(contracts),
 	)
 }

@@ -49,7 +49,8 @@ type Config struct {
 	// Sweep is how often the expiry job runs.
 	Sweep time.Duration `koanf:"sweep"`
 	// LinkBase prefixes the applicant's link in mails (the public site's
-	// address); empty: the API path alone.
+	// address). Deprecated: unset, it is http.publicurl; with neither set,
+	// the API path alone.
 	LinkBase string `koanf:"linkbase"`
 }
 
@@ -64,6 +65,9 @@ func NewConfig(cfg *config.Config) (Config, error) {
 		return Config{}, &config.Error{Key: "modules.negotiations.expiresdays", Reason: fmt.Sprintf("must be from 1 to %d", MaxExpiresDays)}
 	case c.Sweep < 10*time.Millisecond:
 		return Config{}, &config.Error{Key: "modules.negotiations.sweep", Reason: "must be at least 10ms"}
+	}
+	if c.LinkBase == "" {
+		c.LinkBase = cfg.HTTP.PublicURL
 	}
 	c.LinkBase = strings.TrimRight(c.LinkBase, "/")
 	return c, nil

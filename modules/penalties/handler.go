@@ -16,11 +16,13 @@ import (
 type Handler struct {
 	svc   *Service
 	props *properties.Service
+	// charges renders the penalties in the caller's language.
+	charges *expenses.Service
 }
 
 // NewHandler returns the handler.
-func NewHandler(svc *Service, props *properties.Service) *Handler {
-	return &Handler{svc: svc, props: props}
+func NewHandler(svc *Service, props *properties.Service, charges *expenses.Service) *Handler {
+	return &Handler{svc: svc, props: props, charges: charges}
 }
 
 func (h *Handler) property(c *fiber.Ctx) (*properties.Property, error) {
@@ -40,7 +42,7 @@ func (h *Handler) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(listing.NewPage("penalties", list, expenses.ChargeJSON, total, q))
+	return c.JSON(listing.NewPage("penalties", list, h.charges.ChargeJSONIn(h.charges.ReaderLocale(httpserver.Context(c), auth.Current(c))), total, q))
 }
 
 func (h *Handler) refresh(c *fiber.Ctx) error {

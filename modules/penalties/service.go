@@ -124,7 +124,7 @@ func (s *Service) RefreshOn(ctx context.Context, prop *properties.Property, toda
 			case fee <= 0:
 				res.Skipped++
 			case r.interest != nil:
-				due = append(due, expenses.PenaltyInput{For: c, Amount: fee, Name: expenses.InterestName(c.Name)})
+				due = append(due, expenses.PenaltyInput{For: c, Amount: fee, Interest: true})
 			default:
 				due = append(due, expenses.PenaltyInput{For: c, Amount: fee})
 			}

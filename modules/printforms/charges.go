@@ -3,25 +3,14 @@ package printforms
 import (
 	"strings"
 
-	"github.com/propman/propman/modules/contracts"
-	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/expenses/chargename"
 )
 
-// The names the service gives its own charges, in English as they are
-// stored (contracts: the rent and prepayment expenses and the deposit
-// charge; expenses: a late fee; counters: a meter's consumption).
-var (
-	rentPrefix       = contracts.RentName("")
-	prepaymentPrefix = "Utility prepayment, contract "
-	depositName      = "Deposit"
-	lateFeePrefix    = expenses.PenaltyName("")
-	interestPrefix   = expenses.InterestName("")
-	// meterLabels are the counters module's names of the meter kinds.
-	meterLabels = map[string]string{
-		"Electricity": "electricity", "Gas": "gas", "Cold water": "water_cold",
-		"Hot water": "water_hot", "Heating": "heating", "Meter": "other",
-	}
-)
+// meterLabels are the counters module's names of the meter kinds.
+var meterLabels = map[string]string{
+	"Electricity": "electricity", "Gas": "gas", "Cold water": "water_cold",
+	"Hot water": "water_hot", "Heating": "heating", "Meter": "other",
+}
 
 // method is a payment method in the locale; an unknown one as it is.
 func (d *doc) method(m string) string {
@@ -33,14 +22,30 @@ func (d *doc) method(m string) string {
 	return clean(m, false)
 }
 
-// ChargeName is a charge's name as a reader of locale reads it: the names
-// the service gives its own charges translated (as chargeName does on the
-// forms), the landlord's as written. Letters and mails use it, so a
-// German reminder says "Miete, Vertrag 2026/001", not "Rent, contract".
+// ChargeName is a charge's name as a reader of locale reads it, from the
+// name alone: the English wording the service stores for its own charges
+// is read back into its kind (chargename.Parse) and rendered as
+// NameCharge does; a meter's charge is translated too; the landlord's
+// names stay as written. Letters and mails that only have the name use
+// it, so a German reminder says "Miete, Vertrag 2026/001", not "Rent,
+// contract".
 func (r *Renderer) ChargeName(locale, name string) string {
 	l, _ := r.labels.forLocale(locale)
 	d := &doc{l: l, locale: locale, st: styleOf(locale)}
 	return d.chargeName(name)
+}
+
+// NameCharge is the one wording of a generated name (its kind and args,
+// see chargename) in locale; a custom name is returned as typed. The
+// expenses module renders charges and expenses for the landlord API and
+// the portal with it.
+func (r *Renderer) NameCharge(locale string, n chargename.Name) string {
+	if n.Kind == chargename.Custom || n.Kind == "" {
+		return n.English()
+	}
+	l, _ := r.labels.forLocale(locale)
+	d := &doc{l: l, locale: locale, st: styleOf(locale)}
+	return d.generatedName(n)
 }
 
 // chargeName is a receipt line's charge in the locale when the service
@@ -49,26 +54,36 @@ func (r *Renderer) ChargeName(locale, name string) string {
 // "Electricity 2026-11 (12.5 kWh x 0.30)" is "Strom 11.2026 (12,5 kWh ×
 // 0,30)"), and as written when the landlord named it.
 func (d *doc) chargeName(name string) string {
-	kind := func(k string) string { return d.l.get(keyChargePrefix + k) }
-	ofContract := func(k, number string) string {
-		return fill(d.l.get(keyChargeOf), d.locale, 0, map[string]string{"charge": kind(k), "number": number})
-	}
-	switch {
-	case name == depositName:
-		return kind("deposit")
-	case strings.HasPrefix(name, rentPrefix) && len(name) > len(rentPrefix):
-		return ofContract("rent", name[len(rentPrefix):])
-	case strings.HasPrefix(name, prepaymentPrefix) && len(name) > len(prepaymentPrefix):
-		return ofContract("utility_prepayment", name[len(prepaymentPrefix):])
-	case strings.HasPrefix(name, lateFeePrefix) && len(name) > len(lateFeePrefix):
-		return kind("late_fee") + ": " + d.chargeName(name[len(lateFeePrefix):])
-	case strings.HasPrefix(name, interestPrefix) && len(name) > len(interestPrefix):
-		return kind("default_interest") + ": " + d.chargeName(name[len(interestPrefix):])
+	if n := chargename.Parse(name); n.Kind != chargename.Custom {
+		return d.generatedName(n)
 	}
 	if m := d.meterCharge(name); m != "" {
 		return m
 	}
 	return name
+}
+
+// generatedName renders n: the kind's word from the catalogue, with the
+// contract number, or with the charge a late fee is for.
+func (d *doc) generatedName(n chargename.Name) string {
+	kind := func(k string) string { return d.l.get(keyChargePrefix + k) }
+	number := ""
+	if len(n.Args) > 0 {
+		number = n.Args[0]
+	}
+	switch n.Kind {
+	case chargename.Deposit:
+		return kind("deposit")
+	case chargename.Rent, chargename.Prepayment:
+		return fill(d.l.get(keyChargeOf), d.locale, 0, map[string]string{"charge": kind(n.Kind), "number": number})
+	case chargename.LateFee, chargename.Interest:
+		inner := chargename.Inner(n.Args)
+		if inner.Kind == chargename.Custom {
+			return kind(n.Kind) + ": " + d.chargeName(inner.English())
+		}
+		return kind(n.Kind) + ": " + d.generatedName(inner)
+	}
+	return n.English()
 }
 
 // meterCharge is a counter's charge "<Kind> <period> (<used> <unit> x

@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/module"
 )
@@ -55,6 +56,9 @@ func Entry() module.Entry {
 		Options: fx.Module(Name,
 			// The service is public: the notices module draws receipts with it.
 			fx.Provide(NewLabels, NewRenderer, NewService),
+			// The expenses module names generated charges with the
+			// renderer's wording, in the reader's language.
+			fx.Provide(func(r *Renderer) expenses.Namer { return r }),
 			fx.Provide(fx.Private, NewConfig, newCache, NewHandler),
 			module.ProvideRoutes(NewRoutes),
 		),

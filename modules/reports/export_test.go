@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,10 +137,16 @@ func TestReportsAsCSVAndXLSX(t *testing.T) {
 			!strings.Contains(byQuery.Header.Get("Content-Disposition"), "attachment") {
 			t.Fatalf("%s: csv %q / accept %q", report, byQuery.Header, byAccept.Header)
 		}
+		var totals []map[string]any
+		dec = json.NewDecoder(bytes.NewReader(doc["totals"]))
+		dec.UseNumber()
+		if err := dec.Decode(&totals); err != nil || len(totals) == 0 {
+			t.Fatalf("%s: totals %v %s", report, err, doc["totals"])
+		}
 		rows := readCSV(t, byQuery.Body)
 		header := rows[0]
-		if len(rows)-1 != len(items) {
-			t.Fatalf("%s: %d csv rows, %d json items", report, len(rows)-1, len(items))
+		if len(rows)-1 != len(items)+len(totals) {
+			t.Fatalf("%s: %d csv rows, %d json items and %d totals", report, len(rows)-1, len(items), len(totals))
 		}
 		xres := app.Do(testkit.Request{Method: http.MethodGet, Path: path, Token: p.user.Token,
 			Headers: map[string]string{"Accept": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}}).Expect(http.StatusOK)
@@ -146,6 +154,7 @@ func TestReportsAsCSVAndXLSX(t *testing.T) {
 		if len(x.Rows) != len(rows) {
 			t.Fatalf("%s: %d xlsx rows, %d csv rows", report, len(x.Rows), len(rows))
 		}
+		checkTotals(t, report, "Total", header, totals, rows[len(items)+1:], x.Rows[len(items)+1:], boldRows(t, xres.Body), len(items)+2)
 		for i, item := range items {
 			for j, col := range header {
 				if x.Rows[0][j].V != col {
@@ -250,9 +259,9 @@ func TestCSVInTheReadersStyle(t *testing.T) {
 	if res.Status != http.StatusBadRequest || !strings.Contains(res.String(), "locale") {
 		t.Errorf("an unknown locale: %d %s", res.Status, res.Body)
 	}
-	// The lists too.
+	// The lists too, their headers in German.
 	rows := readCSVWith(t, app.Get("/api/v1/properties?format=csv&locale=de", p.user.Token).Expect(http.StatusOK).Body, ';')
-	if len(rows) < 2 || indexOf(rows[0], "name") < 0 {
+	if len(rows) < 2 || !slices.Contains(rows[0], "Bezeichnung") {
 		t.Errorf("the properties list in the German style: %q", rows)
 	}
 }
@@ -322,4 +331,146 @@ func zipFile(t *testing.T, body []byte, name string) []byte {
 	}
 	t.Fatalf("no %s in the file", name)
 	return nil
+}
+
+// checkTotals compares the files' totals rows (csv, xlsx) with the JSON
+// answer's totals: the label in the first cell, each total of a column to
+// the cent, and every cell of the XLSX row bold.
+func checkTotals(t *testing.T, report, label string, header []string, totals []map[string]any, csvRows [][]string, xRows [][]xcell, bold map[int]bool, first int) {
+	t.Helper()
+	for k, tot := range totals {
+		r, xr := csvRows[k], xRows[k]
+		if r[0] != label || xr[0].V != label {
+			t.Errorf("%s totals %d: label csv %q, xlsx %v, want %q", report, k, r[0], xr[0].V, label)
+		}
+		compared := 0
+		for j, col := range header {
+			switch v := tot[col].(type) {
+			case json.Number:
+				f, _ := v.Float64()
+				got := strings.Replace(r[j], ",", ".", 1)
+				if got != fmt.Sprintf("%.2f", f) || xr[j].T != "num" || fmt.Sprintf("%.2f", xr[j].V) != fmt.Sprintf("%.2f", f) {
+					t.Errorf("%s totals %d %s: csv %q, xlsx %+v, json %s", report, k, col, r[j], xr[j], v)
+				}
+				compared++
+			case string:
+				if r[j] != v {
+					t.Errorf("%s totals %d %s: csv %q, json %q", report, k, col, r[j], v)
+				}
+			}
+		}
+		if compared < 3 {
+			t.Errorf("%s totals %d: only %d amounts compared (header %q)", report, k, compared, header)
+		}
+		if !bold[first+k] {
+			t.Errorf("%s totals %d (row %d): not bold (%v)", report, k, first+k, bold)
+		}
+	}
+}
+
+// boldRows are the rows of the first sheet (by number, from 1) whose
+// every cell has a bold font.
+func boldRows(t *testing.T, body []byte) map[int]bool {
+	t.Helper()
+	var styles struct {
+		Fonts []struct {
+			B *struct{} `xml:"b"`
+		} `xml:"fonts>font"`
+		Xfs []struct {
+			FontID int `xml:"fontId,attr"`
+		} `xml:"cellXfs>xf"`
+	}
+	if err := xml.Unmarshal(zipFile(t, body, "xl/styles.xml"), &styles); err != nil {
+		t.Fatal(err)
+	}
+	var sheet struct {
+		Rows []struct {
+			R     int `xml:"r,attr"`
+			Cells []struct {
+				S int `xml:"s,attr"`
+			} `xml:"c"`
+		} `xml:"sheetData>row"`
+	}
+	if err := xml.Unmarshal(zipFile(t, body, "xl/worksheets/sheet1.xml"), &sheet); err != nil {
+		t.Fatal(err)
+	}
+	out := map[int]bool{}
+	for _, row := range sheet.Rows {
+		all := len(row.Cells) > 0
+		for _, c := range row.Cells {
+			all = all && c.S < len(styles.Xfs) && styles.Xfs[c.S].FontID < len(styles.Fonts) && styles.Fonts[styles.Xfs[c.S].FontID].B != nil
+		}
+		out[row.R] = all
+	}
+	return out
+}
+
+// A German reader's files speak German (?locale=, Accept-Language, else
+// the profile): headers and codes from the catalogue, totals labelled
+// "Summe" and equal to the JSON totals; English files keep the API's
+// field names and codes.
+func TestFilesInTheReadersLanguage(t *testing.T) {
+	app := testkit.Start(t)
+	p := generate(t, app, 3, 5)
+	path := base + "/arrears?as_of=2026-11-22"
+	var doc map[string]json.RawMessage
+	app.Get(path, p.user.Token).Expect(http.StatusOK).JSON(&doc)
+	var items, totals []map[string]any
+	for key, into := range map[string]*[]map[string]any{"arrears": &items, "totals": &totals} {
+		dec := json.NewDecoder(bytes.NewReader(doc[key]))
+		dec.UseNumber()
+		if err := dec.Decode(into); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(items) == 0 || len(totals) == 0 {
+		t.Fatalf("no arrears: %s", doc["arrears"])
+	}
+	// The profile's language when nothing else is asked.
+	app.Put("/api/v1/user/profile", p.user.Token, map[string]any{"locale": "de"}).Expect(http.StatusOK)
+	rows := readCSVWith(t, app.Get(path+"&format=csv", p.user.Token).Expect(http.StatusOK).Body, ';')
+	xres := app.Get(path+"&format=xlsx", p.user.Token).Expect(http.StatusOK)
+	x := openXLSX(t, xres.Body)
+	for _, want := range []string{"Objekt", "Vertragsnummer", "Mieter", "Währung", "Über 90 Tage überfällig", "Gesamt", "Älteste Fälligkeit"} {
+		if !slices.Contains(rows[0], want) {
+			t.Errorf("German csv header %q lacks %q", rows[0], want)
+		}
+	}
+	for j, h := range rows[0] {
+		if x.Rows[0][j].V != h {
+			t.Errorf("xlsx header %d is %v, csv %q", j, x.Rows[0][j].V, h)
+		}
+	}
+	// The JSON's field names, in the German file's column order.
+	english := readCSV(t, app.Get(path+"&format=csv&locale=en", p.user.Token).Expect(http.StatusOK).Body)
+	if english[0][0] != "property_id" || len(english) != len(rows) {
+		t.Fatalf("the English file: %q (%d rows, German %d)", english[0], len(english), len(rows))
+	}
+	checkTotals(t, "arrears de", "Summe", english[0], totals, rows[len(items)+1:], x.Rows[len(items)+1:], boldRows(t, xres.Body), len(items)+2)
+
+	// Codes in words: a charge's status and kind.
+	charges := readCSVWith(t, app.Get(base+"/charges?format=csv", p.user.Token).Expect(http.StatusOK).Body, ';')
+	cx := openXLSX(t, app.Get(base+"/charges?format=xlsx", p.user.Token).Expect(http.StatusOK).Body)
+	status, kind := indexOf(charges[0], "Status"), indexOf(charges[0], "Art")
+	seen := map[string]bool{}
+	for i, r := range charges[1:] {
+		seen[r[status]] = true
+		if r[kind] != "Forderung" && r[kind] != "Verzugszuschlag" && r[kind] != "Vertragsstrafe" {
+			t.Errorf("charge %d: kind %q", i, r[kind])
+		}
+		if cx.Rows[i+1][status].V != r[status] {
+			t.Errorf("charge %d: xlsx status %v, csv %q", i, cx.Rows[i+1][status].V, r[status])
+		}
+	}
+	if !seen["offen"] || seen["unpaid"] {
+		t.Errorf("German statuses: %v", seen)
+	}
+	// The API's list of charges in French, by Accept-Language.
+	u := p.units[0]
+	fr := readCSVWith(t, app.Do(testkit.Request{Method: http.MethodGet, Path: "/api/v1/properties/" + u.ID + "/charges?format=csv", Token: p.user.Token,
+		Headers: map[string]string{"Accept-Language": "fr-FR"}}).Expect(http.StatusOK).Body, ';')
+	st := indexOf(fr[0], "Statut")
+	if indexOf(fr[0], "Date d'échéance") < 0 || (fr[1][st] != "impayé" && fr[1][st] != "payé" && fr[1][st] != "partiellement payé" && fr[1][st] != "annulé") {
+		t.Errorf("French charges: %q / %q", fr[0], fr[1])
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -104,17 +105,38 @@ func (h *Handler) arrears(c *fiber.Ctx) error {
 	}
 	ws := auth.Current(c).WorkspaceID
 	if format != export.JSON {
-		export.Send(c, format, "arrears-"+asOf.String(), arrearsColumns, func(w export.Writer) error {
+		locale, words := h.words(c)
+		export.SendIn(c, format, "arrears-"+asOf.String(), arrearsColumns, locale, words, func(w export.Writer) error {
 			ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
 			defer cancel()
-			return h.store.Arrears(ctx, ws, asOf, func(r *ArrearsRow) error {
+			totals := map[string]*arrearsTotal{}
+			err := h.store.Arrears(ctx, ws, asOf, func(r *ArrearsRow) error {
 				cur := r.Currency
+				t := totals[cur]
+				if t == nil {
+					t = &arrearsTotal{Currency: cur}
+					totals[cur] = t
+				}
+				t.Days30, t.Days60, t.Days90, t.Over90, t.Total = t.Days30+r.Days30, t.Days60+r.Days60, t.Days90+r.Days90, t.Over90+r.Over90, t.Total+r.Total
 				return w.Row(r.PropertyID.String(), r.PropertyName, idText(r.ContractID), nullText(r.ContractNumber),
 					idText(r.TenantID), nullText(r.TenantName), cur,
 					export.Amount{Value: r.Days30, Currency: cur}, export.Amount{Value: r.Days60, Currency: cur},
 					export.Amount{Value: r.Days90, Currency: cur}, export.Amount{Value: r.Over90, Currency: cur},
 					export.Amount{Value: r.Total, Currency: cur}, r.OldestDue)
 			})
+			if err != nil {
+				return err
+			}
+			// The JSON answer's totals, one bold row per currency.
+			for _, cur := range sortedKeys(totals) {
+				t := totals[cur]
+				a := func(v money.Amount) export.Amount { return export.Amount{Value: v, Currency: cur} }
+				if err := w.Total(export.TotalLabel(words), nil, nil, nil, nil, nil, cur,
+					a(t.Days30), a(t.Days60), a(t.Days90), a(t.Over90), a(t.Total), nil); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 		return nil
 	}
@@ -195,15 +217,42 @@ func (h *Handler) rentRoll(c *fiber.Ctx) error {
 	}
 	ws := auth.Current(c).WorkspaceID
 	if format != export.JSON {
-		export.Send(c, format, "rent-roll-"+asOf.String(), rentRollColumns, func(w export.Writer) error {
+		locale, words := h.words(c)
+		export.SendIn(c, format, "rent-roll-"+asOf.String(), rentRollColumns, locale, words, func(w export.Writer) error {
 			ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
 			defer cancel()
-			return h.store.RentRoll(ctx, ws, asOf, func(r *RentRollRow) error {
+			totals := map[string]*rentRollTotal{}
+			err := h.store.RentRoll(ctx, ws, asOf, func(r *RentRollRow) error {
 				cur := r.Currency
+				t := totals[cur]
+				if t == nil {
+					t = &rentRollTotal{Currency: cur}
+					totals[cur] = t
+				}
+				if r.Rent != nil {
+					t.Rent += *r.Rent
+				}
+				if r.DepositHeld != nil {
+					t.DepositHeld += *r.DepositHeld
+				}
+				t.Outstanding += r.Outstanding
+				t.Overdue += r.Overdue
 				return w.Row(r.PropertyID.String(), r.PropertyName, r.Address, r.City, cur, idText(r.ContractID), nullText(r.ContractNumber),
 					idText(r.TenantID), nullText(r.TenantName), r.StartDate, r.EndDate, amountCell(r.Rent, cur), amountCell(r.DepositHeld, cur),
 					export.Amount{Value: r.Outstanding, Currency: cur}, export.Amount{Value: r.Overdue, Currency: cur})
 			})
+			if err != nil {
+				return err
+			}
+			for _, cur := range sortedKeys(totals) {
+				t := totals[cur]
+				a := func(v money.Amount) export.Amount { return export.Amount{Value: v, Currency: cur} }
+				if err := w.Total(export.TotalLabel(words), nil, nil, nil, cur, nil, nil, nil, nil, nil, nil,
+					a(t.Rent), a(t.DepositHeld), a(t.Outstanding), a(t.Overdue)); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 		return nil
 	}
@@ -357,11 +406,18 @@ func (h *Handler) income(c *fiber.Ctx) error {
 		return c.Send(Chart(inc, ChartWordsOf(h.dicts, locale), printforms.StyleOf(locale)))
 	case format != export.JSON:
 		name := "income-" + strconv.Itoa(inc.Year)
-		months := inc.Months
-		export.Send(c, format, name, incomeColumns, func(w export.Writer) error {
+		months, totals := inc.Months, inc.Totals
+		locale, words := h.words(c)
+		export.SendIn(c, format, name, incomeColumns, locale, words, func(w export.Writer) error {
 			for _, m := range months {
 				if err := w.Row(m.Month, m.Currency, export.Amount{Value: m.Charged, Currency: m.Currency},
 					export.Amount{Value: m.Collected, Currency: m.Currency}, export.Amount{Value: m.Outstanding, Currency: m.Currency}); err != nil {
+					return err
+				}
+			}
+			for _, t := range totals {
+				if err := w.Total(export.TotalLabel(words), t.Currency, export.Amount{Value: t.Charged, Currency: t.Currency},
+					export.Amount{Value: t.Collected, Currency: t.Currency}, export.Amount{Value: t.Outstanding, Currency: t.Currency}); err != nil {
 					return err
 				}
 			}
@@ -374,10 +430,10 @@ func (h *Handler) income(c *fiber.Ctx) error {
 
 var chargeColumns = []export.Column{
 	{Name: "id", Kind: export.Text}, {Name: "property_id", Kind: export.Text}, {Name: "property_name", Kind: export.Text},
-	{Name: "contract_id", Kind: export.Text}, {Name: "name", Kind: export.Text}, {Name: "kind", Kind: export.Text},
+	{Name: "contract_id", Kind: export.Text}, {Name: "name", Kind: export.Text}, {Name: "kind", Kind: export.Text, Enum: true},
 	{Name: "period", Kind: export.Text}, {Name: "due_date", Kind: export.Date}, {Name: "currency", Kind: export.Text},
 	{Name: "amount", Kind: export.Money}, {Name: "paid_amount", Kind: export.Money}, {Name: "outstanding", Kind: export.Money},
-	{Name: "status", Kind: export.Text},
+	{Name: "status", Kind: export.Text, Enum: true},
 }
 
 // charges streams every charge of the workspace; it has no JSON form (the
@@ -394,7 +450,8 @@ func (h *Handler) charges(c *fiber.Ctx) error {
 		format = export.CSV
 	}
 	ws := auth.Current(c).WorkspaceID
-	export.Send(c, format, "charges", chargeColumns, func(w export.Writer) error {
+	locale, words := h.words(c)
+	export.SendIn(c, format, "charges", chargeColumns, locale, words, func(w export.Writer) error {
 		ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
 		defer cancel()
 		return h.store.Charges(ctx, ws, func(r *ChargeRow) error {
@@ -405,6 +462,44 @@ func (h *Handler) charges(c *fiber.Ctx) error {
 		})
 	})
 	return nil
+}
+
+// words are the language of the caller's file (?locale=, else
+// Accept-Language, else their profile's) and its words; nil words for
+// English, whose files keep the API's field names and codes.
+func (h *Handler) words(c *fiber.Ctx) (string, export.Words) {
+	locale := export.LocaleOf(c)
+	if u, ok := auth.Current(c).Record.(*accounts.User); ok && locale == "" {
+		locale = strings.Clone(u.Locale)
+	}
+	return locale, WordsIn(h.dicts, locale)
+}
+
+// WordsIn are the catalogue's words of the export files in locale, nil for
+// English (or none).
+func WordsIn(dicts *translations.Dictionaries, locale string) export.Words {
+	if dicts == nil || locale == "" || locale == "en" {
+		return nil
+	}
+	// One file's words, asked for from its one writing goroutine.
+	seen := map[string]string{}
+	return func(key string) (string, bool) {
+		if v, ok := seen[key]; ok {
+			return v, v != ""
+		}
+		found, _ := dicts.Select(locale, []string{key})
+		seen[key] = found[key]
+		return found[key], found[key] != ""
+	}
+}
+
+func sortedKeys[T any](m map[string]T) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func idText(id *uuid.UUID) any {

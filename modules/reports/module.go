@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/export"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/module"
@@ -46,10 +47,11 @@ func Entry() module.Entry {
 // (platform/export.Lists) and documents it. It runs before the routes are
 // mounted, so its middleware comes before every list: a middleware added
 // among the modules' routes would only see the lists mounted after it.
-func exportLists(app *fiber.App, doc *openapi.Document) error {
+func exportLists(app *fiber.App, doc *openapi.Document, dicts *translations.Dictionaries) error {
 	if err := doc.Amend(export.Document); err != nil {
 		return err
 	}
-	app.Use(httpserver.APIPrefix, export.NewLists(app, doc).Handler)
+	words := func(locale string) export.Words { return WordsIn(dicts, locale) }
+	app.Use(httpserver.APIPrefix, export.NewLists(app, doc).WithWords(words).Handler)
 	return nil
 }

@@ -103,7 +103,8 @@ func (h *Handler) chargeList(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(listing.NewPage("charges", list, expenses.ChargeJSON, total, q))
+	// The tenant reads the contract's language.
+	return c.JSON(listing.NewPage("charges", list, h.charges.ChargeJSONIn(t.Contract.Locale), total, q))
 }
 
 func (h *Handler) balance(c *fiber.Ctx) error {

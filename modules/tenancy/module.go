@@ -49,7 +49,8 @@ func Entry() module.Entry {
 // Config is the section modules.tenancy.
 type Config struct {
 	// InviteURL is the link the invitation mail carries, the token
-	// appended: the client's page that accepts it.
+	// appended: the client's page that accepts it. Deprecated: unset, it
+	// is <http.publicurl>/tenancy/accept?token=, which is what to configure.
 	InviteURL string `koanf:"inviteurl"`
 	// InviteTTL is how long an invitation can be accepted.
 	InviteTTL time.Duration `koanf:"invitettl"`
@@ -57,9 +58,12 @@ type Config struct {
 
 // NewConfig reads modules.tenancy with its defaults.
 func NewConfig(cfg *config.Config) (Config, error) {
-	c := Config{InviteURL: "http://localhost:8080/tenancy/accept?token=", InviteTTL: 7 * 24 * time.Hour}
+	c := Config{InviteTTL: 7 * 24 * time.Hour}
 	if err := cfg.Module(Name, &c); err != nil {
 		return Config{}, err
+	}
+	if c.InviteURL == "" {
+		c.InviteURL, _ = cfg.HTTP.Link("/tenancy/accept?token=")
 	}
 	if c.InviteTTL < time.Hour || c.InviteTTL > 30*24*time.Hour {
 		return Config{}, &config.Error{Key: "modules.tenancy.invitettl", Reason: "must be from 1h to 720h"}

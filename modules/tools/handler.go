@@ -10,9 +10,13 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"golang.org/x/text/language"
 
+	"go.uber.org/fx"
+
+	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/modules/tools/tracking"
 	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
 )
 
@@ -24,6 +28,32 @@ type Handler struct {
 	// configuration does not change while the service runs.
 	links   map[string]httpserver.Payload
 	locales []string // those of links, sorted
+	// tokens and accounts read a signed-in caller's profile language on
+	// this public route; nil without the accounts module.
+	tokens   *auth.Tokens
+	accounts *accounts.Service
+}
+
+// HandlerParams are the handler's dependencies as fx provides them.
+type HandlerParams struct {
+	fx.In
+
+	Config   Config
+	Geocoder *Geocoder
+	Dir      *reference.Directory
+	Tokens   *auth.Tokens      `optional:"true"`
+	Accounts *accounts.Service `optional:"true"`
+}
+
+// NewHandlerFx is NewHandler with the profile language of signed-in
+// callers.
+func NewHandlerFx(p HandlerParams) (*Handler, error) {
+	h, err := NewHandler(p.Config, p.Geocoder, p.Dir)
+	if err != nil {
+		return nil, err
+	}
+	h.tokens, h.accounts = p.Tokens, p.Accounts
+	return h, nil
 }
 
 type linkJSON struct {
@@ -76,8 +106,10 @@ func NewHandler(cfg Config, geo *Geocoder, dir *reference.Directory) (*Handler, 
 	return h, nil
 }
 
-// helpLinks: ?locale= wins, then the first language of Accept-Language
-// the links have, then English.
+// helpLinks: ?locale= wins (a language the service does not have is a
+// 400, as everywhere ?locale= is taken), then the profile language of a
+// signed-in caller, then the first language of Accept-Language the links
+// have, then English.
 func (h *Handler) helpLinks(c *fiber.Ctx) error {
 	loc := "en"
 	if q := c.Query("locale"); q != "" {
@@ -85,9 +117,12 @@ func (h *Handler) helpLinks(c *fiber.Ctx) error {
 		if !localeCode.MatchString(q) {
 			return apierror.Validation("locale: must be a two-letter language code (ISO 639-1), such as de")
 		}
-		if _, ok := h.links[q]; ok {
-			loc = q
+		if _, ok := h.links[q]; !ok {
+			return apierror.Validation("locale: " + q + " is not a language of this service (" + strings.Join(h.locales, ", ") + ")")
 		}
+		loc = q
+	} else if p := h.profileLocale(c); p != "" {
+		loc = p
 	} else if al := c.Get(fiber.HeaderAcceptLanguage); al != "" && len(al) <= 256 {
 		if tags, _, err := language.ParseAcceptLanguage(al); err == nil {
 			for _, t := range tags {
@@ -99,8 +134,37 @@ func (h *Handler) helpLinks(c *fiber.Ctx) error {
 			}
 		}
 	}
-	c.Vary(fiber.HeaderAcceptLanguage)
+	c.Vary(fiber.HeaderAcceptLanguage, fiber.HeaderAuthorization)
 	return httpserver.SendPayload(c, h.links[loc])
+}
+
+// profileLocale is the profile language of the caller when the request
+// carries a valid token and the links have that language, else "". A
+// broken or expired token is not an error here: the route is public.
+func (h *Handler) profileLocale(c *fiber.Ctx) string {
+	if h.tokens == nil || h.accounts == nil {
+		return ""
+	}
+	raw, ok := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
+	if !ok || raw == "" {
+		return ""
+	}
+	claims, err := h.tokens.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	id, err := claims.UserID()
+	if err != nil {
+		return ""
+	}
+	u, err := h.accounts.User(httpserver.Context(c), id)
+	if err != nil {
+		return ""
+	}
+	if _, ok := h.links[u.Locale]; !ok {
+		return ""
+	}
+	return u.Locale
 }
 
 type trackingJSON struct {

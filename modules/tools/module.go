@@ -42,7 +42,7 @@ func Entry() module.Entry {
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,
 			fx.Provide(NewConfig, NewGeocoder),
-			fx.Provide(fx.Private, NewHandler),
+			fx.Provide(fx.Private, NewHandlerFx),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}

@@ -44,14 +44,16 @@ func TestHelpLinksShippedAndLocalized(t *testing.T) {
 	if de.Links[1].Key != "tenancy-law" || !strings.Contains(de.Links[1].URL, "gesetze-im-internet.de") {
 		t.Errorf("tenancy law in German: %+v", de.Links[1])
 	}
-	// Accept-Language when no locale is asked; a language without links
-	// is English.
-	var uk, it links
+	// Accept-Language when no locale is asked, its languages without
+	// links passed over; a locale the service does not have is a 400.
+	var uk links
 	app.Do(testkit.Request{Method: http.MethodGet, Path: "/api/v1/tools/help-links",
 		Headers: map[string]string{"Accept-Language": "it-IT, uk;q=0.8, en;q=0.5"}}).Expect(http.StatusOK).JSON(&uk)
-	app.Get("/api/v1/tools/help-links?locale=it", "").Expect(http.StatusOK).JSON(&it)
-	if uk.Locale != "uk" || it.Locale != "en" || it.Links[0].Title != en.Links[0].Title {
-		t.Errorf("uk %+v it %+v", uk, it)
+	if uk.Locale != "uk" {
+		t.Errorf("uk %+v", uk)
+	}
+	if body := app.Get("/api/v1/tools/help-links?locale=it", "").Expect(http.StatusBadRequest).String(); !strings.Contains(body, "it is not a language of this service") {
+		t.Errorf("locale=it: %s", body)
 	}
 	etag := res.Header.Get("ETag")
 	app.Do(testkit.Request{Method: http.MethodGet, Path: "/api/v1/tools/help-links",
@@ -124,4 +126,29 @@ func TestPostalTracking(t *testing.T) {
 		}
 	}
 	app.Get(path("RR123456785DE"), "").Expect(http.StatusUnauthorized)
+}
+
+// A signed-in caller gets their profile's language unless ?locale= says
+// otherwise; Accept-Language comes after the profile.
+func TestHelpLinksInTheProfileLanguage(t *testing.T) {
+	app := testkit.Start(t)
+	u := accountstest.NewUser(t, app)
+	app.Put("/api/v1/user/profile", u.Token, map[string]any{"locale": "fr"}).Expect(http.StatusOK)
+	var fr, de links
+	app.Do(testkit.Request{Method: http.MethodGet, Path: "/api/v1/tools/help-links", Token: u.Token,
+		Headers: map[string]string{"Accept-Language": "uk"}}).Expect(http.StatusOK).JSON(&fr)
+	if fr.Locale != "fr" || fr.Links[1].Title != "Location d'un logement - droits et obligations" ||
+		fr.Links[1].URL != "https://www.service-public.fr/particuliers/vosdroits/N337" {
+		t.Errorf("profile fr: %+v", fr)
+	}
+	app.Get("/api/v1/tools/help-links?locale=de", u.Token).Expect(http.StatusOK).JSON(&de)
+	if de.Locale != "de" || de.Links[1].Title != "Mietrecht im BGB (§§ 535 ff.)" {
+		t.Errorf("?locale=de: %+v", de)
+	}
+	// A broken token on this public route is no error: it is read as no token.
+	var en links
+	app.Get("/api/v1/tools/help-links", "not-a-token").Expect(http.StatusOK).JSON(&en)
+	if en.Locale != "en" {
+		t.Errorf("broken token: %+v", en)
+	}
 }

@@ -53,15 +53,19 @@ const (
 // InviteConfig is the section modules.workspaces.
 type InviteConfig struct {
 	// InviteURL is what the token is appended to in the mail: the page of
-	// the client that accepts it.
+	// the client that accepts it. Deprecated: unset, it is
+	// <http.publicurl>/accept-invitation?token=, which is what to configure.
 	InviteURL string `koanf:"inviteurl"`
 }
 
 // NewInviteConfig reads modules.workspaces with its defaults.
 func NewInviteConfig(cfg *config.Config) (InviteConfig, error) {
-	c := InviteConfig{InviteURL: "http://localhost:8080/accept-invitation?token="}
+	var c InviteConfig
 	if err := cfg.Module(Name, &c); err != nil {
 		return InviteConfig{}, err
+	}
+	if c.InviteURL == "" {
+		c.InviteURL, _ = cfg.HTTP.Link("/accept-invitation?token=")
 	}
 	if strings.TrimSpace(c.InviteURL) == "" {
 		return InviteConfig{}, &config.Error{Key: "modules.workspaces.inviteurl", Reason: "must not be empty"}

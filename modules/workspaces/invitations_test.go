@@ -436,3 +436,16 @@ func TestInvitationNamesWhoInvites(t *testing.T) {
 		t.Errorf("html:\n%s", m.HTML)
 	}
 }
+
+// The invitation's link is absolute under http.publicurl, the one address
+// every mailed link is built from.
+func TestInviteLinkUnderPublicURL(t *testing.T) {
+	app := testkit.Start(t, testkit.WithConfig("http.publicurl", "https://propman.example.com/"))
+	a := accountstest.NewUser(t, app)
+	ws := ownWorkspace(t, app, a)
+	app.Post(invitationsPath(ws), a.Token, map[string]any{"email": "new@example.com", "role": "viewer"}).Expect(http.StatusCreated)
+	m, ok := app.Mail.Last("new@example.com")
+	if !ok || !regexp.MustCompile(`https://propman\.example\.com/accept-invitation\?token=[A-Za-z0-9_-]{43}\n`).MatchString(m.Text) {
+		t.Fatalf("mail %+v", m)
+	}
+}

@@ -199,6 +199,12 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 			return nil, err
 		}
 	}
+	// Links in mails that really go out must reach the reader; the log
+	// mailer and a test's catcher are read where localhost works.
+	if _, sends := mailer.(*mail.SMTP); sends && cfg.HTTP.PublicURL == "" {
+		log.Warn("http.publicurl is not set: links in mails point to "+config.DefaultPublicURL+"; set PROPMAN_HTTP_PUBLICURL to the address people reach propman at",
+			"key", "http.publicurl")
+	}
 	db, err := database.Open(ctx, cfg.Database)
 	if err != nil {
 		return nil, err

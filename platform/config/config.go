@@ -62,6 +62,25 @@ type HTTP struct {
 	// Either at 0 closes at once.
 	LingerBytes int64         `koanf:"lingerbytes"`
 	LingerTime  time.Duration `koanf:"lingertime"`
+	// PublicURL is the address people reach propman at (scheme, host,
+	// optional path, no trailing slash), from which every absolute link
+	// in a mail is built. Empty: each link keeps its old default
+	// (localhost), and a start that really sends mail warns.
+	PublicURL string `koanf:"publicurl"`
+}
+
+// DefaultPublicURL is where links point while http.publicurl is unset: the
+// address a developer's own instance answers at.
+const DefaultPublicURL = "http://localhost:8080"
+
+// Link is the absolute link to path (starting with "/") under
+// http.publicurl, and whether the setting is set; unset, it is under
+// DefaultPublicURL.
+func (h HTTP) Link(path string) (string, bool) {
+	if h.PublicURL == "" {
+		return DefaultPublicURL + path, false
+	}
+	return h.PublicURL + path, true
 }
 
 // Upper bounds of the linger settings: a drain exists to let a client read
@@ -355,6 +374,13 @@ func (c *Config) validate() error {
 	}
 	if c.HTTP.LingerTime < 0 || c.HTTP.LingerTime > MaxLingerTime {
 		bad("http.lingertime", fmt.Sprintf("%s is not between 0 (no drain) and %s", c.HTTP.LingerTime, MaxLingerTime))
+	}
+	if c.HTTP.PublicURL != "" {
+		u, err := url.Parse(c.HTTP.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+			bad("http.publicurl", fmt.Sprintf("%q is not an absolute http(s) URL without query, fragment or user (e.g. https://propman.example.com)", c.HTTP.PublicURL))
+		}
+		c.HTTP.PublicURL = strings.TrimRight(c.HTTP.PublicURL, "/")
 	}
 	for _, p := range c.HTTP.Proxies {
 		if _, err := netip.ParsePrefix(p); err != nil {

@@ -67,6 +67,9 @@ const (
 type Column struct {
 	Name string
 	Kind Kind
+	// Enum marks a column of codes (a status, a method, a kind), which a
+	// file in another language than English shows in words.
+	Enum bool
 }
 
 // Amount is a money cell.
@@ -80,6 +83,8 @@ type Writer interface {
 	// Row writes one row, a value per column: string, Amount, period.Date,
 	// int64/int, bool, time.Time, float64, or nil for an empty cell.
 	Row(values ...any) error
+	// Total writes a totals row (bold in XLSX), as Row.
+	Total(values ...any) error
 	// Close writes what is left; the output is complete only after it.
 	Close() error
 }
@@ -142,6 +147,10 @@ func StyleOf(c *fiber.Ctx) Style {
 		first, _, _ = strings.Cut(first, "-")
 		lang = strings.ToLower(strings.TrimSpace(first))
 	}
+	return styleFor(lang)
+}
+
+func styleFor(lang string) Style {
 	if decimalComma[lang] {
 		return Style{Comma: ';', Decimal: ','}
 	}
@@ -171,6 +180,44 @@ func NewStyled(w io.Writer, format, sheet string, cols []Column, style Style) (W
 	return nil, fmt.Errorf("export: no writer for format %q", format)
 }
 
+// Words are the texts of one language's files: Word is the catalogue's
+// text of key, false when it has none. Headers are "export.column.<name>",
+// codes "export.value.<column>.<code>", the totals label "export.total".
+type Words func(key string) (string, bool)
+
+// LocaleOf is the language a request asks its file in: ?locale=, else the
+// first language of Accept-Language this service writes files in, else ""
+// (the caller then takes the reader's profile language).
+func LocaleOf(c *fiber.Ctx) string {
+	// The constants of locales, never the request's bytes: the file is
+	// written after the handler has returned.
+	if l := c.Query("locale"); l != "" {
+		if i := slices.Index(locales, l); i >= 0 {
+			return locales[i]
+		}
+		return ""
+	}
+	for _, part := range strings.Split(c.Get(fiber.HeaderAcceptLanguage), ",") {
+		tag, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+		tag, _, _ = strings.Cut(tag, "-")
+		if i := slices.Index(locales, strings.ToLower(strings.TrimSpace(tag))); i >= 0 {
+			return locales[i]
+		}
+	}
+	return ""
+}
+
+// TotalLabel is the first cell of a totals row in words' language
+// ("Total" without words).
+func TotalLabel(words Words) string {
+	if words != nil {
+		if t, ok := words("export.total"); ok {
+			return t
+		}
+	}
+	return "Total"
+}
+
 // Send answers c with the table that fill writes, in format (CSV or
 // XLSX), as an attachment named name (without extension). fill runs after
 // the handler has returned, while the body streams to the client: it must
@@ -178,6 +225,27 @@ func NewStyled(w io.Writer, format, sheet string, cols []Column, style Style) (W
 // own context. An error after the first bytes cuts the body short (the
 // status is sent); the client sees a truncated file.
 func Send(c *fiber.Ctx, format, name string, cols []Column, fill func(Writer) error) {
+	SendIn(c, format, name, cols, "", nil, fill)
+}
+
+// SendIn is Send for a reader of locale (the request's, else their
+// profile's; "": the request's style alone): the CSV in that language's
+// style, and the headers and the Enum columns' codes in words (as they are
+// without words, or where words has none): English files keep the API's
+// field names and codes, which scripts read.
+func SendIn(c *fiber.Ctx, format, name string, cols []Column, locale string, words Words, fill func(Writer) error) {
+	if words != nil {
+		shown := make([]Column, len(cols))
+		for i, col := range cols {
+			shown[i] = col
+			if t, ok := words("export.column." + col.Name); ok {
+				shown[i].Name = t
+			}
+		}
+		inner, codes := fill, cols
+		fill = func(w Writer) error { return inner(&translated{Writer: w, cols: codes, words: words}) }
+		cols = shown
+	}
 	ext, ctype := "csv", CSVType
 	if format == XLSX {
 		ext, ctype = "xlsx", XLSXType
@@ -186,6 +254,9 @@ func Send(c *fiber.Ctx, format, name string, cols []Column, fill func(Writer) er
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+name+"."+ext+`"`)
 	sheet := name
 	style := StyleOf(c)
+	if locale != "" {
+		style = styleFor(locale)
+	}
 	c.Context().SetBodyStreamWriter(func(bw *bufio.Writer) {
 		w, err := NewStyled(bw, format, sheet, cols, style)
 		if err != nil {
@@ -200,6 +271,35 @@ func Send(c *fiber.Ctx, format, name string, cols []Column, fill func(Writer) er
 		_ = bw.Flush()
 	})
 }
+
+// translated writes the codes of the Enum columns in words.
+type translated struct {
+	Writer
+	cols  []Column
+	words Words
+	cells []any
+}
+
+func (t *translated) in(values []any) []any {
+	if len(values) != len(t.cols) {
+		return values
+	}
+	if t.cells == nil {
+		t.cells = make([]any, len(values))
+	}
+	for i, v := range values {
+		t.cells[i] = v
+		if s, ok := v.(string); ok && t.cols[i].Enum && s != "" {
+			if w, ok := t.words("export.value." + t.cols[i].Name + "." + s); ok {
+				t.cells[i] = w
+			}
+		}
+	}
+	return t.cells
+}
+
+func (t *translated) Row(values ...any) error   { return t.Writer.Row(t.in(values)...) }
+func (t *translated) Total(values ...any) error { return t.Writer.Total(t.in(values)...) }
 
 // csvWriter writes rows through csvcell.
 type csvWriter struct {
@@ -244,6 +344,9 @@ func (w *csvWriter) Row(values ...any) error {
 	}
 	return nil
 }
+
+// Total is a row like any other in CSV, which has no bold.
+func (w *csvWriter) Total(values ...any) error { return w.Row(values...) }
 
 func (w *csvWriter) Close() error {
 	w.w.Flush()
@@ -336,8 +439,11 @@ type xlsxWriter struct {
 	cols  []Column
 	row   int
 	cells []any
-	// money is the style of each currency's amounts, made on first use.
+	// money is the style of each currency's amounts, made on first use;
+	// boldOf the bold twin of a style, for totals rows.
 	money     map[string]int
+	boldOf    map[int]int
+	totals    [][]any
 	date, ts  int
 	plainNum  int
 	bold      int
@@ -366,7 +472,7 @@ func newXLSX(out io.Writer, sheet string, cols []Column) (*xlsxWriter, error) {
 	}
 	date := "yyyy-mm-dd"
 	ts := "yyyy-mm-dd hh:mm:ss"
-	w := &xlsxWriter{out: out, f: f, sw: sw, sheet: sheet, cols: cols, money: map[string]int{}, cells: make([]any, len(cols)),
+	w := &xlsxWriter{out: out, f: f, sw: sw, sheet: sheet, cols: cols, money: map[string]int{}, boldOf: map[int]int{}, cells: make([]any, len(cols)),
 		widths: make([]int, len(cols))}
 	if w.date, err = f.NewStyle(&excelize.Style{CustomNumFmt: &date}); err != nil {
 		return nil, err
@@ -530,6 +636,67 @@ func (w *xlsxWriter) cell(v any) (any, error) {
 	return excelize.Cell{Value: csvcell.Escape(text(v))}, nil
 }
 
+// Total holds a totals row until Close: it comes after every row, and
+// outside the filter's range, so sorting the rows leaves it at the end.
+func (w *xlsxWriter) Total(values ...any) error {
+	if len(values) != len(w.cols) {
+		return fmt.Errorf("export: %d values for %d columns", len(values), len(w.cols))
+	}
+	w.totals = append(w.totals, slices.Clone(values))
+	return nil
+}
+
+// bold is the bold twin of the cell style id (0: the default style).
+func (w *xlsxWriter) boldStyle(id int) (int, error) {
+	if id == 0 {
+		return w.bold, nil
+	}
+	if b, ok := w.boldOf[id]; ok {
+		return b, nil
+	}
+	st, err := w.f.GetStyle(id)
+	if err != nil {
+		return 0, err
+	}
+	st.Font = &excelize.Font{Bold: true, Size: 11, Family: "Calibri"}
+	b, err := w.f.NewStyle(st)
+	if err != nil {
+		return 0, err
+	}
+	w.boldOf[id] = b
+	return b, nil
+}
+
+// writeTotals writes the held totals rows, every cell bold.
+func (w *xlsxWriter) writeTotals() error {
+	for _, values := range w.totals {
+		cells := make([]any, len(values))
+		for i, v := range values {
+			cell, err := w.cell(v)
+			if err != nil {
+				return err
+			}
+			c, ok := cell.(excelize.Cell)
+			if !ok {
+				c = excelize.Cell{}
+			}
+			if c.StyleID, err = w.boldStyle(c.StyleID); err != nil {
+				return err
+			}
+			cells[i] = c
+		}
+		w.row++
+		axis, err := excelize.CoordinatesToCellName(1, w.row)
+		if err != nil {
+			return err
+		}
+		if err := w.sw.SetRow(axis, cells); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (w *xlsxWriter) Close() error {
 	if w.closeOnce {
 		return nil
@@ -541,13 +708,17 @@ func (w *xlsxWriter) Close() error {
 			return err
 		}
 	}
+	filtered := w.row
 	// The filter covers the header and every row; set before the flush,
 	// which writes it after the rows.
-	last, err := excelize.CoordinatesToCellName(max(len(w.cols), 1), max(w.row, 1))
+	last, err := excelize.CoordinatesToCellName(max(len(w.cols), 1), max(filtered, 1))
 	if err != nil {
 		return err
 	}
 	if err := w.f.AutoFilter(w.sheet, "A1:"+last, nil); err != nil {
+		return err
+	}
+	if err := w.writeTotals(); err != nil {
 		return err
 	}
 	if err := w.sw.Flush(); err != nil {

@@ -39,6 +39,7 @@ type list struct {
 	name  string
 	items string
 	kinds map[string]Kind
+	enums map[string]bool
 	order []string
 }
 
@@ -46,6 +47,16 @@ type list struct {
 type Lists struct {
 	app   *fiber.App
 	lists []list
+	// words gives a language's words; nil: every file as in English.
+	words func(locale string) Words
+}
+
+// WithWords makes the files of a language other than English speak it:
+// headers and codes from words (see SendIn). The language is ?locale=,
+// else Accept-Language, else the caller's profile language.
+func (l *Lists) WithWords(words func(locale string) Words) *Lists {
+	l.words = words
+	return l
 }
 
 // NewLists reads the list operations of doc; app answers the pages.
@@ -66,15 +77,16 @@ func NewLists(app *fiber.App, doc *openapi.Document) *Lists {
 			if prop.Value == nil || !prop.Value.Type.Is("array") || prop.Value.Items == nil || prop.Value.Items.Value == nil {
 				continue
 			}
-			kinds := map[string]Kind{}
+			kinds, enums := map[string]Kind{}, map[string]bool{}
 			var order []string
 			for field, fs := range prop.Value.Items.Value.Properties {
 				kinds[field] = kindOf(fs)
+				enums[field] = fs.Value != nil && len(fs.Value.Enum) > 0
 				order = append(order, field)
 			}
 			sort.Strings(order)
 			segs := strings.Split(strings.Trim(path, "/"), "/")
-			l.lists = append(l.lists, list{path: pathPattern(path), name: segs[len(segs)-1], items: name, kinds: kinds, order: order})
+			l.lists = append(l.lists, list{path: pathPattern(path), name: segs[len(segs)-1], items: name, kinds: kinds, enums: enums, order: order})
 		}
 	}
 	// Literal paths before parameterised ones that could match them too.
@@ -192,9 +204,11 @@ func Document(doc map[string]any) error {
 			"`" + XLSXType + "`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then.",
 		"schema": map[string]any{"type": "string", "enum": []any{JSON, CSV, XLSX}}}
 	params["FileLocale"] = map[string]any{"name": "locale", "in": "query", "required": false,
-		"description": "The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` " +
-			"and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` " +
-			"with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400.",
+		"description": "The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else " +
+			"the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns " +
+			"(statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written " +
+			"with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as " +
+			"the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400.",
 		"schema": map[string]any{"type": "string", "enum": toAny(locales)}}
 	return nil
 }
@@ -292,7 +306,17 @@ func (l *Lists) Handler(c *fiber.Ctx) error {
 		return err
 	}
 	cols := ls.columns(items)
-	Send(c, format, ls.name, cols, func(w Writer) error {
+	var words Words
+	locale := LocaleOf(c)
+	if l.words != nil {
+		if locale == "" {
+			locale = p.profileLocale()
+		}
+		if locale != "" && locale != "en" {
+			words = l.words(locale)
+		}
+	}
+	SendIn(c, format, ls.name, cols, locale, words, func(w Writer) error {
 		for {
 			for _, raw := range items {
 				if err := ls.row(w, cols, raw); err != nil {
@@ -355,6 +379,28 @@ func (p *pager) fetch(after string) (int, string, []byte) {
 	return ctx.Response.StatusCode(), string(ctx.Response.Header.ContentType()), append([]byte(nil), ctx.Response.Body()...)
 }
 
+// profileLocale is the language of the caller's profile, read through the
+// app as the caller (same token); "" when there is none.
+func (p *pager) profileLocale() string {
+	var ctx fasthttp.RequestCtx
+	req := fasthttp.AcquireRequest()
+	defer fasthttp.ReleaseRequest(req)
+	req.Header.SetMethod(fiber.MethodGet)
+	req.SetRequestURI("/api/v1/user/profile")
+	for _, h := range p.headers {
+		req.Header.Set(h[0], h[1])
+	}
+	ctx.Init(req, p.remote, nil)
+	p.app.Handler()(&ctx)
+	var profile struct {
+		Locale string `json:"locale"`
+	}
+	if ctx.Response.StatusCode() != fiber.StatusOK || json.Unmarshal(ctx.Response.Body(), &profile) != nil {
+		return ""
+	}
+	return profile.Locale
+}
+
 // page splits a list body into its items and next cursor.
 func page(body []byte, key string) ([]json.RawMessage, string, error) {
 	var doc struct {
@@ -389,7 +435,7 @@ func (ls *list) columns(items []json.RawMessage) []Column {
 	}
 	cols := make([]Column, len(names))
 	for i, n := range names {
-		cols[i] = Column{Name: n, Kind: ls.kinds[n]}
+		cols[i] = Column{Name: n, Kind: ls.kinds[n], Enum: ls.enums[n]}
 	}
 	return cols
 }
