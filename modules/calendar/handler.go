@@ -157,7 +157,7 @@ func (h *Handler) rotate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(feedTokenJSON{Token: token, URL: h.svc.cfg.PublicURL + "/api/v1/calendar/feed/" + token + ".ics"})
+	return c.Status(fiber.StatusCreated).JSON(feedTokenJSON{Token: token, URL: h.svc.FeedURL(token)})
 }
 
 func (h *Handler) feed(c *fiber.Ctx) error {

@@ -433,3 +433,9 @@ func (s *Service) feedOwner(ctx context.Context, token string) (int64, string, b
 	}
 	return ws, locale, true, nil
 }
+
+// FeedURL is the absolute address of the feed a token opens, under the
+// public URL.
+func (s *Service) FeedURL(token string) string {
+	return s.cfg.PublicURL + "/api/v1/calendar/feed/" + token + ".ics"
+}

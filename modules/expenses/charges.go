@@ -8,10 +8,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/chargename"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"

@@ -158,7 +158,7 @@ func (h *Handler) createCharge(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(h.svc.chargeIn(h.svc.ReaderLocale(httpserver.Context(c), auth.Current(c)), ch))
+	return c.Status(fiber.StatusCreated).JSON(h.svc.ChargeJSONIn(h.svc.ReaderLocale(httpserver.Context(c), auth.Current(c)))(ch))
 }
 
 func decodeExpense(c *fiber.Ctx) (ExpenseInput, error) {
@@ -176,6 +176,5 @@ func decodeExpense(c *fiber.Ctx) (ExpenseInput, error) {
 // expenseJSON renders expenses for the caller, generated names in their
 // profile's locale.
 func (h *Handler) expenseJSON(c *fiber.Ctx) func(*Expense) expenseJSON {
-	loc := h.svc.ReaderLocale(httpserver.Context(c), auth.Current(c))
-	return func(e *Expense) expenseJSON { return h.svc.expenseIn(loc, e) }
+	return h.svc.ExpenseJSONIn(h.svc.ReaderLocale(httpserver.Context(c), auth.Current(c)))
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/chargename"
+	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )

@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/propman/propman/modules/accounts"
-	"github.com/propman/propman/modules/expenses/chargename"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/chargename"
 )
 
 // Namer renders a generated name in a locale (the printforms module's
@@ -27,6 +27,11 @@ func (s *Service) nameIn(locale, stored string, n chargename.Name) string {
 // contract's locale for a tenant, the profile's for a landlord.
 func (s *Service) ChargeJSONIn(locale string) func(*Charge) any {
 	return func(c *Charge) any { return s.chargeIn(locale, c) }
+}
+
+// ExpenseJSONIn is expenseOut with the expense's name in locale.
+func (s *Service) ExpenseJSONIn(locale string) func(*Expense) expenseJSON {
+	return func(e *Expense) expenseJSON { return s.expenseIn(locale, e) }
 }
 
 func (s *Service) chargeIn(locale string, c *Charge) chargeJSON {

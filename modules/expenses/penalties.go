@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/chargename"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"

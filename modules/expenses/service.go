@@ -12,10 +12,10 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/accounts"
-	"github.com/propman/propman/modules/expenses/chargename"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"

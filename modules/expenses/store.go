@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses/chargename"
+	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"

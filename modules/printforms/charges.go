@@ -3,7 +3,7 @@ package printforms
 import (
 	"strings"
 
-	"github.com/propman/propman/modules/expenses/chargename"
+	"github.com/propman/propman/platform/chargename"
 )
 
 // meterLabels are the counters module's names of the meter kinds.

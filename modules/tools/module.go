@@ -37,7 +37,7 @@ var defaultsYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Tools: help links, postal tracking numbers, geocoding", Status: module.Ready,
-		Depends:    []string{"reference"},
+		Depends:    []string{"reference", "accounts"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

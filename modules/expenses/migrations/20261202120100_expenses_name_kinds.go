@@ -7,7 +7,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
 
-	"github.com/propman/propman/modules/expenses/chargename"
+	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/database"
 )
 
