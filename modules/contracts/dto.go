@@ -62,6 +62,7 @@ type contractJSON struct {
 	TerminationReason *string         `json:"termination_reason"`
 	AllocationOrder   string          `json:"allocation_order"`
 	LateFeeBase       string          `json:"late_fee_base"`
+	SignedDocument    *signedJSON     `json:"signed_document"`
 	CreatedAt         string          `json:"created_at"`
 	UpdatedAt         string          `json:"updated_at"`
 }
@@ -84,6 +85,10 @@ func toJSON(today period.Date) func(c *Contract) contractJSON {
 			AllocationOrder: c.AllocationOrder, LateFeeBase: c.LateFeeBase,
 			CreatedAt: properties.Timestamp(c.CreatedAt), UpdatedAt: properties.Timestamp(c.UpdatedAt),
 		}
+		if c.SignedDocumentID != nil {
+			out.SignedDocument = &signedJSON{ID: c.SignedDocumentID.String(), SHA256: c.SignedSHA256,
+				CreatedAt: properties.Timestamp(c.SignedAt)}
+		}
 		if c.Status == Terminated {
 			r := c.TerminationReason
 			out.TerminationReason = &r
@@ -105,6 +110,13 @@ func toJSON(today period.Date) func(c *Contract) contractJSON {
 		}
 		return out
 	}
+}
+
+// signedJSON names the stored PDF of the lease as it was activated.
+type signedJSON struct {
+	ID        string `json:"id"`
+	SHA256    string `json:"sha256"`
+	CreatedAt string `json:"created_at"`
 }
 
 // nextRentJSON is an indexation scheduled for a later day.

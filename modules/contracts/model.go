@@ -77,10 +77,15 @@ type Contract struct {
 	TerminationReason string      `bun:"termination_reason,notnull"`
 	// AllocationOrder and LateFeeBase are the contract's money settings
 	// (settings.go).
-	AllocationOrder string    `bun:"allocation_order,notnull"`
-	LateFeeBase     string    `bun:"late_fee_base,notnull"`
-	CreatedAt       time.Time `bun:"created_at,notnull"`
-	UpdatedAt       time.Time `bun:"updated_at,notnull"`
+	AllocationOrder string `bun:"allocation_order,notnull"`
+	LateFeeBase     string `bun:"late_fee_base,notnull"`
+	// The lease as printed at activation (signed.go): a document of the
+	// property and the SHA-256 of its bytes; nil until stored.
+	SignedDocumentID *uuid.UUID `bun:"signed_document_id"`
+	SignedSHA256     string     `bun:"signed_sha256,nullzero"`
+	SignedAt         time.Time  `bun:"signed_at,nullzero"`
+	CreatedAt        time.Time  `bun:"created_at,notnull"`
+	UpdatedAt        time.Time  `bun:"updated_at,notnull"`
 }
 
 // StatusOn is the status a client sees on the day today.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -49,6 +50,11 @@ type Service struct {
 	dir      *reference.Directory
 	// rentListeners are told of each rent change in its transaction.
 	rentListeners []RentListener
+	// activated are told of each activation after it committed;
+	// terminated of each termination in its transaction.
+	activated  []ActivationListener
+	terminated []TerminationListener
+	log        *slog.Logger
 }
 
 // ServiceParams are the service's dependencies as fx provides them.
@@ -64,12 +70,18 @@ type ServiceParams struct {
 	Directory  *reference.Directory
 	// RentListeners are told of rent changes (modules/notices).
 	RentListeners []RentListener `group:"rent_listeners"`
+	// ActivationListeners keep the lease as printed (modules/printforms).
+	ActivationListeners []ActivationListener `group:"activation_listeners"`
+	// TerminationListeners confirm a termination (modules/notices).
+	TerminationListeners []TerminationListener `group:"termination_listeners"`
+	Log                  *slog.Logger
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, store: p.Store, blocks: agreements.NewStore(p.DB), clock: p.Clock,
-		props: p.Properties, tenants: p.Tenants, expenses: p.Expenses, dir: p.Directory, rentListeners: p.RentListeners}
+		props: p.Properties, tenants: p.Tenants, expenses: p.Expenses, dir: p.Directory, rentListeners: p.RentListeners,
+		activated: p.ActivationListeners, terminated: p.TerminationListeners, log: p.Log}
 }
 
 func errNotFound() error { return apierror.NotFound("Contract not found.") }
@@ -543,6 +555,11 @@ func (s *Service) Activate(ctx context.Context, p auth.Principal, c *Contract) (
 	case err != nil:
 		return nil, err
 	}
+	for _, l := range s.activated {
+		if err := l.ContractActivated(ctx, c); err != nil {
+			s.log.Warn("contracts: after the activation", "contract", c.ID, "error", err)
+		}
+	}
 	return c, nil
 }
 
@@ -632,10 +649,18 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, date period.Date, 
 		}
 		after := *c
 		after.Status, after.TerminatedOn, after.TerminationReason, after.UpdatedAt = Terminated, date, reason, now
-		return activity.Record(ctx, tx, activity.Entry{
+		if err := activity.Record(ctx, tx, activity.Entry{
 			Action: activity.Terminated, RecordType: "contract", RecordID: c.ID.String(), WorkspaceID: c.WorkspaceID,
 			Changes: activity.Diff(s.view(c), s.view(&after)),
-		})
+		}); err != nil {
+			return err
+		}
+		for _, l := range s.terminated {
+			if err := l.ContractTerminated(ctx, tx, &after); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err

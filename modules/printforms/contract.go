@@ -41,6 +41,9 @@ type ContractForm struct {
 	Terms         []FormTerm
 	// Updated is the contract's last change: the PDF's creation date.
 	Updated time.Time
+	// Convenience, when not empty, marks the form as a translation of the
+	// signed original (printed in red under the title).
+	Convenience string
 }
 
 // RentStep is a rent from a day on.
@@ -84,6 +87,16 @@ func (r *Renderer) Contract(locale string, f ContractForm) (out []byte, err erro
 	heading := l.get(keyContractNumber) + " " + number
 	d := newDoc(locale, l, title+" "+number, f.Updated)
 	d.title(title, heading)
+	if f.Convenience != "" {
+		d.font("B", 11)
+		d.pdf.SetTextColor(190, 20, 20)
+		for _, line := range d.wrap(clean(f.Convenience, false), contentW) {
+			d.cell(marginL, contentW, d.lineH(), line, "L")
+			d.gap(d.lineH())
+		}
+		d.color(0)
+		d.gap(3)
+	}
 	d.para(l.get(keyPreamble), "", 10, 0, 0)
 	d.gap(1)
 

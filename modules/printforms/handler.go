@@ -89,6 +89,9 @@ func (h *Handler) send(c *fiber.Ctx, job *Job) error {
 	etag := `"` + job.Key + `"`
 	c.Set(fiber.HeaderETag, etag)
 	c.Set(fiber.HeaderCacheControl, "private, no-cache")
+	if job.SHA256 != "" {
+		c.Set("X-Content-SHA256", job.SHA256)
+	}
 	if len(job.Warnings) > 0 {
 		c.Set("Propman-Warnings", strings.Join(job.Warnings, ", "))
 	}

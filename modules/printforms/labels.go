@@ -78,6 +78,9 @@ const (
 	keySetOffBalanceContract = "printforms.setoff.balance_contract"
 	keySetOffBalanceProperty = "printforms.setoff.balance_property"
 	keyPropertyName          = "printforms.contract.property_name"
+	// The stored original of a contract and a translation of it.
+	keySignedTitle = "printforms.contract.signed_title"
+	keyConvenience = "printforms.contract.convenience"
 	// keyMethodPrefix + a payment method, keyChargePrefix + a charge kind
 	// and keyMeterPrefix + a meter kind are keys too (see methodKeys,
 	// chargeKeys).
@@ -103,6 +106,7 @@ var labelKeys = []string{
 	keyPaymentDayValue, keyPaidOn, keyMethod, keyReference, keyReceiptContract, keyBalanceContract,
 	keyBalanceProperty, keyCredit, keyChargeOf, keyPropertyName,
 	keyLeaseTerm, keyLeaseTermValue, keyQuittanceTitle, keyQuittanceNumber, keySetOffTitle, keySetOffNumber, keySetOffTenant, keySetOffDate, keySetOffNote, keySetOffBalanceContract, keySetOffBalanceProperty,
+	keySignedTitle, keyConvenience,
 }
 
 func init() {

@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/module"
 )
@@ -55,7 +56,9 @@ func Entry() module.Entry {
 		Options: fx.Module(Name,
 			// The service is public: the notices module draws receipts with it.
 			fx.Provide(NewLabels, NewRenderer, NewService),
-			fx.Provide(fx.Private, NewConfig, newCache, NewHandler),
+			fx.Provide(fx.Private, NewConfig, newCache, NewHandler, newActivationListener),
+			contracts.ProvideActivationListener(asActivationListener),
+			fx.Invoke(bindActivationListener),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}

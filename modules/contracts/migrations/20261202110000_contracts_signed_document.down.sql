@@ -1,0 +1,5 @@
+ALTER TABLE contracts DROP COLUMN signed_at;
+--bun:split
+ALTER TABLE contracts DROP COLUMN signed_sha256;
+--bun:split
+ALTER TABLE contracts DROP COLUMN signed_document_id;
