@@ -81,6 +81,7 @@ const (
 	// The stored original of a contract and a translation of it.
 	keySignedTitle = "printforms.contract.signed_title"
 	keyConvenience = "printforms.contract.convenience"
+	keyLivingArea  = "printforms.contract.living_area"
 	// keyMethodPrefix + a payment method, keyChargePrefix + a charge kind
 	// and keyMeterPrefix + a meter kind are keys too (see methodKeys,
 	// chargeKeys).
@@ -106,7 +107,7 @@ var labelKeys = []string{
 	keyPaymentDayValue, keyPaidOn, keyMethod, keyReference, keyReceiptContract, keyBalanceContract,
 	keyBalanceProperty, keyCredit, keyChargeOf, keyPropertyName,
 	keyLeaseTerm, keyLeaseTermValue, keyQuittanceTitle, keyQuittanceNumber, keySetOffTitle, keySetOffNumber, keySetOffTenant, keySetOffDate, keySetOffNote, keySetOffBalanceContract, keySetOffBalanceProperty,
-	keySignedTitle, keyConvenience,
+	keySignedTitle, keyConvenience, keyLivingArea,
 }
 
 func init() {

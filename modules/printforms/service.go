@@ -230,6 +230,8 @@ func (s *Service) contractJob(ctx context.Context, c *contracts.Contract, owner 
 		}
 	}
 	form.Country = prop.CountryCode
+	form.CompanyLandlord = owner.LandlordTypeOf() == accounts.LandlordCompany
+	form.LivingArea = prop.LivingArea()
 	sb, noFixedFee := blocks[statutory]
 	if noFixedFee {
 		v.add(sb.Code, stamp(sb.UpdatedAt))
