@@ -75,6 +75,9 @@ type Contract struct {
 	DueDay            int         `bun:"due_day,notnull"`
 	TerminatedOn      period.Date `bun:"terminated_on,nullzero"`
 	TerminationReason string      `bun:"termination_reason,notnull"`
+	// TerminatedAt is when the termination was recorded (zero for one
+	// recorded before the column existed: TerminationRecorded).
+	TerminatedAt time.Time `bun:"terminated_at,nullzero"`
 	// AllocationOrder and LateFeeBase are the contract's money settings
 	// (settings.go).
 	AllocationOrder string `bun:"allocation_order,notnull"`
@@ -137,4 +140,14 @@ func minorOf(a *money.Amount) *int64 {
 	}
 	n := int64(*a)
 	return &n
+}
+
+// TerminationRecorded is when the termination of c was recorded: the date
+// of its confirmation letter. A contract terminated before that was kept
+// has its last change instead.
+func (c *Contract) TerminationRecorded() time.Time {
+	if !c.TerminatedAt.IsZero() {
+		return c.TerminatedAt
+	}
+	return c.UpdatedAt
 }

@@ -637,7 +637,7 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, date period.Date, 
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Contract)(nil)).
 			Set("status = ?", Terminated).Set("terminated_on = ?", date).Set("termination_reason = ?", reason).
-			Set("updated_at = ?", now).Where("id = ?", c.ID).Where("status = ?", Active))
+			Set("terminated_at = ?", now).Set("updated_at = ?", now).Where("id = ?", c.ID).Where("status = ?", Active))
 		if err != nil {
 			return fmt.Errorf("terminate contract: %w", err)
 		}
@@ -649,6 +649,7 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, date period.Date, 
 		}
 		after := *c
 		after.Status, after.TerminatedOn, after.TerminationReason, after.UpdatedAt = Terminated, date, reason, now
+		after.TerminatedAt = now
 		if err := activity.Record(ctx, tx, activity.Entry{
 			Action: activity.Terminated, RecordType: "contract", RecordID: c.ID.String(), WorkspaceID: c.WorkspaceID,
 			Changes: activity.Diff(s.view(c), s.view(&after)),
@@ -666,6 +667,7 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, date period.Date, 
 		return nil, err
 	}
 	c.Status, c.TerminatedOn, c.TerminationReason, c.UpdatedAt = Terminated, date, reason, now
+	c.TerminatedAt = now
 	return c, nil
 }
 

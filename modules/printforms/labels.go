@@ -82,6 +82,12 @@ const (
 	keySignedTitle = "printforms.contract.signed_title"
 	keyConvenience = "printforms.contract.convenience"
 	keyLivingArea  = "printforms.contract.living_area"
+	// The letter that confirms a termination (termination.go).
+	keyTerminationTitle    = "printforms.termination.title"
+	keyTerminationConfirm  = "printforms.termination.confirm"
+	keyTerminationEnds     = "printforms.termination.ends"
+	keyTerminationReason   = "printforms.termination.reason"
+	keyTerminationHandover = "printforms.termination.handover"
 	// keyMethodPrefix + a payment method, keyChargePrefix + a charge kind
 	// and keyMeterPrefix + a meter kind are keys too (see methodKeys,
 	// chargeKeys).
@@ -108,6 +114,7 @@ var labelKeys = []string{
 	keyBalanceProperty, keyCredit, keyChargeOf, keyPropertyName,
 	keyLeaseTerm, keyLeaseTermValue, keyQuittanceTitle, keyQuittanceNumber, keySetOffTitle, keySetOffNumber, keySetOffTenant, keySetOffDate, keySetOffNote, keySetOffBalanceContract, keySetOffBalanceProperty,
 	keySignedTitle, keyConvenience, keyLivingArea,
+	keyTerminationTitle, keyTerminationConfirm, keyTerminationEnds, keyTerminationReason, keyTerminationHandover,
 }
 
 func init() {

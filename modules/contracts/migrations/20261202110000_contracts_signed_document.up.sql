@@ -9,3 +9,7 @@ ALTER TABLE contracts ADD COLUMN signed_document_id {{if .Postgres}}UUID{{else}}
 ALTER TABLE contracts ADD COLUMN signed_sha256 CHAR(64);
 --bun:split
 ALTER TABLE contracts ADD COLUMN signed_at {{.Time}};
+--bun:split
+-- When the termination was recorded: the date of its confirmation letter
+-- (modules/notices, printforms). NULL for contracts terminated before.
+ALTER TABLE contracts ADD COLUMN terminated_at {{.Time}};
