@@ -21,6 +21,8 @@ type contractRequest struct {
 	// still takes.
 	AllocationOrder *string `json:"allocation_order"`
 	LateFeeBase     *string `json:"late_fee_base"`
+	// DepositInterestRate: a yearly percentage, null for none.
+	DepositInterestRate json.RawMessage `json:"deposit_interest_rate"`
 }
 
 // onlySettings reports whether r changes nothing but the money settings.
@@ -62,9 +64,11 @@ type contractJSON struct {
 	TerminationReason *string         `json:"termination_reason"`
 	AllocationOrder   string          `json:"allocation_order"`
 	LateFeeBase       string          `json:"late_fee_base"`
-	SignedDocument    *signedJSON     `json:"signed_document"`
-	CreatedAt         string          `json:"created_at"`
-	UpdatedAt         string          `json:"updated_at"`
+	// DepositInterestRate is a yearly percentage (null: none configured).
+	DepositInterestRate *InterestRate `json:"deposit_interest_rate"`
+	SignedDocument      *signedJSON   `json:"signed_document"`
+	CreatedAt           string        `json:"created_at"`
+	UpdatedAt           string        `json:"updated_at"`
 }
 
 func date(d period.Date) *period.Date {
@@ -82,7 +86,7 @@ func toJSON(today period.Date) func(c *Contract) contractJSON {
 			Number: c.Number, Status: c.StatusOn(today), Locale: c.Locale, Terms: json.RawMessage(c.Terms),
 			StartDate: date(c.StartDate), EndDate: date(c.EndDate), Currency: c.Currency,
 			DueDay: c.DueDay, Deposit: c.Deposit(), TerminatedOn: date(c.TerminatedOn),
-			AllocationOrder: c.AllocationOrder, LateFeeBase: c.LateFeeBase,
+			AllocationOrder: c.AllocationOrder, LateFeeBase: c.LateFeeBase, DepositInterestRate: c.DepositInterest(),
 			CreatedAt: properties.Timestamp(c.CreatedAt), UpdatedAt: properties.Timestamp(c.UpdatedAt),
 		}
 		if c.SignedDocumentID != nil {

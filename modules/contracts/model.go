@@ -82,6 +82,10 @@ type Contract struct {
 	// (settings.go).
 	AllocationOrder string `bun:"allocation_order,notnull"`
 	LateFeeBase     string `bun:"late_fee_base,notnull"`
+	// DepositInterestE4 is the yearly rate the deposit earns (an
+	// InterestRate; a plain integer, as bun writes a type with
+	// MarshalJSON as JSON), nil when none is configured (settings.go).
+	DepositInterestE4 *int64 `bun:"deposit_interest_rate_e4"`
 	// The lease as printed at activation (signed.go): a document of the
 	// property and the SHA-256 of its bytes; nil until stored.
 	SignedDocumentID *uuid.UUID `bun:"signed_document_id"`
@@ -150,4 +154,14 @@ func (c *Contract) TerminationRecorded() time.Time {
 		return c.TerminatedAt
 	}
 	return c.UpdatedAt
+}
+
+// DepositInterest is the yearly rate the deposit earns, nil when none is
+// configured.
+func (c *Contract) DepositInterest() *InterestRate {
+	if c.DepositInterestE4 == nil {
+		return nil
+	}
+	r := InterestRate(*c.DepositInterestE4)
+	return &r
 }

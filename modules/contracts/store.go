@@ -49,7 +49,7 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, c *Contract) error {
 
 // editable are the columns PUT changes.
 var editable = []string{"property_id", "tenant_id", "number", "locale", "terms", "currency",
-	"start_date", "end_date", "rent_minor", "deposit_minor", "due_day", "allocation_order", "late_fee_base", "updated_at"}
+	"start_date", "end_date", "rent_minor", "deposit_minor", "due_day", "allocation_order", "late_fee_base", "deposit_interest_rate_e4", "updated_at"}
 
 // UpdateDraft writes the editable columns of c while it is a draft; false
 // when it no longer is.
@@ -64,7 +64,7 @@ func (s *Store) UpdateDraft(ctx context.Context, db bun.IDB, c *Contract) (bool,
 
 // UpdateSettings writes c's money settings, in any status.
 func (s *Store) UpdateSettings(ctx context.Context, db bun.IDB, c *Contract) error {
-	if _, err := database.Exec(ctx, db, db.NewUpdate().Model(c).Column("allocation_order", "late_fee_base", "updated_at").WherePK()); err != nil {
+	if _, err := database.Exec(ctx, db, db.NewUpdate().Model(c).Column("allocation_order", "late_fee_base", "deposit_interest_rate_e4", "updated_at").WherePK()); err != nil {
 		return fmt.Errorf("update contract settings: %w", err)
 	}
 	return nil

@@ -88,6 +88,11 @@ const (
 	keyTerminationEnds     = "printforms.termination.ends"
 	keyTerminationReason   = "printforms.termination.reason"
 	keyTerminationHandover = "printforms.termination.handover"
+	// The deposit statement's interest (modules/compensations, through
+	// Renderer.Text).
+	KeyDepositInterest     = "printforms.deposit.interest"
+	KeyDepositInterestLine = "printforms.deposit.interest_line"
+	KeyDepositNoInterest   = "printforms.deposit.no_interest"
 	// keyMethodPrefix + a payment method, keyChargePrefix + a charge kind
 	// and keyMeterPrefix + a meter kind are keys too (see methodKeys,
 	// chargeKeys).
@@ -115,6 +120,7 @@ var labelKeys = []string{
 	keyLeaseTerm, keyLeaseTermValue, keyQuittanceTitle, keyQuittanceNumber, keySetOffTitle, keySetOffNumber, keySetOffTenant, keySetOffDate, keySetOffNote, keySetOffBalanceContract, keySetOffBalanceProperty,
 	keySignedTitle, keyConvenience, keyLivingArea,
 	keyTerminationTitle, keyTerminationConfirm, keyTerminationEnds, keyTerminationReason, keyTerminationHandover,
+	KeyDepositInterest, KeyDepositInterestLine, KeyDepositNoInterest,
 }
 
 func init() {

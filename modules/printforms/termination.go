@@ -143,3 +143,15 @@ func (s *Service) TerminationJob(ctx context.Context, p auth.Principal, rawID, l
 func (s *Service) TerminationText(locale string, t Termination) (string, []string) {
 	return s.render.TerminationText(locale, t)
 }
+
+// Text is the text of one of the forms' keys (Key...) in locale, with
+// {name} placeholders filled from vars: for another module's form drawn
+// with a Sheet.
+func (r *Renderer) Text(locale, key string, vars map[string]string) string {
+	l, _ := r.labels.forLocale(locale)
+	text := l.get(key)
+	for k, v := range vars {
+		text = strings.ReplaceAll(text, "{"+k+"}", v)
+	}
+	return text
+}

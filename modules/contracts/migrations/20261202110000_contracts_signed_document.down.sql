@@ -1,3 +1,5 @@
+ALTER TABLE contracts DROP COLUMN deposit_interest_rate_e4;
+--bun:split
 ALTER TABLE contracts DROP COLUMN terminated_at;
 --bun:split
 ALTER TABLE contracts DROP COLUMN signed_at;

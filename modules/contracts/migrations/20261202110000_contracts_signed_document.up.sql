@@ -13,3 +13,9 @@ ALTER TABLE contracts ADD COLUMN signed_at {{.Time}};
 -- When the termination was recorded: the date of its confirmation letter
 -- (modules/notices, printforms). NULL for contracts terminated before.
 ALTER TABLE contracts ADD COLUMN terminated_at {{.Time}};
+--bun:split
+-- The yearly interest rate the deposit earns for the tenant (Germany,
+-- § 551 Abs. 3 BGB), in ten-thousandths of a percent (0.5 % is 5000),
+-- NULL when none is configured: the deposit settlement uses it unless a
+-- rate is entered there (modules/compensations).
+ALTER TABLE contracts ADD COLUMN deposit_interest_rate_e4 BIGINT CHECK (deposit_interest_rate_e4 IS NULL OR (deposit_interest_rate_e4 >= 0 AND deposit_interest_rate_e4 <= 200000));
