@@ -34,6 +34,11 @@ func (r *contractRequest) onlySettings() bool {
 type terminateRequest struct {
 	Date   json.RawMessage `json:"date"`
 	Reason *string         `json:"reason" validate:"multiline"`
+	// TerminatedBy is landlord, tenant or mutual (optional).
+	TerminatedBy *string `json:"terminated_by"`
+	// NoticeReceivedOn is the day the tenant's notice arrived (optional,
+	// only with terminated_by tenant).
+	NoticeReceivedOn json.RawMessage `json:"notice_received_on"`
 }
 
 func encodeTerms(ts []Term) string {
@@ -62,6 +67,8 @@ type contractJSON struct {
 	Deposit           *money.Amount   `json:"deposit"`
 	TerminatedOn      *period.Date    `json:"terminated_on"`
 	TerminationReason *string         `json:"termination_reason"`
+	TerminatedBy      *string         `json:"terminated_by"`
+	NoticeReceivedOn  *period.Date    `json:"notice_received_on"`
 	AllocationOrder   string          `json:"allocation_order"`
 	LateFeeBase       string          `json:"late_fee_base"`
 	// DepositInterestRate is a yearly percentage (null: none configured).
@@ -96,6 +103,11 @@ func toJSON(today period.Date) func(c *Contract) contractJSON {
 		if c.Status == Terminated {
 			r := c.TerminationReason
 			out.TerminationReason = &r
+			if c.TerminatedBy != "" {
+				by := c.TerminatedBy
+				out.TerminatedBy = &by
+			}
+			out.NoticeReceivedOn = date(c.NoticeReceivedOn)
 			// The tenancy ends on the termination date: end_date says so
 			// (LANDLORD-CORE: ending, with end_date).
 			if c.EndDate.IsZero() || c.TerminatedOn.Before(c.EndDate) {

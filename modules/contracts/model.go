@@ -23,6 +23,13 @@ const (
 	Ended      = "ended"
 )
 
+// Who ended a tenancy (terminated_by).
+const (
+	ByLandlord = "landlord"
+	ByTenant   = "tenant"
+	ByMutual   = "mutual"
+)
+
 // Statuses are every status a client can see or filter by.
 var Statuses = []string{Draft, Active, Ending, Terminated, Ended}
 
@@ -78,6 +85,10 @@ type Contract struct {
 	// TerminatedAt is when the termination was recorded (zero for one
 	// recorded before the column existed: TerminationRecorded).
 	TerminatedAt time.Time `bun:"terminated_at,nullzero"`
+	// TerminatedBy is who gave notice (TerminatedBy... values, "" when
+	// not said); NoticeReceivedOn the day the tenant's notice arrived.
+	TerminatedBy     string      `bun:"terminated_by,notnull"`
+	NoticeReceivedOn period.Date `bun:"notice_received_on,nullzero"`
 	// AllocationOrder and LateFeeBase are the contract's money settings
 	// (settings.go).
 	AllocationOrder string `bun:"allocation_order,notnull"`

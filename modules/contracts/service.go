@@ -622,7 +622,11 @@ func (c *Contract) prepayment() *money.Amount {
 
 // Terminate ends the active contract c on date: its expenses end that day
 // (no charge for a period that starts after it); charges made stay.
-func (s *Service) Terminate(ctx context.Context, c *Contract, date period.Date, reason string) (*Contract, error) {
+func (s *Service) Terminate(ctx context.Context, c *Contract, in Termination) (*Contract, error) {
+	date, reason := in.Date, in.Reason
+	if !in.NoticeReceived.IsZero() && in.NoticeReceived.After(s.today()) {
+		return nil, apierror.Validation("notice_received_on: must not be in the future")
+	}
 	if c.StatusOn(s.today()) != Active {
 		return nil, apierror.Conflict("not_active", "Only an active contract can be terminated.")
 	}
@@ -637,7 +641,8 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, date period.Date, 
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Contract)(nil)).
 			Set("status = ?", Terminated).Set("terminated_on = ?", date).Set("termination_reason = ?", reason).
-			Set("terminated_at = ?", now).Set("updated_at = ?", now).Where("id = ?", c.ID).Where("status = ?", Active))
+			Set("terminated_at = ?", now).Set("terminated_by = ?", in.By).Set("notice_received_on = ?", noticeOn(in.NoticeReceived)).
+			Set("updated_at = ?", now).Where("id = ?", c.ID).Where("status = ?", Active))
 		if err != nil {
 			return fmt.Errorf("terminate contract: %w", err)
 		}
@@ -649,7 +654,7 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, date period.Date, 
 		}
 		after := *c
 		after.Status, after.TerminatedOn, after.TerminationReason, after.UpdatedAt = Terminated, date, reason, now
-		after.TerminatedAt = now
+		after.TerminatedAt, after.TerminatedBy, after.NoticeReceivedOn = now, in.By, in.NoticeReceived
 		if err := activity.Record(ctx, tx, activity.Entry{
 			Action: activity.Terminated, RecordType: "contract", RecordID: c.ID.String(), WorkspaceID: c.WorkspaceID,
 			Changes: activity.Diff(s.view(c), s.view(&after)),
@@ -667,8 +672,26 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, date period.Date, 
 		return nil, err
 	}
 	c.Status, c.TerminatedOn, c.TerminationReason, c.UpdatedAt = Terminated, date, reason, now
-	c.TerminatedAt = now
+	c.TerminatedAt, c.TerminatedBy, c.NoticeReceivedOn = now, in.By, in.NoticeReceived
 	return c, nil
+}
+
+// Termination is what POST /contracts/{id}/terminate says: the last
+// day, the reason, who gave notice ("" when not said) and the day the
+// tenant's notice arrived (zero when not said).
+type Termination struct {
+	Date           period.Date
+	Reason         string
+	By             string
+	NoticeReceived period.Date
+}
+
+// noticeOn is the day for the column: NULL when not given.
+func noticeOn(d period.Date) *period.Date {
+	if d.IsZero() {
+		return nil
+	}
+	return &d
 }
 
 // now is the clock's time at the precision both databases keep.

@@ -81,7 +81,15 @@ func (w *terminationWorker) Work(ctx context.Context, job *river.Job[termination
 	if err != nil {
 		return err
 	}
-	blob, err := s.files.Put(ctx, pdf.Filename, bytes.NewReader(data))
+	// The storage keeps only a name's last path segment: "L/7" would be
+	// stored as "7.pdf".
+	name := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < ' ' {
+			return '-'
+		}
+		return r
+	}, pdf.Filename)
+	blob, err := s.files.Put(ctx, name, bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
@@ -116,5 +124,6 @@ func (w *terminationWorker) Work(ctx context.Context, job *river.Job[termination
 // form gathers it, from what the notice read through its transaction.
 func (s *Service) terminationOf(lt *letter, c *contracts.Contract) printforms.Termination {
 	return printforms.Termination{ContractNumber: c.Number, Ends: c.TerminatedOn, Reason: c.TerminationReason,
+		By: c.TerminatedBy, NoticeReceived: c.NoticeReceivedOn,
 		PropertyName: lt.prop.Name, PropertyAddress: printforms.AddressLine(lt.prop.Address, strings.TrimSpace(lt.prop.PostalCode+" "+lt.prop.City))}
 }

@@ -20,19 +20,20 @@ func TestTerminationIsConfirmedByALetter(t *testing.T) {
 	}{
 		{"de", "Bestätigung der Kündigung – Vertrag Nr. L-7",
 			[]string{"Hiermit bestätigen wir die Kündigung des Mietvertrags Nr. L-7 über das Mietobjekt Flat 3 (Lindenstraße 5, 10969 Berlin).",
-				"Das Mietverhältnis endet am 31.03.2027.", "Angegebener Grund: Umzug ins Ausland", "über die Kaution wird nach der Rückgabe abgerechnet"},
+				"Das Mietverhältnis endet am 31.03.2027.", "Ihre Kündigung ist uns am 20.11.2026 zugegangen.", "Angegebener Grund: Umzug ins Ausland", "über die Kaution wird nach der Rückgabe abgerechnet"},
 			[]string{"Bestätigung der Kündigung", "Vertrag Nr. L-7", "Datum 26.11.2026", "Mietende 31.03.2027",
 				"Mieter Anna Schmidt, Kastanienallee 12, 10435 Berlin", "Mietobjekt Flat 3, Lindenstraße 5, 10969 Berlin",
-				"Das Mietverhältnis endet am 31.03.2027.", "Unterschrift – Vermieter"}},
+				"Das Mietverhältnis endet am 31.03.2027.", "Ihre Kündigung ist uns am 20.11.2026 zugegangen.", "Unterschrift – Vermieter"}},
 		{"fr", "Confirmation de la résiliation du bail – Contrat n° L-7",
 			[]string{"Nous vous confirmons par la présente la résiliation du contrat de location n° L-7 portant sur le logement Flat 3 (Lindenstraße 5, 10969 Berlin).",
-				"Le bail prendra fin le 31/03/2027.", "Motif indiqué : Umzug ins Ausland", "article 22 de la loi n° 89-462"},
+				"Le bail prendra fin le 31/03/2027.", "Nous avons bien reçu votre congé le 20/11/2026.", "Motif indiqué : Umzug ins Ausland", "article 22 de la loi n° 89-462"},
 			[]string{"Confirmation de la résiliation du bail", "Date 26/11/2026", "Date de fin 31/03/2027",
-				"Le bail prendra fin le 31/03/2027.", "Signature – Bailleur"}},
+				"Le bail prendra fin le 31/03/2027.", "Nous avons bien reçu votre congé le 20/11/2026.", "Signature – Bailleur"}},
 		{"en", "Confirmation of termination – Contract No. L-7",
 			[]string{"We hereby confirm the termination of rental contract No. L-7 for the property Flat 3 (Lindenstraße 5, 10969 Berlin).",
-				"The tenancy ends on 2027-03-31.", "Reason given: Umzug ins Ausland"},
+				"The tenancy ends on 2027-03-31.", "We received your notice of termination on 2026-11-20.", "Reason given: Umzug ins Ausland"},
 			[]string{"Confirmation of termination", "Date 2026-11-26", "End date 2027-03-31", "The tenancy ends on 2027-03-31.",
+				"We received your notice of termination on 2026-11-20.",
 				"Signature – Landlord"}},
 	} {
 		t.Run(tc.locale, func(t *testing.T) {
@@ -41,8 +42,25 @@ func TestTerminationIsConfirmedByALetter(t *testing.T) {
 			w.app.Put("/api/v1/contragents/"+w.tenant, tok, map[string]any{"address": "Kastanienallee 12, 10435 Berlin"}).Expect(http.StatusOK)
 			form := "/api/v1/print-forms/contracts/" + w.contract + "/termination"
 			w.app.Get(form, tok).Expect(http.StatusConflict)
-			w.app.Post("/api/v1/contracts/"+w.contract+"/terminate", tok, map[string]any{"date": "2027-03-31", "reason": "Umzug ins Ausland"}).
-				Expect(http.StatusOK)
+			terminate := "/api/v1/contracts/" + w.contract + "/terminate"
+			for _, bad := range []map[string]any{
+				{"date": "2027-03-31", "terminated_by": "bank"},
+				{"date": "2027-03-31", "notice_received_on": "2026-11-20"},
+				{"date": "2027-03-31", "terminated_by": "landlord", "notice_received_on": "2026-11-20"},
+				{"date": "2027-03-31", "terminated_by": "tenant", "notice_received_on": "2026-11-27"},
+			} {
+				w.app.Post(terminate, tok, bad).Expect(http.StatusBadRequest)
+			}
+			var out struct {
+				Status           string  `json:"status"`
+				TerminatedBy     *string `json:"terminated_by"`
+				NoticeReceivedOn *string `json:"notice_received_on"`
+			}
+			w.app.Post(terminate, tok, map[string]any{"date": "2027-03-31", "reason": "Umzug ins Ausland",
+				"terminated_by": "Tenant", "notice_received_on": "2026-11-20"}).Expect(http.StatusOK).JSON(&out)
+			if out.Status != "ending" || out.TerminatedBy == nil || *out.TerminatedBy != "tenant" || out.NoticeReceivedOn == nil || *out.NoticeReceivedOn != "2026-11-20" {
+				t.Errorf("the terminated contract: %+v", out)
+			}
 			w.quiet(t)
 			mails, err := w.srv.Wait(1, 10*time.Second)
 			if err != nil {

@@ -88,6 +88,11 @@ const (
 	keyTerminationEnds     = "printforms.termination.ends"
 	keyTerminationReason   = "printforms.termination.reason"
 	keyTerminationHandover = "printforms.termination.handover"
+	// Who gave notice, in the termination letter.
+	keyTerminationByTenantOn = "printforms.termination.by_tenant_on"
+	keyTerminationByTenant   = "printforms.termination.by_tenant"
+	keyTerminationByLandlord = "printforms.termination.by_landlord"
+	keyTerminationMutual     = "printforms.termination.mutual"
 	// The deposit statement's interest (modules/compensations, through
 	// Renderer.Text).
 	KeyDepositInterest     = "printforms.deposit.interest"
@@ -121,6 +126,7 @@ var labelKeys = []string{
 	keySignedTitle, keyConvenience, keyLivingArea,
 	keyTerminationTitle, keyTerminationConfirm, keyTerminationEnds, keyTerminationReason, keyTerminationHandover,
 	KeyDepositInterest, KeyDepositInterestLine, KeyDepositNoInterest,
+	keyTerminationByTenantOn, keyTerminationByTenant, keyTerminationByLandlord, keyTerminationMutual,
 }
 
 func init() {

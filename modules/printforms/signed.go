@@ -86,7 +86,9 @@ func (s *Service) freeze(ctx context.Context, c *contracts.Contract, owner *acco
 		if err != nil {
 			return nil, err
 		}
-		blob, err := s.files.Put(ctx, job.Filename, bytes.NewReader(data))
+		// The storage keeps only a name's last path segment: "2026/001"
+		// would be stored as "001.pdf".
+		blob, err := s.files.Put(ctx, utf8Filename(job.Filename), bytes.NewReader(data))
 		if err != nil {
 			return nil, err
 		}

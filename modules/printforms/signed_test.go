@@ -30,6 +30,7 @@ type documentList struct {
 		Category   string  `json:"category"`
 		Title      string  `json:"title"`
 		SHA256     string  `json:"sha256"`
+		Filename   string  `json:"filename"`
 	} `json:"documents"`
 }
 
@@ -103,7 +104,7 @@ func TestSignedContractNeverChanges(t *testing.T) {
 		if d.ID == sd.ID {
 			found++
 			if d.Category != "contract" || d.SHA256 != sd.SHA256 || d.ContractID == nil || *d.ContractID != f.contract ||
-				d.Title != "Rental contract 2026/001 – original as signed" {
+				d.Title != "Rental contract 2026/001 – original as signed" || d.Filename != "contract-2026-001.pdf" {
 				t.Errorf("the stored original: %+v", d)
 			}
 		}

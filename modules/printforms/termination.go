@@ -26,6 +26,11 @@ type Termination struct {
 	// Ends is the last day of the tenancy.
 	Ends   period.Date
 	Reason string
+	// By is who gave notice (contracts.ByLandlord, ByTenant, ByMutual;
+	// "" when not said); NoticeReceived the day the tenant's notice
+	// arrived (zero: not said).
+	By             string
+	NoticeReceived period.Date
 }
 
 // TerminationText is the letter's subject and paragraphs in locale: the
@@ -42,6 +47,16 @@ func (r *Renderer) TerminationText(locale string, t Termination) (subject string
 	paragraphs = []string{
 		strings.NewReplacer("{number}", clean(t.ContractNumber, false), "{property}", property).Replace(l.get(keyTerminationConfirm)),
 		strings.NewReplacer("{date}", st.Date(t.Ends)).Replace(l.get(keyTerminationEnds)),
+	}
+	switch {
+	case t.By == contracts.ByTenant && !t.NoticeReceived.IsZero():
+		paragraphs = append(paragraphs, strings.NewReplacer("{date}", st.Date(t.NoticeReceived)).Replace(l.get(keyTerminationByTenantOn)))
+	case t.By == contracts.ByTenant:
+		paragraphs = append(paragraphs, l.get(keyTerminationByTenant))
+	case t.By == contracts.ByLandlord:
+		paragraphs = append(paragraphs, l.get(keyTerminationByLandlord))
+	case t.By == contracts.ByMutual:
+		paragraphs = append(paragraphs, l.get(keyTerminationMutual))
 	}
 	if reason := strings.TrimSpace(t.Reason); reason != "" {
 		paragraphs = append(paragraphs, strings.NewReplacer("{reason}", reason).Replace(l.get(keyTerminationReason)))
@@ -129,7 +144,7 @@ func (s *Service) TerminationJob(ctx context.Context, p auth.Principal, rawID, l
 		// As the tenant's mail writes it (modules/notices): street, postal
 		// code and city.
 		PropertyName: prop.Name, PropertyAddress: AddressLine(prop.Address, strings.TrimSpace(prop.PostalCode+" "+prop.City)),
-		Ends: c.TerminatedOn, Reason: c.TerminationReason}
+		Ends: c.TerminatedOn, Reason: c.TerminationReason, By: c.TerminatedBy, NoticeReceived: c.NoticeReceivedOn}
 	v := newVersion("termination", s.labels, locale)
 	v.add(c.ID.String(), stamp(c.UpdatedAt), stamp(owner.UpdatedAt), stamp(tenant.UpdatedAt), stamp(prop.UpdatedAt))
 	return &Job{

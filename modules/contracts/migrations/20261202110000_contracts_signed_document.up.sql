@@ -19,3 +19,10 @@ ALTER TABLE contracts ADD COLUMN terminated_at {{.Time}};
 -- NULL when none is configured: the deposit settlement uses it unless a
 -- rate is entered there (modules/compensations).
 ALTER TABLE contracts ADD COLUMN deposit_interest_rate_e4 BIGINT CHECK (deposit_interest_rate_e4 IS NULL OR (deposit_interest_rate_e4 >= 0 AND deposit_interest_rate_e4 <= 200000));
+--bun:split
+-- Who gave notice (landlord, tenant, or a mutual agreement; '' when not
+-- said) and the day the tenant's notice reached the landlord: stated in
+-- the confirmation letter.
+ALTER TABLE contracts ADD COLUMN terminated_by VARCHAR(10) NOT NULL DEFAULT '' CHECK (terminated_by IN ('', 'landlord', 'tenant', 'mutual'));
+--bun:split
+ALTER TABLE contracts ADD COLUMN notice_received_on DATE;
