@@ -59,9 +59,9 @@ type Service struct {
 	labels    string
 	// files stores a contract's lease as printed at activation; nil when
 	// the documents module is off (every form is then drawn live).
-	files  *documents.Files
-	clock  clock.Clock
-	labelz *Labels
+	files *documents.Files
+	clock clock.Clock
+	texts *Labels
 	// freezing stores one original per contract when several first
 	// requests come at once.
 	freezing singleflight.Group
@@ -94,7 +94,7 @@ type ServiceParams struct {
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, contracts: p.Contracts, tenants: p.Contragents, props: p.Properties, accounts: p.Accounts,
 		blocks: agreements.NewStore(p.DB), dir: p.Directory, render: p.Renderer, labels: p.Labels.Version(),
-		files: p.Files, clock: p.Clock, labelz: p.Labels}
+		files: p.Files, clock: p.Clock, texts: p.Labels}
 }
 
 // errLocale is the 400 of a ?locale= that is not an active language.

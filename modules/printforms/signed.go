@@ -93,7 +93,7 @@ func (s *Service) freeze(ctx context.Context, c *contracts.Contract, owner *acco
 			return nil, err
 		}
 		ownerLocale, _ := s.Locale("", owner.Locale)
-		l, _ := s.labelz.forLocale(ownerLocale)
+		l, _ := s.texts.forLocale(ownerLocale)
 		title := strings.NewReplacer("{number}", cur.Number).Replace(l.get(keySignedTitle))
 		err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 			f, err := s.files.Insert(ctx, tx, documents.NewFile{WorkspaceID: cur.WorkspaceID, PropertyID: cur.PropertyID,
@@ -134,7 +134,7 @@ func (s *Service) freeze(ctx context.Context, c *contracts.Contract, owner *acco
 // convenienceNote is the line that marks a form in locale as a
 // translation of the original in the locale original.
 func (s *Service) convenienceNote(locale, original string) string {
-	l, _ := s.labelz.forLocale(locale)
+	l, _ := s.texts.forLocale(locale)
 	name := original
 	if lang, ok := s.dir.Language(original); ok && lang.NativeName != "" {
 		name = lang.NativeName
