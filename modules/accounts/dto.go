@@ -26,6 +26,8 @@ type ProfileView struct {
 	UserView
 	UpdatedAt     string         `json:"updated_at"`
 	PostalAddress *PostalAddress `json:"postal_address"`
+	// LandlordType: natural_person or company (the French lease's term).
+	LandlordType string `json:"landlord_type"`
 }
 
 // PostalAddress is a postal address in the shape of a property's: the

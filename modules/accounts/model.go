@@ -29,6 +29,9 @@ type User struct {
 	AddressCountry    string    `bun:"address_country_code,notnull"`
 	CreatedAt         time.Time `bun:"created_at,notnull"`
 	UpdatedAt         time.Time `bun:"updated_at,notnull"`
+	// LandlordType is LandlordPerson or LandlordCompany; empty reads as a
+	// natural person (LandlordTypeOf).
+	LandlordType string `bun:"landlord_type,notnull"`
 }
 
 // PostalAddress is the user's postal address, nil when none is on file.
@@ -65,4 +68,19 @@ type VerificationCode struct {
 	Attempts  int     `bun:"attempts,notnull"`
 	ExpiresMS int64   `bun:"expires_ms,notnull"`
 	CreatedMS int64   `bun:"created_ms,notnull"`
+}
+
+// The kinds of landlord an account holder lets as (the profile's
+// landlord_type).
+const (
+	LandlordPerson  = "natural_person"
+	LandlordCompany = "company"
+)
+
+// LandlordTypeOf is the user's landlord type, natural_person unless set.
+func (u *User) LandlordTypeOf() string {
+	if u.LandlordType == LandlordCompany {
+		return LandlordCompany
+	}
+	return LandlordPerson
 }

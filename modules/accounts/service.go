@@ -373,7 +373,8 @@ func (s *Service) View(u *User) UserView {
 
 // ProfileView is the profile of u: the User resource and updated_at.
 func (s *Service) ProfileView(u *User) ProfileView {
-	return ProfileView{UserView: s.View(u), UpdatedAt: u.UpdatedAt.UTC().Format(time.RFC3339), PostalAddress: u.PostalAddress()}
+	return ProfileView{UserView: s.View(u), UpdatedAt: u.UpdatedAt.UTC().Format(time.RFC3339), PostalAddress: u.PostalAddress(),
+		LandlordType: u.LandlordTypeOf()}
 }
 
 // ProfileUpdate holds the profile fields a user may change; nil leaves a
@@ -388,6 +389,8 @@ type ProfileUpdate struct {
 	// removes it.
 	PostalAddress      *PostalAddress
 	ClearPostalAddress bool
+	// LandlordType is natural_person or company.
+	LandlordType *string
 }
 
 // UpdateProfile applies the update to the user with id under the rules of
@@ -421,6 +424,14 @@ func (s *Service) UpdateProfile(ctx context.Context, id int64, in ProfileUpdate)
 	} else if in.PostalAddress != nil {
 		a := r.postalAddress("postal_address", *in.PostalAddress)
 		u.AddressLine, u.AddressPostalCode, u.AddressCity, u.AddressCountry = a.Address, a.PostalCode, a.City, a.CountryCode
+	}
+	if in.LandlordType != nil {
+		switch t := strings.ToLower(strings.TrimSpace(*in.LandlordType)); t {
+		case LandlordPerson, LandlordCompany:
+			u.LandlordType = t
+		default:
+			r.fail("landlord_type: must be natural_person or company")
+		}
 	}
 	if err := r.err(); err != nil {
 		return nil, err

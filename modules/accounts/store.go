@@ -142,7 +142,7 @@ func (s *Store) UpdateProfile(ctx context.Context, u *User) error {
 	settle := s.change(u.ID)
 	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model(u).
 		Column("name", "phone", "locale", "country_code",
-			"address_line", "address_postal_code", "address_city", "address_country_code", "updated_at").
+			"address_line", "address_postal_code", "address_city", "address_country_code", "landlord_type", "updated_at").
 		Where("?TableAlias.id = ?", database.Param{V: u.ID}))
 	if err != nil {
 		return uniqueError(fmt.Errorf("update profile: %w", err))

@@ -3,6 +3,7 @@ package compensations
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/propman/propman/modules/contracts"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -146,7 +147,9 @@ type reasonRequest struct {
 // settleRequest is the body of POST .../deposit-settlements.
 type settleRequest struct {
 	ContractID string `json:"contract_id"`
-	Deductions []struct {
+	// InterestRate is the yearly rate in percent the deposit earned.
+	InterestRate json.RawMessage `json:"interest_rate"`
+	Deductions   []struct {
 		Reason   string          `json:"reason"`
 		Amount   json.RawMessage `json:"amount"`
 		Evidence []string        `json:"evidence"`
@@ -161,6 +164,13 @@ func (r *settleRequest) input() (SettleInput, []string) {
 		details = append(details, "contract_id: must be the id of a contract of this property")
 	}
 	in.ContractID = id
+	if r.InterestRate != nil && strings.TrimSpace(string(r.InterestRate)) != "null" {
+		if rate, err := contracts.ParseInterestRate(r.InterestRate); err != nil {
+			details = append(details, "interest_rate: "+err.Error())
+		} else {
+			in.InterestRate = &rate
+		}
+	}
 	if len(r.Deductions) > maxDeductions {
 		return in, append(details, fmt.Sprintf("deductions: at most %d", maxDeductions))
 	}
@@ -213,7 +223,12 @@ type settlementJSON struct {
 	Deadline         period.Date  `json:"deadline"`
 	Statutory        bool         `json:"statutory"`
 	Matching         *bool        `json:"matching"`
-	CreatedAt        string       `json:"created_at"`
+	// InterestRate is the yearly rate in percent the deposit's interest
+	// was computed at (null: none applies); Interest is part of Refund.
+	InterestRate  *contracts.InterestRate `json:"interest_rate"`
+	Interest      money.Amount            `json:"interest"`
+	InterestLines []InterestLine          `json:"interest_lines"`
+	CreatedAt     string                  `json:"created_at"`
 }
 
 func settlementOut(st *Settlement) settlementJSON {
@@ -223,6 +238,12 @@ func settlementOut(st *Settlement) settlementJSON {
 		StillOwed: st.StillOwed, AppliedPaymentID: idString(st.AppliedPaymentID), CompensationID: idString(st.CompensationID),
 		Deadline: st.Deadline, Statutory: st.Statutory, Matching: st.Matching, CreatedAt: properties.Timestamp(st.CreatedAt)}
 	_ = json.Unmarshal([]byte(st.Deductions), &out.Deductions)
+	out.Interest, out.InterestLines = st.Interest, []InterestLine{}
+	if st.InterestRateE4 != nil {
+		r := contracts.InterestRate(*st.InterestRateE4)
+		out.InterestRate = &r
+	}
+	_ = json.Unmarshal([]byte(st.InterestLines), &out.InterestLines)
 	return out
 }
 

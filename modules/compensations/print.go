@@ -3,12 +3,14 @@ package compensations
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
 
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/law"
 	"github.com/propman/propman/platform/money"
 )
 
@@ -136,13 +138,31 @@ func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID, loc
 		}
 	}
 	sh.Row(w("inspection"), insp)
+	out := settlementOut(st)
 	sh.Section(w("deductions"))
-	ded := settlementOut(st).Deductions
+	ded := out.Deductions
 	if len(ded) == 0 {
 		sh.Para(w("none"))
 	}
 	for _, d := range ded {
 		sh.Row(d.Reason, m(d.Amount))
+	}
+	// The interest the deposit earned (§ 551 Abs. 3 BGB), receipt by
+	// receipt, or why it earned none.
+	interest := func(key string, vars map[string]string) string { return s.renderer.Text(loc, key, vars) }
+	sh.Section(interest(printforms.KeyDepositInterest, nil))
+	rule := law.Of(prop.CountryCode).DepositInterest
+	switch {
+	case out.InterestRate == nil && rule.Source != "":
+		sh.Para(interest(printforms.KeyDepositNoInterest, map[string]string{"source": rule.Source}))
+	case out.InterestRate == nil || len(out.InterestLines) == 0:
+		sh.Para(w("none"))
+	default:
+		rate := sty.Percent(out.InterestRate.String())
+		for _, l := range out.InterestLines {
+			sh.Row(interest(printforms.KeyDepositInterestLine, map[string]string{"amount": m(l.Amount), "from": sty.Date(l.ReceivedOn),
+				"days": strconv.Itoa(l.Days), "to": sty.Date(st.SettledOn), "rate": rate}), m(l.Interest))
+		}
 	}
 	// Every claim the deposit paid, charge by charge.
 	if st.AppliedPaymentID != nil {
@@ -163,6 +183,7 @@ func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID, loc
 	}
 	sh.Section(w("summary"))
 	sh.Row(w("held"), m(st.Held))
+	sh.Row(interest(printforms.KeyDepositInterest, nil), "+ "+m(st.Interest))
 	sh.Row(w("deductions"), "− "+m(st.DeductionsTotal))
 	sh.Row(w("owed"), m(st.Owed))
 	sh.Row(w("applied"), "− "+m(st.Applied))

@@ -52,8 +52,15 @@ type Settlement struct {
 	Deadline         period.Date  `bun:"deadline,notnull"`
 	Statutory        bool         `bun:"statutory,notnull"`
 	Matching         *bool        `bun:"matching"`
-	CreatedBy        int64        `bun:"created_by,notnull"`
-	CreatedAt        time.Time    `bun:"created_at,notnull"`
+	// InterestRateE4 is the yearly rate the interest was computed at (a
+	// contracts.InterestRate; nil: no interest applies), Interest the
+	// interest the deposit earned (part of the refund), InterestLines the
+	// JSON of its InterestLines.
+	InterestRateE4 *int64       `bun:"interest_rate_e4"`
+	Interest       money.Amount `bun:"interest_minor,notnull"`
+	InterestLines  string       `bun:"interest_lines,notnull"`
+	CreatedBy      int64        `bun:"created_by,notnull"`
+	CreatedAt      time.Time    `bun:"created_at,notnull"`
 }
 
 // Deduction is one agreed deduction from the deposit (stored as JSON).
@@ -67,7 +74,9 @@ type Deduction struct {
 type SettleInput struct {
 	ContractID uuid.UUID
 	Deductions []Deduction
-	evidence   []uuid.UUID
+	// InterestRate is the yearly rate entered (nil: the contract's).
+	InterestRate *contracts.InterestRate
+	evidence     []uuid.UUID
 }
 
 func errNoSettlement() error { return apierror.NotFound("Deposit settlement not found.") }
@@ -162,17 +171,33 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 		st := &Settlement{ID: id, WorkspaceID: prop.WorkspaceID, PropertyID: prop.ID, ContractID: c.ID, Currency: prop.Currency,
 			EndedOn: c.EndsOn(), SettledOn: today, Held: deposit.PaidAmount, Owed: owed, Deductions: "[]",
 			CreatedBy: p.UserID, CreatedAt: s.now()}
+		rate, lines, interest, err := s.depositInterest(ctx, tx, prop.CountryCode, c, deposit, in.InterestRate, today)
+		if err != nil {
+			return err
+		}
+		if rate != nil {
+			n := int64(*rate)
+			st.InterestRateE4 = &n
+		}
+		st.Interest = interest
+		if b, err := json.Marshal(lines); err == nil {
+			st.InterestLines = string(b)
+		}
+		// The interest increases the security (§ 551 Abs. 3 BGB): it is
+		// the tenant's, set off against what is owed like the deposit and
+		// refunded with what is left.
+		security := st.Held + st.Interest
 		for _, d := range in.Deductions {
 			st.DeductionsTotal += d.Amount
 		}
-		if st.DeductionsTotal > st.Held {
-			return apierror.Validation(fmt.Sprintf("deductions: add up to %s, more than the deposit held, %s", st.DeductionsTotal, st.Held))
+		if st.DeductionsTotal > security {
+			return apierror.Validation(fmt.Sprintf("deductions: add up to %s, more than the deposit held with its interest, %s", st.DeductionsTotal, security))
 		}
 		if b, err := json.Marshal(in.Deductions); err == nil && len(in.Deductions) > 0 {
 			st.Deductions = string(b)
 		}
-		st.Applied = min(owed, st.Held-st.DeductionsTotal)
-		st.Refund = st.Held - st.DeductionsTotal - st.Applied
+		st.Applied = min(owed, security-st.DeductionsTotal)
+		st.Refund = security - st.DeductionsTotal - st.Applied
 		st.StillOwed = owed - st.Applied
 		matching, recorded, err := s.assets.Matching(ctx, tx, c.ID)
 		if err != nil {

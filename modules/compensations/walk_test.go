@@ -396,7 +396,7 @@ func TestDepositStatementNamesEveryoneAndEveryClaim(t *testing.T) {
 		Expect(http.StatusCreated)
 	var st settlement
 	app.Post(f.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": contract,
-		"deductions": []map[string]any{{"reason": "Malerarbeiten Wohnzimmer", "amount": 150}}}).Expect(http.StatusCreated).JSON(&st)
+		"interest_rate": 0.5, "deductions": []map[string]any{{"reason": "Malerarbeiten Wohnzimmer", "amount": 150}}}).Expect(http.StatusCreated).JSON(&st)
 	raw := pdfText(t, app.Get("/api/v1/print-forms/deposit-settlements/"+st.ID, token).Expect(http.StatusOK).Body)
 	text := strings.Join(strings.Fields(raw), " ")
 	for _, want := range []string{"Kautionsabrechnung", "Vermieter Lena Vermieterin", "Anschrift Schlossallee 1, 10117 Berlin",

@@ -24,6 +24,8 @@ type contractRequest struct {
 	// BankAccountID names the account the rent is paid to; "" goes back
 	// to the workspace's default. A setting too: it changes in any status.
 	BankAccountID *string `json:"bank_account_id"`
+	// DepositInterestRate: a yearly percentage, null for none.
+	DepositInterestRate json.RawMessage `json:"deposit_interest_rate"`
 }
 
 // onlySettings reports whether r changes nothing but the money settings
@@ -36,6 +38,11 @@ func (r *contractRequest) onlySettings() bool {
 type terminateRequest struct {
 	Date   json.RawMessage `json:"date"`
 	Reason *string         `json:"reason" validate:"multiline"`
+	// TerminatedBy is landlord, tenant or mutual (optional).
+	TerminatedBy *string `json:"terminated_by"`
+	// NoticeReceivedOn is the day the tenant's notice arrived (optional,
+	// only with terminated_by tenant).
+	NoticeReceivedOn json.RawMessage `json:"notice_received_on"`
 }
 
 func encodeTerms(ts []Term) string {
@@ -64,11 +71,16 @@ type contractJSON struct {
 	Deposit           *money.Amount   `json:"deposit"`
 	TerminatedOn      *period.Date    `json:"terminated_on"`
 	TerminationReason *string         `json:"termination_reason"`
+	TerminatedBy      *string         `json:"terminated_by"`
+	NoticeReceivedOn  *period.Date    `json:"notice_received_on"`
 	AllocationOrder   string          `json:"allocation_order"`
 	LateFeeBase       string          `json:"late_fee_base"`
 	BankAccountID     *string         `json:"bank_account_id"`
-	CreatedAt         string          `json:"created_at"`
-	UpdatedAt         string          `json:"updated_at"`
+	// DepositInterestRate is a yearly percentage (null: none configured).
+	DepositInterestRate *InterestRate `json:"deposit_interest_rate"`
+	SignedDocument      *signedJSON   `json:"signed_document"`
+	CreatedAt           string        `json:"created_at"`
+	UpdatedAt           string        `json:"updated_at"`
 }
 
 func date(d period.Date) *period.Date {
@@ -86,16 +98,25 @@ func toJSON(today period.Date) func(c *Contract) contractJSON {
 			Number: c.Number, Status: c.StatusOn(today), Locale: c.Locale, Terms: json.RawMessage(c.Terms),
 			StartDate: date(c.StartDate), EndDate: date(c.EndDate), Currency: c.Currency,
 			DueDay: c.DueDay, Deposit: c.Deposit(), TerminatedOn: date(c.TerminatedOn),
-			AllocationOrder: c.AllocationOrder, LateFeeBase: c.LateFeeBase,
+			AllocationOrder: c.AllocationOrder, LateFeeBase: c.LateFeeBase, DepositInterestRate: c.DepositInterest(),
 			CreatedAt: properties.Timestamp(c.CreatedAt), UpdatedAt: properties.Timestamp(c.UpdatedAt),
 		}
 		if c.BankAccountID != nil {
 			id := c.BankAccountID.String()
 			out.BankAccountID = &id
 		}
+		if c.SignedDocumentID != nil {
+			out.SignedDocument = &signedJSON{ID: c.SignedDocumentID.String(), SHA256: c.SignedSHA256,
+				CreatedAt: properties.Timestamp(c.SignedAt)}
+		}
 		if c.Status == Terminated {
 			r := c.TerminationReason
 			out.TerminationReason = &r
+			if c.TerminatedBy != "" {
+				by := c.TerminatedBy
+				out.TerminatedBy = &by
+			}
+			out.NoticeReceivedOn = date(c.NoticeReceivedOn)
 			// The tenancy ends on the termination date: end_date says so
 			// (LANDLORD-CORE: ending, with end_date).
 			if c.EndDate.IsZero() || c.TerminatedOn.Before(c.EndDate) {
@@ -114,6 +135,13 @@ func toJSON(today period.Date) func(c *Contract) contractJSON {
 		}
 		return out
 	}
+}
+
+// signedJSON names the stored PDF of the lease as it was activated.
+type signedJSON struct {
+	ID        string `json:"id"`
+	SHA256    string `json:"sha256"`
+	CreatedAt string `json:"created_at"`
 }
 
 // nextRentJSON is an indexation scheduled for a later day.

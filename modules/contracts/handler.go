@@ -131,10 +131,24 @@ func (h *Handler) terminate(c *fiber.Ctx) error {
 			details = append(details, "reason: must be at most 1000 characters")
 		}
 	}
+	in := Termination{Date: d, Reason: reason}
+	if req.TerminatedBy != nil {
+		in.By = strings.ToLower(strings.TrimSpace(*req.TerminatedBy))
+		if in.By != ByLandlord && in.By != ByTenant && in.By != ByMutual {
+			details = append(details, "terminated_by: must be one of landlord, tenant, mutual")
+		}
+	}
+	if req.NoticeReceivedOn != nil && string(req.NoticeReceivedOn) != "null" {
+		if in.NoticeReceived, err = period.ParseJSON(req.NoticeReceivedOn); err != nil {
+			details = append(details, "notice_received_on: "+err.Error())
+		} else if in.By != ByTenant {
+			details = append(details, "notice_received_on: only with terminated_by tenant (the day the tenant's notice arrived)")
+		}
+	}
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
-	ct, err = h.svc.Terminate(httpserver.Context(c), ct, d, reason)
+	ct, err = h.svc.Terminate(httpserver.Context(c), ct, in)
 	if err != nil {
 		return err
 	}

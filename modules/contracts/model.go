@@ -23,6 +23,13 @@ const (
 	Ended      = "ended"
 )
 
+// Who ended a tenancy (terminated_by).
+const (
+	ByLandlord = "landlord"
+	ByTenant   = "tenant"
+	ByMutual   = "mutual"
+)
+
 // Statuses are every status a client can see or filter by.
 var Statuses = []string{Draft, Active, Ending, Terminated, Ended}
 
@@ -75,6 +82,13 @@ type Contract struct {
 	DueDay            int         `bun:"due_day,notnull"`
 	TerminatedOn      period.Date `bun:"terminated_on,nullzero"`
 	TerminationReason string      `bun:"termination_reason,notnull"`
+	// TerminatedAt is when the termination was recorded (zero for one
+	// recorded before the column existed: TerminationRecorded).
+	TerminatedAt time.Time `bun:"terminated_at,nullzero"`
+	// TerminatedBy is who gave notice (TerminatedBy... values, "" when
+	// not said); NoticeReceivedOn the day the tenant's notice arrived.
+	TerminatedBy     string      `bun:"terminated_by,notnull"`
+	NoticeReceivedOn period.Date `bun:"notice_received_on,nullzero"`
 	// AllocationOrder and LateFeeBase are the contract's money settings
 	// (settings.go).
 	AllocationOrder string `bun:"allocation_order,notnull"`
@@ -82,8 +96,17 @@ type Contract struct {
 	// BankAccountID is the account the rent is paid to
 	// (modules/bankaccounts); nil: the workspace's default.
 	BankAccountID *uuid.UUID `bun:"bank_account_id"`
-	CreatedAt     time.Time  `bun:"created_at,notnull"`
-	UpdatedAt     time.Time  `bun:"updated_at,notnull"`
+	// DepositInterestE4 is the yearly rate the deposit earns (an
+	// InterestRate; a plain integer, as bun writes a type with
+	// MarshalJSON as JSON), nil when none is configured (settings.go).
+	DepositInterestE4 *int64 `bun:"deposit_interest_rate_e4"`
+	// The lease as printed at activation (signed.go): a document of the
+	// property and the SHA-256 of its bytes; nil until stored.
+	SignedDocumentID *uuid.UUID `bun:"signed_document_id"`
+	SignedSHA256     string     `bun:"signed_sha256,nullzero"`
+	SignedAt         time.Time  `bun:"signed_at,nullzero"`
+	CreatedAt        time.Time  `bun:"created_at,notnull"`
+	UpdatedAt        time.Time  `bun:"updated_at,notnull"`
 }
 
 // StatusOn is the status a client sees on the day today.
@@ -135,4 +158,24 @@ func minorOf(a *money.Amount) *int64 {
 	}
 	n := int64(*a)
 	return &n
+}
+
+// TerminationRecorded is when the termination of c was recorded: the date
+// of its confirmation letter. A contract terminated before that was kept
+// has its last change instead.
+func (c *Contract) TerminationRecorded() time.Time {
+	if !c.TerminatedAt.IsZero() {
+		return c.TerminatedAt
+	}
+	return c.UpdatedAt
+}
+
+// DepositInterest is the yearly rate the deposit earns, nil when none is
+// configured.
+func (c *Contract) DepositInterest() *InterestRate {
+	if c.DepositInterestE4 == nil {
+		return nil
+	}
+	r := InterestRate(*c.DepositInterestE4)
+	return &r
 }

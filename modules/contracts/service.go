@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -52,6 +53,11 @@ type Service struct {
 	banks    *bankaccounts.Service
 	// rentListeners are told of each rent change in its transaction.
 	rentListeners []RentListener
+	// activated are told of each activation after it committed;
+	// terminated of each termination in its transaction.
+	activated  []ActivationListener
+	terminated []TerminationListener
+	log        *slog.Logger
 }
 
 // ServiceParams are the service's dependencies as fx provides them.
@@ -68,12 +74,18 @@ type ServiceParams struct {
 	Banks      *bankaccounts.Service
 	// RentListeners are told of rent changes (modules/notices).
 	RentListeners []RentListener `group:"rent_listeners"`
+	// ActivationListeners keep the lease as printed (modules/printforms).
+	ActivationListeners []ActivationListener `group:"activation_listeners"`
+	// TerminationListeners confirm a termination (modules/notices).
+	TerminationListeners []TerminationListener `group:"termination_listeners"`
+	Log                  *slog.Logger
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, store: p.Store, blocks: agreements.NewStore(p.DB), clock: p.Clock,
-		props: p.Properties, tenants: p.Tenants, expenses: p.Expenses, dir: p.Directory, banks: p.Banks, rentListeners: p.RentListeners}
+		props: p.Properties, tenants: p.Tenants, expenses: p.Expenses, dir: p.Directory, banks: p.Banks, rentListeners: p.RentListeners,
+		activated: p.ActivationListeners, terminated: p.TerminationListeners, log: p.Log}
 }
 
 func errNotFound() error { return apierror.NotFound("Contract not found.") }
@@ -596,6 +608,11 @@ func (s *Service) Activate(ctx context.Context, p auth.Principal, c *Contract) (
 	case err != nil:
 		return nil, err
 	}
+	for _, l := range s.activated {
+		if err := l.ContractActivated(ctx, c); err != nil {
+			s.log.Warn("contracts: after the activation", "contract", c.ID, "error", err)
+		}
+	}
 	return c, nil
 }
 
@@ -663,7 +680,11 @@ func (c *Contract) prepayment() *money.Amount {
 
 // Terminate ends the active contract c on date: its expenses end that day
 // (no charge for a period that starts after it); charges made stay.
-func (s *Service) Terminate(ctx context.Context, c *Contract, date period.Date, reason string) (*Contract, error) {
+func (s *Service) Terminate(ctx context.Context, c *Contract, in Termination) (*Contract, error) {
+	date, reason := in.Date, in.Reason
+	if !in.NoticeReceived.IsZero() && in.NoticeReceived.After(s.today()) {
+		return nil, apierror.Validation("notice_received_on: must not be in the future")
+	}
 	if c.StatusOn(s.today()) != Active {
 		return nil, apierror.Conflict("not_active", "Only an active contract can be terminated.")
 	}
@@ -678,6 +699,7 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, date period.Date, 
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Contract)(nil)).
 			Set("status = ?", Terminated).Set("terminated_on = ?", date).Set("termination_reason = ?", reason).
+			Set("terminated_at = ?", now).Set("terminated_by = ?", in.By).Set("notice_received_on = ?", noticeOn(in.NoticeReceived)).
 			Set("updated_at = ?", now).Where("id = ?", c.ID).Where("status = ?", Active))
 		if err != nil {
 			return fmt.Errorf("terminate contract: %w", err)
@@ -690,16 +712,44 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, date period.Date, 
 		}
 		after := *c
 		after.Status, after.TerminatedOn, after.TerminationReason, after.UpdatedAt = Terminated, date, reason, now
-		return activity.Record(ctx, tx, activity.Entry{
+		after.TerminatedAt, after.TerminatedBy, after.NoticeReceivedOn = now, in.By, in.NoticeReceived
+		if err := activity.Record(ctx, tx, activity.Entry{
 			Action: activity.Terminated, RecordType: "contract", RecordID: c.ID.String(), WorkspaceID: c.WorkspaceID,
 			Changes: activity.Diff(s.view(c), s.view(&after)),
-		})
+		}); err != nil {
+			return err
+		}
+		for _, l := range s.terminated {
+			if err := l.ContractTerminated(ctx, tx, &after); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	c.Status, c.TerminatedOn, c.TerminationReason, c.UpdatedAt = Terminated, date, reason, now
+	c.TerminatedAt, c.TerminatedBy, c.NoticeReceivedOn = now, in.By, in.NoticeReceived
 	return c, nil
+}
+
+// Termination is what POST /contracts/{id}/terminate says: the last
+// day, the reason, who gave notice ("" when not said) and the day the
+// tenant's notice arrived (zero when not said).
+type Termination struct {
+	Date           period.Date
+	Reason         string
+	By             string
+	NoticeReceived period.Date
+}
+
+// noticeOn is the day for the column: NULL when not given.
+func noticeOn(d period.Date) *period.Date {
+	if d.IsZero() {
+		return nil
+	}
+	return &d
 }
 
 // now is the clock's time at the precision both databases keep.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -49,7 +50,7 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, c *Contract) error {
 
 // editable are the columns PUT changes.
 var editable = []string{"property_id", "tenant_id", "number", "locale", "terms", "currency",
-	"start_date", "end_date", "rent_minor", "deposit_minor", "due_day", "allocation_order", "late_fee_base", "bank_account_id", "updated_at"}
+	"start_date", "end_date", "rent_minor", "deposit_minor", "due_day", "allocation_order", "late_fee_base", "bank_account_id", "deposit_interest_rate_e4", "updated_at"}
 
 // UpdateDraft writes the editable columns of c while it is a draft; false
 // when it no longer is.
@@ -65,7 +66,7 @@ func (s *Store) UpdateDraft(ctx context.Context, db bun.IDB, c *Contract) (bool,
 // UpdateSettings writes c's money settings and the account its rent is
 // paid to, in any status.
 func (s *Store) UpdateSettings(ctx context.Context, db bun.IDB, c *Contract) error {
-	if _, err := database.Exec(ctx, db, db.NewUpdate().Model(c).Column("allocation_order", "late_fee_base", "bank_account_id", "updated_at").WherePK()); err != nil {
+	if _, err := database.Exec(ctx, db, db.NewUpdate().Model(c).Column("allocation_order", "late_fee_base", "bank_account_id", "deposit_interest_rate_e4", "updated_at").WherePK()); err != nil {
 		return fmt.Errorf("update contract settings: %w", err)
 	}
 	return nil
@@ -147,4 +148,17 @@ func overlapping(ctx context.Context, tx bun.IDB, c *Contract) (bool, error) {
 		return false, fmt.Errorf("overlapping contracts: %w", err)
 	}
 	return ok, nil
+}
+
+// setSigned records the stored PDF of contract id's lease when none is
+// recorded yet and the contract left draft; false when nothing was.
+func (s *Store) setSigned(ctx context.Context, tx bun.Tx, id, documentID uuid.UUID, sha256 string, at time.Time) (bool, error) {
+	res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Contract)(nil)).
+		Set("signed_document_id = ?", documentID).Set("signed_sha256 = ?", sha256).Set("signed_at = ?", at).
+		Where("id = ?", id).Where("signed_document_id IS NULL").Where("status <> ?", Draft))
+	if err != nil {
+		return false, fmt.Errorf("record signed contract: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
 }

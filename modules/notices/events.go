@@ -233,4 +233,5 @@ func (s *Service) payment(ctx context.Context, tx bun.Tx, paymentID uuid.UUID) (
 
 func registerWorker(q *jobs.Queue, svc *Service) {
 	jobs.Register(q, &receiptWorker{svc: svc})
+	jobs.Register(q, &terminationWorker{svc: svc})
 }

@@ -27,7 +27,7 @@ var openapiYAML []byte
 // Entry describes the module for the catalogue.
 func Entry() module.Entry {
 	return module.Entry{
-		Name: Name, Summary: "Automatic notices to tenants: rent calls, reminders, receipts, contract end, rent change", Status: module.Ready,
+		Name: Name, Summary: "Automatic notices to tenants: rent calls, reminders, receipts, contract end, rent change, termination", Status: module.Ready,
 		Depends:    []string{"properties", "contragents", "contracts", "expenses", "payments", "receipts", "printforms", "documents", "messages"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
@@ -36,6 +36,7 @@ func Entry() module.Entry {
 			fx.Provide(fx.Private, NewHandler, newListener),
 			payments.ProvideListener(newPaymentListener),
 			contracts.ProvideRentListener(newRentListener),
+			contracts.ProvideTerminationListener(newTerminationListener),
 			module.ProvideRoutes(NewRoutes),
 			fx.Invoke(bindListener, registerWorker),
 			fx.Invoke(func(q *jobs.Queue, s *Service) { q.Periodic(Kind(s)) }),

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -127,10 +129,15 @@ func (s *Service) letterFor(ctx context.Context, tx bun.IDB, c *contracts.Contra
 func (l *letter) body(paragraphs ...string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, l.w.Greeting, l.tenant)
+	first := true
 	for _, p := range paragraphs {
 		// An empty paragraph (no bank account on file) leaves no gap.
 		if p == "" {
 			continue
+		}
+		if first {
+			p = l.opening(p)
+			first = false
 		}
 		b.WriteString("\n\n")
 		b.WriteString(p)
@@ -144,6 +151,19 @@ func (l *letter) body(paragraphs ...string) string {
 		b.WriteString(name)
 	}
 	return b.String()
+}
+
+// opening writes the letter's first sentence as the salutation before it
+// asks: English, French, Spanish and Ukrainian begin the text with a
+// capital; German goes on in lower case after "Guten Tag …," (DIN 5008)
+// but keeps nouns and the polite "Ihr" and "Sie" capitalised, so its
+// wording is taken as written.
+func (l *letter) opening(p string) string {
+	if l.w.AsWritten {
+		return p
+	}
+	r, size := utf8.DecodeRuneInString(p)
+	return string(unicode.ToUpper(r)) + p[size:]
 }
 
 // place is the property as a letter names it: its name and address.

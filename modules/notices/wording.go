@@ -9,6 +9,9 @@ type wording struct {
 	Greeting string
 	// Closing precedes the landlord's name.
 	Closing string
+	// AsWritten: the first paragraph's case is the wording's own (German:
+	// see letter.opening); else it begins with a capital.
+	AsWritten bool
 	// Contract: the contract's number, the property.
 	Contract string
 	// Total: the amount.
@@ -104,10 +107,11 @@ var wordings = map[string]wording{
 		RentChangeIndex:   "This change follows the %[1]s: it stood at %[2]s in %[3]s and at %[4]s in %[5]s, a change of %[6]s %%; the rent changes in the same proportion.",
 	},
 	"de": {
-		Greeting: "Guten Tag %s,",
-		Closing:  "Mit freundlichen Grüßen",
-		Contract: "Mietvertrag %s, %s",
-		Total:    "Gesamt: %s",
+		Greeting:  "Guten Tag %s,",
+		AsWritten: true,
+		Closing:   "Mit freundlichen Grüßen",
+		Contract:  "Mietvertrag %s, %s",
+		Total:     "Gesamt: %s",
 
 		RentCallSubject: "Zahlung fällig am %s (Vertrag %s)",
 		RentCallIntro:   "am %s wird Folgendes fällig:",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/propman/propman/modules/agreements"
 	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/platform/law"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -33,6 +34,11 @@ type ContractForm struct {
 	// Country is the property's country: its law shapes the form (a
 	// French lease states its fixed term).
 	Country string
+	// CompanyLandlord: the landlord lets as a company (the profile's
+	// landlord_type), which lengthens a French lease's term.
+	CompanyLandlord bool
+	// LivingArea is the dwelling's living area in m² (nil: not given).
+	LivingArea *money.Amount
 	// Deposit is the deposit (nil: not set); DepositMonths the number of
 	// monthly rents it was agreed as (0: agreed as an amount).
 	Deposit       *money.Amount
@@ -44,6 +50,9 @@ type ContractForm struct {
 	Bank *Bank
 	// Updated is the contract's last change: the PDF's creation date.
 	Updated time.Time
+	// Convenience, when not empty, marks the form as a translation of the
+	// signed original (printed in red under the title).
+	Convenience string
 }
 
 // RentStep is a rent from a day on.
@@ -87,6 +96,16 @@ func (r *Renderer) Contract(locale string, f ContractForm) (out []byte, err erro
 	heading := l.get(keyContractNumber) + " " + number
 	d := newDoc(locale, l, title+" "+number, f.Updated)
 	d.title(title, heading)
+	if f.Convenience != "" {
+		d.font("B", 11)
+		d.pdf.SetTextColor(190, 20, 20)
+		for _, line := range d.wrap(clean(f.Convenience, false), contentW) {
+			d.cell(marginL, contentW, d.lineH(), line, "L")
+			d.gap(d.lineH())
+		}
+		d.color(0)
+		d.gap(3)
+	}
 	d.para(l.get(keyPreamble), "", 10, 0, 0)
 	d.gap(1)
 
@@ -100,6 +119,10 @@ func (r *Renderer) Contract(locale string, f ContractForm) (out []byte, err erro
 	if a := clean(f.PropertyAddress, false); strings.TrimSpace(a) != "" {
 		d.row(l.get(keyAddress), a)
 	}
+	// The living area (France requires it, loi 89-462 art. 3): "42,5 m²".
+	if f.LivingArea != nil {
+		d.row(l.get(keyLivingArea), d.st.Decimal(areaNumber(*f.LivingArea))+nbsp+"m²")
+	}
 
 	d.section(l.get(keyMainTerms))
 	notSet := l.get(keyNotSet)
@@ -111,13 +134,14 @@ func (r *Renderer) Contract(locale string, f ContractForm) (out []byte, err erro
 	if !f.End.IsZero() {
 		end = d.st.Date(f.End)
 	}
-	// France (loi 89-462, art. 10): a lease of an unfurnished dwelling by
-	// an individual runs at least three years; the form states the term
-	// and the day it ends.
-	if f.Country == "FR" && !f.Start.IsZero() {
+	// Where the law fixes the lease's term (France, loi 89-462 art. 10:
+	// three years for a natural-person landlord, six for a company; the
+	// table in platform/law) the form states the term and the day it
+	// ends; a contract that names its own end keeps it.
+	if years := law.Of(f.Country).Term.Years(f.CompanyLandlord); years > 0 && !f.Start.IsZero() {
 		last := f.End
 		if last.IsZero() {
-			t := f.Start.Time().AddDate(3, 0, -1)
+			t := f.Start.Time().AddDate(years, 0, -1)
 			last = period.NewDate(t.Year(), t.Month(), t.Day())
 		}
 		end = d.st.Date(last)
@@ -145,6 +169,14 @@ func (r *Renderer) Contract(locale string, f ContractForm) (out []byte, err erro
 	d.signatures(l.get(keySignatures), [2]string{l.get(keyLandlord), l.get(keyTenant)},
 		[2]string{clean(f.Landlord.Name, false), clean(f.Tenant.Name, false)})
 	return d.finish(title+" "+number, "")
+}
+
+// areaNumber is an area of 2 decimals as a plain number without trailing
+// zeros: 42.50 is "42.5", 60.00 is "60".
+func areaNumber(a money.Amount) string {
+	s := a.String()
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
 }
 
 // party writes a party's name, address (or that none is on file, with a

@@ -239,3 +239,6 @@ func (s Style) Colon() string { return s.s.colon }
 // Decimal writes a decimal number given as text ("1234.500") with the
 // locale's separators.
 func (s Style) Decimal(num string) string { return s.s.Decimal(num) }
+
+// Percent writes a percentage given as text: "0.5%" (en), "0,5 %" (de).
+func (s Style) Percent(num string) string { return s.s.Percent(num) }

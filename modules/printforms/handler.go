@@ -55,6 +55,15 @@ func (h *Handler) contract(c *fiber.Ctx) error {
 	return h.send(c, job)
 }
 
+// termination serves the letter that confirmed a contract's termination.
+func (h *Handler) termination(c *fiber.Ctx) error {
+	job, err := h.svc.TerminationJob(httpserver.Context(c), auth.Current(c), c.Params("contractId"), c.Query("locale"))
+	if err != nil {
+		return err
+	}
+	return h.send(c, job)
+}
+
 // receipt serves GET /print-forms/receipts/{receiptId} once a
 // ReceiptSource exists (see ReceiptSource).
 func (h *Handler) receipt(c *fiber.Ctx) error { return h.serveReceipt(c, auth.Current(c)) }
@@ -89,6 +98,9 @@ func (h *Handler) send(c *fiber.Ctx, job *Job) error {
 	etag := `"` + job.Key + `"`
 	c.Set(fiber.HeaderETag, etag)
 	c.Set(fiber.HeaderCacheControl, "private, no-cache")
+	if job.SHA256 != "" {
+		c.Set("X-Content-SHA256", job.SHA256)
+	}
 	if len(job.Warnings) > 0 {
 		c.Set("Propman-Warnings", strings.Join(job.Warnings, ", "))
 	}

@@ -78,6 +78,26 @@ const (
 	keySetOffBalanceContract = "printforms.setoff.balance_contract"
 	keySetOffBalanceProperty = "printforms.setoff.balance_property"
 	keyPropertyName          = "printforms.contract.property_name"
+	// The stored original of a contract and a translation of it.
+	keySignedTitle = "printforms.contract.signed_title"
+	keyConvenience = "printforms.contract.convenience"
+	keyLivingArea  = "printforms.contract.living_area"
+	// The letter that confirms a termination (termination.go).
+	keyTerminationTitle    = "printforms.termination.title"
+	keyTerminationConfirm  = "printforms.termination.confirm"
+	keyTerminationEnds     = "printforms.termination.ends"
+	keyTerminationReason   = "printforms.termination.reason"
+	keyTerminationHandover = "printforms.termination.handover"
+	// Who gave notice, in the termination letter.
+	keyTerminationByTenantOn = "printforms.termination.by_tenant_on"
+	keyTerminationByTenant   = "printforms.termination.by_tenant"
+	keyTerminationByLandlord = "printforms.termination.by_landlord"
+	keyTerminationMutual     = "printforms.termination.mutual"
+	// The deposit statement's interest (modules/compensations, through
+	// Renderer.Text).
+	KeyDepositInterest     = "printforms.deposit.interest"
+	KeyDepositInterestLine = "printforms.deposit.interest_line"
+	KeyDepositNoInterest   = "printforms.deposit.no_interest"
 	// keyMethodPrefix + a payment method, keyChargePrefix + a charge kind
 	// and keyMeterPrefix + a meter kind are keys too (see methodKeys,
 	// chargeKeys).
@@ -103,6 +123,10 @@ var labelKeys = []string{
 	keyPaymentDayValue, keyPaidOn, keyMethod, keyReference, keyReceiptContract, keyBalanceContract,
 	keyBalanceProperty, keyCredit, keyChargeOf, keyPropertyName,
 	keyLeaseTerm, keyLeaseTermValue, keyQuittanceTitle, keyQuittanceNumber, keySetOffTitle, keySetOffNumber, keySetOffTenant, keySetOffDate, keySetOffNote, keySetOffBalanceContract, keySetOffBalanceProperty,
+	keySignedTitle, keyConvenience, keyLivingArea,
+	keyTerminationTitle, keyTerminationConfirm, keyTerminationEnds, keyTerminationReason, keyTerminationHandover,
+	KeyDepositInterest, KeyDepositInterestLine, KeyDepositNoInterest,
+	keyTerminationByTenantOn, keyTerminationByTenant, keyTerminationByLandlord, keyTerminationMutual,
 }
 
 func init() {

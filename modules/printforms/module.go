@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/module"
@@ -51,7 +52,7 @@ func newCache(c Config) *Cache { return NewCache(c.Cache, c.CacheBytes) }
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "PDF print forms of contracts (and receipts)", Status: module.Ready,
-		Depends: []string{"accounts", "reference", "translations", "agreements", "properties", "contragents", "contracts", "bankaccounts"},
+		Depends: []string{"accounts", "reference", "translations", "agreements", "properties", "contragents", "contracts", "bankaccounts", "documents"},
 		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,
 			// The service is public: the notices module draws receipts with it.
@@ -59,7 +60,9 @@ func Entry() module.Entry {
 			// The expenses module names generated charges with the
 			// renderer's wording, in the reader's language.
 			fx.Provide(func(r *Renderer) expenses.Namer { return r }),
-			fx.Provide(fx.Private, NewConfig, newCache, NewHandler),
+			fx.Provide(fx.Private, NewConfig, newCache, NewHandler, newActivationListener),
+			contracts.ProvideActivationListener(asActivationListener),
+			fx.Invoke(bindActivationListener),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}

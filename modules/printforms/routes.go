@@ -14,6 +14,7 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
 		r := guard.Routes(api)
 		r.Get("/print-forms/contracts/:contractId", auth.Viewer, h.contract)
+		r.Get("/print-forms/contracts/:contractId/termination", auth.Viewer, h.termination)
 		// The receipts module provides the ReceiptSource; without it the
 		// handler answers 404.
 		r.Get("/print-forms/receipts/:receiptId", auth.Viewer, h.receipt)

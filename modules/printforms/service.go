@@ -10,16 +10,19 @@ import (
 
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/agreements"
 	"github.com/propman/propman/modules/bankaccounts"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
+	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/period"
 )
 
@@ -39,6 +42,9 @@ type Job struct {
 	// ...), sent in the Propman-Warnings header.
 	Warnings []string
 	Render   func() ([]byte, error)
+	// SHA256 is set for the stored original of a contract (signed.go):
+	// the hex digest of the bytes Render returns, sent as X-Content-SHA256.
+	SHA256 string
 }
 
 // Service gathers what a form shows, through the other modules' exported
@@ -53,6 +59,14 @@ type Service struct {
 	dir       directory
 	render    *Renderer
 	labels    string
+	// files stores a contract's lease as printed at activation; nil when
+	// the documents module is off (every form is then drawn live).
+	files *documents.Files
+	clock clock.Clock
+	texts *Labels
+	// freezing stores one original per contract when several first
+	// requests come at once.
+	freezing singleflight.Group
 }
 
 // directory is what the service reads of *reference.Directory (an
@@ -74,12 +88,15 @@ type ServiceParams struct {
 	Directory   *reference.Directory
 	Renderer    *Renderer
 	Labels      *Labels
+	Clock       clock.Clock
+	Files       *documents.Files `optional:"true"`
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, contracts: p.Contracts, tenants: p.Contragents, props: p.Properties, accounts: p.Accounts,
-		blocks: agreements.NewStore(p.DB), dir: p.Directory, render: p.Renderer, labels: p.Labels.Version()}
+		blocks: agreements.NewStore(p.DB), dir: p.Directory, render: p.Renderer, labels: p.Labels.Version(),
+		files: p.Files, clock: p.Clock, texts: p.Labels}
 }
 
 // errLocale is the 400 of a ?locale= that is not an active language.
@@ -113,6 +130,10 @@ func (s *Service) Locale(query string, defaults ...string) (string, error) {
 // a non-UUID or unknown id, 403 for another user's unless p is an admin),
 // picks the locale (?locale=, else the contract's, else its owner's, else
 // en) and reads what the form shows. Nothing is drawn yet.
+//
+// A contract that left draft has one original: the PDF stored when it was
+// activated (signed.go), served byte for byte in its own locale. Another
+// locale is a live convenience translation, marked as such.
 func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, localeQuery string) (*Job, error) {
 	c, err := s.contracts.Authorize(ctx, p, rawID)
 	if err != nil {
@@ -126,6 +147,20 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 	if err != nil {
 		return nil, err
 	}
+	if c.Status == contracts.Draft || s.files == nil {
+		return s.contractJob(ctx, c, owner, locale, "")
+	}
+	original, _ := s.Locale("", c.Locale, owner.Locale)
+	if locale == original {
+		return s.signedJob(ctx, c, owner)
+	}
+	return s.contractJob(ctx, c, owner, locale, original)
+}
+
+// contractJob reads what the form of c shows in locale; convenienceOf,
+// when not empty, is the locale of the signed original, and the form is
+// marked as a translation of it.
+func (s *Service) contractJob(ctx context.Context, c *contracts.Contract, owner *accounts.User, locale, convenienceOf string) (*Job, error) {
 	// The owner's view: the contract's property and tenant are the owner's
 	// (the contracts module makes sure), whoever asks.
 	as := auth.InWorkspace(c.WorkspaceID, c.OwnerID)
@@ -168,7 +203,7 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 	// The rents' history changes only with the contract's updated_at
 	// (ChangeRent sets it), so the version needs no more than that.
 	v := newVersion("contract", s.labels, locale)
-	v.add(c.ID.String(), stamp(c.UpdatedAt), stamp(owner.UpdatedAt), stamp(tenant.UpdatedAt), stamp(prop.UpdatedAt))
+	v.add(c.ID.String(), stamp(c.UpdatedAt), stamp(owner.UpdatedAt), stamp(tenant.UpdatedAt), stamp(prop.UpdatedAt), convenienceOf)
 	if acc != nil {
 		v.add(acc.ID.String(), stamp(acc.UpdatedAt))
 	}
@@ -205,6 +240,8 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 		}
 	}
 	form.Country = prop.CountryCode
+	form.CompanyLandlord = owner.LandlordTypeOf() == accounts.LandlordCompany
+	form.LivingArea = prop.LivingArea()
 	sb, noFixedFee := blocks[statutory]
 	if noFixedFee {
 		v.add(sb.Code, stamp(sb.UpdatedAt))
@@ -221,6 +258,10 @@ func (s *Service) ContractJob(ctx context.Context, p auth.Principal, rawID, loca
 			v.add(b.Code, stamp(b.UpdatedAt))
 		}
 		form.Terms = append(form.Terms, ft)
+	}
+	if convenienceOf != "" {
+		form.Convenience = s.convenienceNote(locale, convenienceOf)
+		warnings = append([]string{WarnConvenience}, warnings...)
 	}
 	if strings.TrimSpace(form.Landlord.Address) == "" {
 		warnings = append(warnings, WarnLandlordAddress)
@@ -245,6 +286,10 @@ const (
 	// (LATE_FEE_PERCENTAGE) where the property's country allows none;
 	// the form leaves the clause out.
 	WarnLateFeeNotAllowed = "late_fee_not_allowed"
+	// WarnConvenience: the contract was activated and its original is in
+	// another language; this copy is a translation drawn from today's
+	// data, not the signed original.
+	WarnConvenience = "convenience_translation"
 )
 
 // depositMonthsCodes are the blocks that agree the deposit as a number of

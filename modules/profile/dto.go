@@ -15,6 +15,8 @@ type updateRequest struct {
 	CountryCode *string       `json:"country_code"`
 	// PostalAddress is the landlord's address on contract forms.
 	PostalAddress optionalAddress `json:"postal_address"`
+	// LandlordType is natural_person or company.
+	LandlordType *string `json:"landlord_type"`
 	// DefaultWorkspaceID is the workspace requests without X-Workspace-ID
 	// act in; one the user is a member of.
 	DefaultWorkspaceID *int64 `json:"default_workspace_id"`

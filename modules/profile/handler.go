@@ -61,7 +61,7 @@ func (h *Handler) update(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	in := accounts.ProfileUpdate{Name: req.Name, Locale: req.Locale, CountryCode: req.CountryCode}
+	in := accounts.ProfileUpdate{Name: req.Name, Locale: req.Locale, CountryCode: req.CountryCode, LandlordType: req.LandlordType}
 	if req.Phone.Present {
 		in.Phone = req.Phone.Value
 		in.ClearPhone = req.Phone.Value == nil

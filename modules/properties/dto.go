@@ -1,8 +1,11 @@
 package properties
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/propman/propman/platform/money"
 )
 
 // propertyRequest is the body of POST and PUT. Fields a client may not set
@@ -14,6 +17,8 @@ type propertyRequest struct {
 	PostalCode  *string `json:"postal_code" validate:"omitnil,max=20"`
 	CountryCode *string `json:"country_code" validate:"omitnil,len=2"`
 	Currency    *string `json:"currency" validate:"omitnil,len=3"`
+	// LivingArea: absent keeps it, null removes it, a number sets it.
+	LivingArea json.RawMessage `json:"living_area"`
 }
 
 // trim removes surrounding spaces from every given field.
@@ -27,7 +32,7 @@ func (r *propertyRequest) trim() {
 
 func (r *propertyRequest) input() Input {
 	return Input{Name: r.Name, Address: r.Address, City: r.City, PostalCode: r.PostalCode,
-		CountryCode: r.CountryCode, Currency: r.Currency}
+		CountryCode: r.CountryCode, Currency: r.Currency, LivingArea: r.LivingArea}
 }
 
 // propertyJSON is a property as clients see it.
@@ -39,8 +44,10 @@ type propertyJSON struct {
 	PostalCode  string `json:"postal_code"`
 	CountryCode string `json:"country_code"`
 	Currency    string `json:"currency"`
-	CreatedAt   string `json:"created_at"`
-	UpdatedAt   string `json:"updated_at"`
+	// LivingArea is in square metres, null when not given.
+	LivingArea *money.Amount `json:"living_area"`
+	CreatedAt  string        `json:"created_at"`
+	UpdatedAt  string        `json:"updated_at"`
 	// ArchivedAt is null while the property is in use.
 	ArchivedAt *string `json:"archived_at"`
 }
@@ -48,7 +55,7 @@ type propertyJSON struct {
 func toJSON(p *Property) propertyJSON {
 	out := propertyJSON{
 		ID: p.ID.String(), Name: p.Name, Address: p.Address, City: p.City, PostalCode: p.PostalCode,
-		CountryCode: p.CountryCode, Currency: p.Currency,
+		CountryCode: p.CountryCode, Currency: p.Currency, LivingArea: p.LivingArea(),
 		CreatedAt: Timestamp(p.CreatedAt), UpdatedAt: Timestamp(p.UpdatedAt),
 	}
 	if p.ArchivedAt != nil {

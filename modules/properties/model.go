@@ -1,6 +1,8 @@
 package properties
 
 import (
+	"github.com/propman/propman/platform/money"
+
 	"time"
 
 	"github.com/google/uuid"
@@ -25,6 +27,23 @@ type Property struct {
 	// ArchivedAt is when the owner archived the property; nil while it is
 	// in use.
 	ArchivedAt *time.Time `bun:"archived_at"`
+	// LivingAreaCenti is the living area in hundredths of a square metre;
+	// nil when not given.
+	LivingAreaCenti *int64 `bun:"living_area_centi"`
+}
+
+// MaxLivingArea bounds the living area, in square metres.
+const MaxLivingArea = 100000
+
+// LivingArea is the living area in square metres with 2 decimals, nil when
+// not given. (money.Amount is an exact decimal of 2 places, which is what
+// an area is here; it is not money.)
+func (p *Property) LivingArea() *money.Amount {
+	if p.LivingAreaCenti == nil {
+		return nil
+	}
+	a := money.Amount(*p.LivingAreaCenti)
+	return &a
 }
 
 // Archived reports whether the property is archived.

@@ -1,7 +1,9 @@
 package properties
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -19,6 +21,7 @@ import (
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/money"
 )
 
 // Dependent is a module that keeps records under a property. The properties
@@ -85,6 +88,9 @@ type Input struct {
 	PostalCode  *string
 	CountryCode *string
 	Currency    *string
+	// LivingArea is the JSON value given: nil keeps the area, null
+	// removes it, a number in square metres sets it.
+	LivingArea json.RawMessage
 }
 
 // Authorize returns the property with the raw id when p may see and change
@@ -307,6 +313,16 @@ func (s *Service) apply(prop *Property, in Input) error {
 			details = append(details, "currency: "+err.Error())
 		} else {
 			prop.Currency = code
+		}
+	}
+	if in.LivingArea != nil {
+		if string(bytes.TrimSpace(in.LivingArea)) == "null" {
+			prop.LivingAreaCenti = nil
+		} else if a, err := money.Parse(in.LivingArea); err != nil || a <= 0 || a > MaxLivingArea*100 {
+			details = append(details, "living_area: must be a number of square metres with at most 2 decimals, more than 0 and at most 100000")
+		} else {
+			n := int64(a)
+			prop.LivingAreaCenti = &n
 		}
 	}
 	if len(details) > 0 {

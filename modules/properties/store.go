@@ -87,7 +87,7 @@ func (s *Store) Active(ctx context.Context, workspaceID int64, afterID uuid.UUID
 // Update writes every editable column of p through db.
 func (s *Store) Update(ctx context.Context, db bun.IDB, p *Property) error {
 	_, err := database.Exec(ctx, db, db.NewUpdate().Model(p).
-		Column("name", "address", "city", "postal_code", "country_code", "currency", "updated_at").
+		Column("name", "address", "city", "postal_code", "country_code", "currency", "living_area_centi", "updated_at").
 		WherePK())
 	if err != nil {
 		return fmt.Errorf("update property: %w", err)

@@ -22,6 +22,40 @@ type Rules struct {
 	FinesSource string
 	// Index is what a rent indexation must state there.
 	Index IndexRule
+	// Term is the fixed term a residential lease runs there (zero: the
+	// law fixes none and the contract's own dates stand).
+	Term TermRule
+	// DepositInterest says whether the deposit earns interest for the
+	// tenant while the landlord holds it.
+	DepositInterest DepositInterestRule
+}
+
+// TermRule is the term of a residential lease fixed by law, in years, by
+// the kind of landlord.
+type TermRule struct {
+	// PersonYears and CompanyYears: the term when the landlord is a
+	// natural person and when it is a company (a legal person).
+	PersonYears, CompanyYears int
+	// Source is the provision.
+	Source string
+}
+
+// Years is the term for a landlord that is a company or not; 0 when the
+// law fixes none.
+func (t TermRule) Years(company bool) int {
+	if company {
+		return t.CompanyYears
+	}
+	return t.PersonYears
+}
+
+// DepositInterestRule is whether a deposit earns interest for the tenant.
+type DepositInterestRule struct {
+	// Owed: the interest the deposit earned is the tenant's and is paid
+	// back with it, at the rate entered on the settlement or configured.
+	Owed bool
+	// Source is the provision.
+	Source string
 }
 
 // IndexRule is what a rent change by an index must name: the index, its
@@ -49,8 +83,14 @@ var table = map[string]Rules{
 	// form that states the change of the price index (the Verbraucher-
 	// preisindex für Deutschland) and the new rent or the increase as an
 	// amount; the new rent is owed from the second month after it.
+	//
+	// § 551 Abs. 3 BGB: the landlord invests the deposit with a credit
+	// institution at the usual interest rate for savings deposits with a
+	// three-month notice period; the income is the tenant's and increases
+	// the security.
 	"DE": {Country: "DE", Fines: false, FinesSource: "§ 555 BGB",
-		Index: IndexRule{Required: true, Name: "Verbraucherpreisindex für Deutschland (VPI)", Source: "§ 557b BGB"}},
+		Index:           IndexRule{Required: true, Name: "Verbraucherpreisindex für Deutschland (VPI)", Source: "§ 557b BGB"},
+		DepositInterest: DepositInterestRule{Owed: true, Source: "§ 551 Abs. 3 BGB"}},
 	// France. Loi n° 89-462 du 6 juillet 1989, art. 4 i): any clause that
 	// authorises the landlord to collect fines or penalties for a breach of
 	// the lease or of the building's rules is deemed unwritten.
@@ -58,13 +98,28 @@ var table = map[string]Rules{
 	// Loi n° 89-462, art. 17-1: the rent is revised once a year by at
 	// most the change of the Indice de référence des loyers (IRL) of the
 	// quarter the lease names, published by INSEE.
+	//
+	// Loi n° 89-462, art. 10: the lease of a dwelling runs at least three
+	// years when the landlord is a natural person (or a family société
+	// civile immobilière), six years when it is a legal person.
+	//
+	// Loi n° 89-462, art. 22: the dépôt de garantie "ne porte pas
+	// intérêt au bénéfice du locataire"; only a late return adds a
+	// penalty of 10 % of the monthly rent per month begun.
 	"FR": {Country: "FR", Fines: false, FinesSource: "loi n° 89-462 du 6 juillet 1989, art. 4 i)",
-		Index: IndexRule{Required: true, Quarterly: true, Name: "Indice de référence des loyers (IRL)", Source: "loi n° 89-462, art. 17-1"}},
+		Index:           IndexRule{Required: true, Quarterly: true, Name: "Indice de référence des loyers (IRL)", Source: "loi n° 89-462, art. 17-1"},
+		Term:            TermRule{PersonYears: 3, CompanyYears: 6, Source: "loi n° 89-462, art. 10"},
+		DepositInterest: DepositInterestRule{Owed: false, Source: "loi n° 89-462, art. 22"}},
 	// United Kingdom (England). Tenant Fees Act 2019, s. 1 and Sch. 1: a
 	// landlord may require no payment of an assured shorthold tenant but
 	// the permitted ones (rent, capped deposits, a default fee for lost
 	// keys or rent 14 days late, capped); a fine for a breach is not one.
-	"GB": {Country: "GB", Fines: false, FinesSource: "Tenant Fees Act 2019, s. 1 and Sch. 1"},
+	//
+	// Housing Act 2004, ss. 212-215: the deposit is protected in an
+	// authorised scheme; the statute gives the tenant no interest on it
+	// (a custodial scheme's own interest is the scheme's affair).
+	"GB": {Country: "GB", Fines: false, FinesSource: "Tenant Fees Act 2019, s. 1 and Sch. 1",
+		DepositInterest: DepositInterestRule{Owed: false, Source: "Housing Act 2004, ss. 212-215"}},
 	// Spain. Código Civil art. 1152: a penalty clause the parties agreed
 	// stands in for damages; the LAU does not exclude it.
 	"ES": {Country: "ES", Fines: true},

@@ -26,3 +26,22 @@ func TestRentIndex(t *testing.T) {
 		t.Errorf("NL %+v", r)
 	}
 }
+
+func TestLeaseTermAndDepositInterest(t *testing.T) {
+	for _, tc := range []struct {
+		country         string
+		person, company int
+		interest        bool
+	}{{"FR", 3, 6, false}, {"fr", 3, 6, false}, {"DE", 0, 0, true}, {"GB", 0, 0, false}, {"ES", 0, 0, false}, {"XX", 0, 0, false}} {
+		r := Of(tc.country)
+		if r.Term.Years(false) != tc.person || r.Term.Years(true) != tc.company {
+			t.Errorf("%s: term %d/%d years, want %d/%d", tc.country, r.Term.Years(false), r.Term.Years(true), tc.person, tc.company)
+		}
+		if r.DepositInterest.Owed != tc.interest {
+			t.Errorf("%s: deposit interest owed %v", tc.country, r.DepositInterest.Owed)
+		}
+	}
+	if Of("FR").Term.Source != "loi n° 89-462, art. 10" || Of("DE").DepositInterest.Source != "§ 551 Abs. 3 BGB" {
+		t.Error("a rule lacks its source")
+	}
+}

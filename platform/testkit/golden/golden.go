@@ -22,16 +22,18 @@ func Updating() bool { return *update }
 
 var (
 	generatedEmail = regexp.MustCompile(`user[0-9]+@example\.com`)
+	generatedName  = regexp.MustCompile(`Test User [0-9]+`)
 	wideSpace      = regexp.MustCompile(` {3,}`)
 )
 
 // Normalise keeps what a reader sees and drops what changes from run to
-// run for no reason of the letter's: the address of a generated test user
-// (accountstest numbers them), trailing blanks, runs of blank lines, and
+// run for no reason of the letter's: the name and address of a generated
+// test user (accountstest numbers them), trailing blanks, runs of blank lines, and
 // the width of the gaps pdftotext -layout lays columns out with.
 func Normalise(text string) string {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = generatedEmail.ReplaceAllString(text, "landlord@example.com")
+	text = generatedName.ReplaceAllString(text, "Test User")
 	lines := strings.Split(text, "\n")
 	out := lines[:0]
 	for _, l := range lines {

@@ -1,0 +1,1 @@
+ALTER TABLE properties DROP COLUMN living_area_centi;
