@@ -421,6 +421,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bank-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's bank accounts, oldest first
+         * @description One page of the accounts of the workspace (`X-Workspace-ID`) in
+         *     creation order; the default one has `is_default: true`.
+         */
+        get: operations["listBankAccounts"];
+        put?: never;
+        /**
+         * Add a bank account to the workspace
+         * @description `holder` and `iban` are required. The IBAN may be sent with spaces
+         *     and in lower case; it is stored in upper case without spaces after
+         *     two checks: its length must be its country's (ISO 13616 registry;
+         *     a country without IBANs is refused) and its check digits must pass
+         *     mod 97 (ISO 7064). `bic` is optional: 8 or 11 characters of the
+         *     ISO 9362 shape (4 letters of the bank, 2 of the country, 2 letters
+         *     or digits of the place, optionally 3 of the branch), stored in upper
+         *     case. `currency` defaults to EUR. The workspace's first account is
+         *     its default whatever `is_default` says; a later one with
+         *     `is_default: true` takes the mark from the old default. Every
+         *     broken rule is one line of the 400's `details` (naming the field);
+         *     nothing is written then. An IBAN the workspace has already is 409
+         *     `iban_exists`.
+         */
+        post: operations["createBankAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bank-accounts/{bankAccountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bank account's UUID; anything else is a 404 */
+                bankAccountId: components["parameters"]["BankAccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One bank account
+         * @description 404 when the id is not a UUID or unknown, 403 when the account belongs to another workspace.
+         */
+        get: operations["getBankAccount"];
+        /**
+         * Change the given fields of a bank account
+         * @description A partial update: fields left out (or null) keep their value; `""`
+         *     clears `bic`, `bank_name` or `label`. The rules of creation apply to
+         *     the fields given. `is_default: true` makes this the workspace's
+         *     default (the old default loses the mark); `is_default: false` on the
+         *     default is a 400: a workspace with accounts keeps one default, so
+         *     make another account the default instead. Contracts already printed
+         *     keep what they printed; later letters print the changed account.
+         *     The access check (404/403) comes before the body is read.
+         */
+        put: operations["updateBankAccount"];
+        post?: never;
+        /**
+         * Delete a bank account no contract names
+         * @description Refused with 409 `in_use` while a contract names the account
+         *     (`bank_account_id`): point the contract at another account (or
+         *     none) first. Deleting the default makes the oldest remaining
+         *     account the default; contracts that name none are then paid to it.
+         */
+        delete: operations["deleteBankAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/billing/invoices": {
         parameters: {
             query?: never;
@@ -808,6 +886,9 @@ export interface paths {
          *     is one line of the 400's `details`; nothing is written then. Another
          *     user's property or tenant gives 403; an unknown one a 400 line. An
          *     archived property takes no new contract: 409 `property_archived`.
+         *     `bank_account_id` names the account the rent is paid to; it must be
+         *     one of the property's workspace (a 400 line otherwise); without it
+         *     the workspace's default account is printed.
          */
         post: operations["createContract"];
         delete?: never;
@@ -834,9 +915,12 @@ export interface paths {
         /**
          * Change the given fields of a draft contract, or the money settings of any contract
          * @description Only a draft can be changed (409 `not_draft` otherwise), except the
-         *     money settings `allocation_order` and `late_fee_base`: a body with
-         *     only those changes a contract in any status (they steer what the
-         *     service does from then on, not what the parties signed). Fields left
+         *     money settings `allocation_order`, `late_fee_base`,
+         *     `deposit_interest_rate` and the `bank_account_id` the rent is paid
+         *     to: a body with only those changes a contract in any status (they
+         *     steer what the service does from then on, not what the parties
+         *     signed; a contract's PDF frozen at activation keeps the account it
+         *     printed). Fields left
          *     out keep their value; `terms`, when given, replaces the whole list.
          *     The rules of creation apply; changing the property checks the terms
          *     again against its country. The access check (404/403) comes before
@@ -881,6 +965,10 @@ export interface paths {
          *     `DE_BETRIEBSKOSTEN_VORAUSZAHLUNG`) is set, and a manual charge
          *     `Deposit` due on the start date when `DEPOSIT_AMOUNT` (or
          *     `DEPOSIT_MONTHS` x rent) is set. Then `refresh-all` bills them.
+         *     After the commit the lease is printed once in the contract's locale
+         *     and stored as a document of the property (`signed_document`); should
+         *     that fail, the activation stands and the first
+         *     `GET /print-forms/contracts/{id}` stores it.
          */
         post: operations["activateContract"];
         delete?: never;
@@ -957,6 +1045,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contracts/{contractId}/rent-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The rent call of a due date as a PDF
+         * @description The letter of the rent call for what falls due under the contract
+         *     on `due` and is still owed (late fees left out, as the daily run's
+         *     call does), drawn as the tenant gets it attached to the rent-call
+         *     mail: the landlord, the tenant, the dwelling, the due date, each
+         *     amount and the total, and the bank account the rent is paid to
+         *     (the contract's `bank_account_id`, else the workspace's default;
+         *     holder, IBAN in groups of four, BIC and bank when known) with the
+         *     payment reference ("Miete 12/2026 Vertrag 2026/001" in the
+         *     letter's language). When the amounts are in euros and so is the
+         *     account, an EPC QR code (GiroCode, EPC069-12 version 002, UTF-8,
+         *     SCT, error correction level M) holds the BIC, the holder, the IBAN,
+         *     the total (`EUR950.00`; left out outside EUR 0.01-999,999,999.99)
+         *     and the reference; in any other currency there is no QR code. A
+         *     workspace without a bank account gets a letter without bank
+         *     details. In the contract's language unless `locale` names another
+         *     active language. 404 when nothing of the contract falls due on that
+         *     day and is still owed.
+         */
+        get: operations["getRentCallPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contracts/{contractId}/rents": {
         parameters: {
             query?: never;
@@ -1002,7 +1129,10 @@ export interface paths {
          *     day after; its expenses end on `date`, so `refresh-all` makes no
          *     charge for a period starting after it (the period holding `date` is
          *     billed in full). Charges already made stay. 409 `not_active` unless
-         *     the contract is active (not ended).
+         *     the contract is active (not ended). In the same transaction the
+         *     tenant is sent a confirmation of the termination with its end date,
+         *     in the contract's locale, with the letter as a PDF (notice kind
+         *     `termination`, modules/notices; `GET /print-forms/contracts/{id}/termination`).
          */
         post: operations["terminateContract"];
         delete?: never;
@@ -1487,8 +1617,63 @@ export interface paths {
          *     and the labels' texts): `If-None-Match` with it gives 304 without
          *     drawing the PDF again. Recently drawn PDFs are kept in memory
          *     (`modules.printforms.cache`).
+         *
+         *     **The signed original never changes.** When the contract is
+         *     activated the form is printed once in its original locale (the
+         *     contract's `locale`, else the owner's, else `en`) and stored as a
+         *     document of the property (category `contract`, the contract's
+         *     `signed_document` with its SHA-256). From then on (active, ending,
+         *     terminated or ended) this route answers, in that locale (no
+         *     `?locale=` or the same one), exactly those stored bytes, whatever
+         *     changed since (a rent change or indexation, a renamed property or
+         *     tenant, an edited agreement block): the `ETag` is the quoted SHA-256
+         *     of the bytes and `X-Content-SHA256` the same digest, and no
+         *     `Propman-Warnings` is sent. A contract activated before originals
+         *     were stored gets its original on the first request (one document
+         *     however many requests come at once). A `?locale=` in another
+         *     language answers a translation drawn from today's data, marked in
+         *     red under the title as a convenience translation that is not the
+         *     signed original, with `convenience_translation` first in
+         *     `Propman-Warnings`. A draft is drawn live on every change.
          */
         get: operations["printContract"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/print-forms/contracts/{contractId}/termination": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The letter confirming a contract's termination, as a PDF
+         * @description The letter the tenant was sent when the contract was terminated
+         *     (`POST /contracts/{id}/terminate`; notice kind `termination`): a
+         *     letter with the title "Confirmation of termination" ("Bestätigung
+         *     der Kündigung", "Confirmation de la résiliation du bail"), the
+         *     contract's number, its date (the day the termination was recorded),
+         *     the landlord (the owner's profile name and postal address) and the
+         *     tenant (the contragent's name and address), the dwelling (name and
+         *     address), the last day of the tenancy ("Das Mietverhältnis endet am
+         *     31.03.2027.", "Le bail prendra fin le 31/03/2027."), the reason when
+         *     one was given, what happens next (handover, deposit), and a line for
+         *     the landlord's signature with the printed name. In the contract's
+         *     locale unless `?locale=` names another active language (400
+         *     otherwise); dates and formats as on the contract. 409
+         *     `not_terminated` for a contract that was not terminated. `ETag`,
+         *     304 and the headers as for the contract.
+         */
+        get: operations["printContractTermination"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1515,7 +1700,10 @@ export interface paths {
          *     the dwelling's address, the end date, whether the check-out matched
          *     the check-in, each deduction claimed with its reason, every claim
          *     the deposit paid charge by charge (in the reader's language), the
-         *     deposit held, owed, applied, refund, still owed, the deadline
+         *     interest the deposit earned (each receipt of it with its day, the
+         *     days to the settlement, the rate and the interest; or, where the law
+         *     gives none, "None" with the provision), the deposit held, the
+         *     interest, owed, applied, refund, still owed, the deadline
          *     (statutory or customary), and signature lines with both names
          *     printed under them. 404 for an unknown id, 403 for another
          *     workspace's.
@@ -4178,9 +4366,14 @@ export interface paths {
          * @description The links the operator configured (`modules.tools.helplinks`; the
          *     module ships links to the API reference, tenancy law per country,
          *     the UPU tracking number standard and the map data's sources). The
-         *     language is `locale` when given, else the first language of
-         *     `Accept-Language` that has links, else English; a locale without
-         *     links of its own (`it`) is answered in English. Each link says in
+         *     language is `locale` when given (a language the service does not
+         *     have, such as `it`, is a 400 `validation_failed` naming the ones it
+         *     has), else, when the request carries a valid bearer token, the
+         *     caller's profile language, else the first language of
+         *     `Accept-Language` that has links, else English. A link points to
+         *     the page in that language where the configuration has one, else to
+         *     the English one. A broken or expired token is read as none (no
+         *     401: the route is public). Each link says in
          *     `locale` which language its title is in (English when the
          *     configuration has no title in the asked one). A URL starting with
          *     `/` is on this service. Answers carry a strong `ETag`; send it back
@@ -4326,6 +4519,11 @@ export interface paths {
          *     account's `country_code`. A broken rule is 400 `validation_failed`
          *     with a detail per rule naming the field (`postal_address.city: is
          *     required`), and nothing is changed.
+         *
+         *     `landlord_type` (`natural_person` or `company`, any case) says
+         *     whether the account holder lets as a person or as a company: a
+         *     French lease (a property in France) printed for a company landlord
+         *     runs six years instead of three (loi n° 89-462 art. 10).
          */
         put: operations["profileUpdate"];
         post?: never;
@@ -4467,7 +4665,8 @@ export interface paths {
         /**
          * Invite someone by email (owner)
          * @description Mails `email` a link to join the workspace with `role`: the
-         *     configured `modules.workspaces.inviteurl` followed by a single-use
+         *     configured `http.publicurl` + `/accept-invitation?token=` (or the
+         *     deprecated `modules.workspaces.inviteurl`) followed by a single-use
          *     token, valid for 7 days. The token is only in the mail, never in an
          *     answer; propman stores its SHA-256 alone.
          *
@@ -4917,6 +5116,67 @@ export interface components {
             overdue: components["schemas"]["MoneyOrZero"];
             paid: components["schemas"]["MoneyOrZero"];
         };
+        BankAccount: {
+            /** @description empty when not given */
+            bank_name: string;
+            /** @description upper case; empty when not given */
+            bic: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description ISO 4217; a rent call carries a QR code only for EUR */
+            currency: string;
+            /** @description the account holder's name, printed as the payee */
+            holder: string;
+            /** @description normalised: upper case, no spaces (DE89370400440532013000) */
+            iban: string;
+            /** @description the IBAN in groups of four, as printed (DE89 3704 0044 0532 0130 00) */
+            iban_display: string;
+            /** Format: uuid */
+            id: string;
+            /** @description the account printed for contracts that name none; exactly one per workspace with accounts */
+            is_default: boolean;
+            /** @description the landlord's own name for the account; empty when not given; never printed */
+            label: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description Text is trimmed. `id`, the timestamps and unknown fields are ignored. */
+        BankAccountCreate: {
+            bank_name?: string;
+            /** @description 8 or 11 characters (ISO 9362); optional */
+            bic?: string;
+            /** @description ISO 4217 code; default EUR */
+            currency?: string;
+            holder: string;
+            /** @description spaces and lower case accepted; checked by length and mod 97 */
+            iban: string;
+            /** @description make it the default (the first account always is) */
+            is_default?: boolean;
+            label?: string;
+        };
+        BankAccountList: {
+            bank_accounts: components["schemas"]["BankAccount"][];
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
+            per_page: number;
+            /** @description how many there are; only on ?page= answers */
+            total?: number;
+        };
+        /**
+         * @description Any subset of the fields; those left out or null keep their value,
+         *     `""` clears `bic`, `bank_name` or `label`.
+         */
+        BankAccountUpdate: {
+            bank_name?: string;
+            bic?: string;
+            currency?: string;
+            holder?: string;
+            iban?: string;
+            /** @description true moves the default mark here; false on the default is a 400 */
+            is_default?: boolean;
+            label?: string;
+        };
         BillingInvoice: {
             country: string;
             /** @description credits taken off (a partner's reward) */
@@ -5100,7 +5360,7 @@ export interface components {
         CalendarFeedToken: {
             /** @description The secret; shown only now */
             token: string;
-            /** @description The feed's path under this server */
+            /** @description The feed's address: absolute under http.publicurl when that is set (https://propman.example.com/api/v1/calendar/feed/<token>.ics), else the path under this server */
             url: string;
         };
         CalendarOccurrence: {
@@ -5182,7 +5442,13 @@ export interface components {
              * @enum {string}
              */
             kind: "regular" | "penalty" | "fine";
+            /** @description the charge's name in the reader's language when the service named it (see name_kind), else as typed */
             name: string;
+            /**
+             * @description what the name is made of. custom: a name a person typed, shown as typed. The others are names the service gives its own records (a contract's rent, utility prepayment and deposit; the late fee or statutory default interest on a charge): `name` is then rendered when read, in the reader's language (the caller's profile locale; in the tenant portal the contract's locale), e.g. "Miete, Vertrag 2026/001" for a German landlord; English readers get the wording stored since the first version ("Rent, contract 2026/001").
+             * @enum {string}
+             */
+            name_kind: "custom" | "rent" | "utility_prepayment" | "deposit" | "late_fee" | "default_interest";
             /** @description amount - paid_amount; 0 for a cancelled charge */
             outstanding: components["schemas"]["MoneyOrZero"];
             /** @description the sum of the payments' allocations to the charge */
@@ -5315,12 +5581,24 @@ export interface components {
         };
         Contract: {
             allocation_order: components["schemas"]["ContractAllocationOrder"];
+            /**
+             * Format: uuid
+             * @description The bank account the rent is paid to (`/bank-accounts`), printed on
+             *     the contract, rent calls, reminders and receipts; null: the
+             *     workspace's default account is printed (nothing when it has none).
+             */
+            bank_account_id: string | null;
             /** Format: date-time */
             created_at: string;
             /** @description the property's */
             currency: string;
             /** @description The first set of: DEPOSIT_AMOUNT, UA_SECURITY_PAYMENT_AMOUNT, then rent x the months of DEPOSIT_MONTHS, DE_KAUTION_MONTHS, FR_DEPOT_GARANTIE_MONTHS or ES_FIANZA_MONTHS; else null */
             deposit: number | null;
+            /**
+             * @description The yearly interest rate in percent the deposit earns for the tenant, used by the deposit settlement unless one is entered there (Germany, § 551 Abs. 3 BGB); null when none is configured
+             * @example 0.5
+             */
+            deposit_interest_rate: number | null;
             /** @description PAYMENT_DAY_OF_MONTH or 1 */
             due_day: number;
             /**
@@ -5339,11 +5617,39 @@ export interface components {
                 /** Format: date */
                 from: string;
             } | null;
+            /**
+             * Format: date
+             * @description The day the tenant's notice arrived, as the termination said; else null
+             */
+            notice_received_on: string | null;
             number: string;
             /** Format: uuid */
             property_id: string;
             /** @description The rent in force today: MONTHLY_RENT_AMOUNT, or the latest indexation that has begun (POST /contracts/{id}/rent); null without a rent */
             rent: number | null;
+            /**
+             * @description The lease as printed when the contract was activated, in the
+             *     contract's locale: a document of the property (category
+             *     `contract`, `GET /properties/{id}/documents/{documentId}/content`)
+             *     and the SHA-256 of its bytes. `GET /print-forms/contracts/{id}`
+             *     serves exactly these bytes from then on. Null for a draft, and
+             *     for a contract activated before this field existed until its
+             *     print form is first requested (which stores it).
+             */
+            signed_document: {
+                /**
+                 * Format: date-time
+                 * @description when the PDF was stored
+                 */
+                created_at: string;
+                /**
+                 * Format: uuid
+                 * @description the document's id
+                 */
+                id: string;
+                /** @description SHA-256 of the PDF's bytes, lower-case hex */
+                sha256: string;
+            } | null;
             /**
              * Format: date
              * @description CONTRACT_START_DATE
@@ -5356,6 +5662,11 @@ export interface components {
             status: "draft" | "active" | "ending" | "terminated" | "ended";
             /** Format: uuid */
             tenant_id: string;
+            /**
+             * @description Who gave notice, as the termination said; null when it did not (or not terminated)
+             * @enum {string|null}
+             */
+            terminated_by: "landlord" | "tenant" | "mutual" | null;
             /** Format: date */
             terminated_on: string | null;
             /** @description set once terminated */
@@ -5384,6 +5695,17 @@ export interface components {
          */
         ContractCreate: {
             allocation_order?: components["schemas"]["ContractAllocationOrder"];
+            /**
+             * @description A bank account of the contract's workspace (`GET
+             *     /api/v1/bank-accounts`) the rent is paid to; `""` names none, so
+             *     the workspace's default is printed. Another workspace's account,
+             *     an unknown id or anything not a UUID is a 400 line
+             *     (`bank_account_id: must be a bank account of the contract's
+             *     workspace`). Like the money settings it can be changed in any
+             *     status.
+             */
+            bank_account_id?: string;
+            deposit_interest_rate?: components["schemas"]["ContractDepositInterestRate"];
             late_fee_base?: components["schemas"]["ContractLateFeeBase"];
             /** @description an active language code; the caller's locale by default */
             locale?: string;
@@ -5398,6 +5720,16 @@ export interface components {
             tenant_id: string;
             terms?: components["schemas"]["ContractTermValue"][];
         };
+        /**
+         * @description The yearly interest rate, in percent, that the deposit earns for the
+         *     tenant (Germany, § 551 Abs. 3 BGB: the usual rate for savings with
+         *     three months' notice): 0 to 20 with at most 4 decimals (else a 400
+         *     line); null removes it. The deposit settlement uses it when no
+         *     `interest_rate` is entered there. A money setting: changeable in any
+         *     status.
+         * @example 0.5
+         */
+        ContractDepositInterestRate: number | null;
         /**
          * @description Which overdue charges of the contract a late fee (or statutory
          *     interest) is computed on. `periodic`: the charges billed by the
@@ -5492,12 +5824,33 @@ export interface components {
              * @description within the contract
              */
             date: string;
+            /**
+             * Format: date
+             * @description The day the tenant's notice reached the landlord: only with terminated_by tenant, not in the future (400 otherwise); stated in the confirmation letter
+             */
+            notice_received_on?: string;
             /** @description Multi-line: may hold tab and line breaks */
             reason?: string;
+            /**
+             * @description Who gave notice (any case; else a 400 line): the landlord, the tenant, or both by agreement; stated in the confirmation letter
+             * @enum {string}
+             */
+            terminated_by?: "landlord" | "tenant" | "mutual";
         };
         /** @description Any subset of the fields; those left out keep their value, `terms` replaces the list. */
         ContractUpdate: {
             allocation_order?: components["schemas"]["ContractAllocationOrder"];
+            /**
+             * @description A bank account of the contract's workspace (`GET
+             *     /api/v1/bank-accounts`) the rent is paid to; `""` names none, so
+             *     the workspace's default is printed. Another workspace's account,
+             *     an unknown id or anything not a UUID is a 400 line
+             *     (`bank_account_id: must be a bank account of the contract's
+             *     workspace`). Like the money settings it can be changed in any
+             *     status.
+             */
+            bank_account_id?: string;
+            deposit_interest_rate?: components["schemas"]["ContractDepositInterestRate"];
             late_fee_base?: components["schemas"]["ContractLateFeeBase"];
             locale?: string;
             number?: string;
@@ -5694,6 +6047,36 @@ export interface components {
             ended_on: string;
             /** Format: uuid */
             id: string;
+            /**
+             * @description The interest the deposit earned, the sum of `interest_lines`. It
+             *     increases the security: `refund` = `deposit_held` + `interest`
+             *     - `deductions_total` - `applied_to_owed`.
+             */
+            interest: components["schemas"]["MoneyOrZero"];
+            /**
+             * @description One line per day (part of) the deposit was received (what was
+             *     marked paid without a payment counts from its due date): simple
+             *     interest from that day to `settled_on`, actual days over 365
+             *     (act/365, also in leap years), rounded half up to the cent per
+             *     line.
+             */
+            interest_lines: {
+                amount: components["schemas"]["MoneyOrZero"];
+                days: number;
+                interest: components["schemas"]["MoneyOrZero"];
+                /** Format: date */
+                received_on: string;
+            }[];
+            /**
+             * @description The yearly rate in percent the deposit's interest was computed
+             *     at: the `interest_rate` entered, else the contract's
+             *     `deposit_interest_rate`, else 0 where the law gives the tenant
+             *     interest (Germany, § 551 Abs. 3 BGB). Null where it gives none
+             *     (France, loi 89-462 art. 22; the United Kingdom) or, in a country
+             *     without a rule, when no rate was agreed.
+             * @example 1.5
+             */
+            interest_rate: number | null;
             matching: boolean | null;
             owed: components["schemas"]["MoneyOrZero"];
             /** Format: uuid */
@@ -5715,6 +6098,16 @@ export interface components {
                 evidence?: string[];
                 reason: string;
             }[];
+            /**
+             * @description The yearly interest rate in percent the deposit earned (0 to 20,
+             *     at most 4 decimals; else 400 naming interest_rate). Without it the
+             *     contract's `deposit_interest_rate` is used. Where the law gives
+             *     the tenant no interest on the deposit (France, loi 89-462 art.
+             *     22; the United Kingdom) a rate above 0 is a 400 and nothing is
+             *     settled.
+             * @example 1.5
+             */
+            interest_rate?: number;
         };
         DepositSettlementList: {
             deposit_settlements: components["schemas"]["DepositSettlement"][];
@@ -5818,7 +6211,13 @@ export interface components {
             /** Format: uuid */
             id: string;
             is_active: boolean;
+            /** @description the expense's name in the reader's language when the service named it (see name_kind), else as typed; a PUT of another name makes it custom */
             name: string;
+            /**
+             * @description what the name is made of. custom: a name a person typed, shown as typed. The others are names the service gives its own records (a contract's rent, utility prepayment and deposit; the late fee or statutory default interest on a charge): `name` is then rendered when read, in the reader's language (the caller's profile locale; in the tenant portal the contract's locale), e.g. "Miete, Vertrag 2026/001" for a German landlord; English readers get the wording stored since the first version ("Rent, contract 2026/001").
+             * @enum {string}
+             */
+            name_kind: "custom" | "rent" | "utility_prepayment" | "deposit" | "late_fee" | "default_interest";
             /** Format: uuid */
             property_id: string;
             /** Format: date */
@@ -6508,6 +6907,11 @@ export interface components {
              * @description The workspace requests without X-Workspace-ID act in (the user's own unless they chose another); null only for a user who left every workspace
              */
             default_workspace_id: number | null;
+            /**
+             * @description Whether the account holder lets as a natural person (the default) or as a company; a French lease of a company landlord runs six years instead of three (loi n° 89-462 art. 10)
+             * @enum {string}
+             */
+            landlord_type: "natural_person" | "company";
             /** @description The landlord's postal address as the contract print form shows it; null when none is on file */
             postal_address: components["schemas"]["PostalAddress"] | null;
             /** Format: date-time */
@@ -6533,6 +6937,11 @@ export interface components {
             currency: string;
             /** Format: uuid */
             id: string;
+            /**
+             * @description The living area in square metres (2 decimals), printed on the lease (required by French law, loi 89-462 art. 3); null when not given
+             * @example 42.5
+             */
+            living_area: number | null;
             name: string;
             postal_code: string;
             /** Format: date-time */
@@ -6549,6 +6958,11 @@ export interface components {
             country_code: string;
             /** @description ISO 4217; defaults to the country's currency */
             currency?: string;
+            /**
+             * @description The living area in square metres, at most 2 decimals, more than 0 and at most 100000 (else 400 naming living_area); printed on the lease
+             * @example 42.5
+             */
+            living_area?: number | null;
             name: string;
             postal_code?: string;
         };
@@ -6573,6 +6987,11 @@ export interface components {
             country_code?: string;
             /** @description ISO 4217 */
             currency?: string;
+            /**
+             * @description The living area in square metres (at most 2 decimals, more than 0, at most 100000); null removes it
+             * @example 42.5
+             */
+            living_area?: number | null;
             name?: string;
             postal_code?: string;
         };
@@ -7218,6 +7637,8 @@ export interface components {
         ApplicationId: string;
         /** @description The asset's UUID; anything else is a 404 */
         AssetId: string;
+        /** @description The bank account's UUID; anything else is a 404 */
+        BankAccountId: string;
         /** @description The compensation's UUID; anything else is a 404 */
         CompensationId: string;
         /** @description The contract's UUID; anything else is a 404 */
@@ -7230,7 +7651,7 @@ export interface components {
         DocumentId: string;
         /** @description The expense's UUID; anything else is a 404 */
         ExpenseId: string;
-        /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+        /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
         FileLocale: "en" | "de" | "fr" | "es" | "uk";
         /** @description An ETag from an earlier answer; 304 when it is still current */
         IfNoneMatch: string;
@@ -8098,6 +8519,261 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listBankAccounts: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of bank accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccountList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBankAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "bank_name": "Commerzbank",
+                 *       "bic": "COBADEFFXXX",
+                 *       "holder": "Hausverwaltung Schmidt GmbH",
+                 *       "iban": "de89 3704 0044 0532 0130 00",
+                 *       "label": "Mieten"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BankAccountCreate"];
+            };
+        };
+        responses: {
+            /** @description The new bank account */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The workspace already has an account with this IBAN (iban_exists) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBankAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The bank account's UUID; anything else is a 404 */
+                bankAccountId: components["parameters"]["BankAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bank account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateBankAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The bank account's UUID; anything else is a 404 */
+                bankAccountId: components["parameters"]["BankAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "is_default": true,
+                 *       "label": "Mieten Berlin"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BankAccountUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated bank account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Another account of the workspace has this IBAN (iban_exists) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteBankAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The bank account's UUID; anything else is a 404 */
+                bankAccountId: components["parameters"]["BankAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description A contract names the account (in_use) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listBillingInvoices: {
         parameters: {
             query?: {
@@ -8118,7 +8794,7 @@ export interface operations {
                 status?: "open" | "paid";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -8931,7 +9607,7 @@ export interface operations {
                 tenant_id?: string;
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -9401,6 +10077,51 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getRentCallPdf: {
+        parameters: {
+            query: {
+                /** @description The due date (YYYY-MM-DD) of the charges to call; anything else is a 400 */
+                due: string;
+                /** @description An active language code; the contract's locale by default */
+                locale?: string;
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: components["parameters"]["ContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rent call's PDF */
+            200: {
+                headers: {
+                    /** @description attachment; filename="rent-call-<number>-<due>.pdf" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listContractRents: {
         parameters: {
             query?: never;
@@ -9463,7 +10184,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "date": "2027-03-15",
-                 *       "reason": "The tenant moves abroad."
+                 *       "notice_received_on": "2026-12-10",
+                 *       "reason": "The tenant moves abroad.",
+                 *       "terminated_by": "tenant"
                  *     }
                  */
                 "application/json": components["schemas"]["ContractTerminate"];
@@ -9522,7 +10245,7 @@ export interface operations {
                 q?: string;
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -10321,7 +11044,7 @@ export interface operations {
                 status?: "sent" | "registered" | "converted";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -10416,7 +11139,7 @@ export interface operations {
     printContract: {
         parameters: {
             query?: {
-                /** @description The language of the form, an active language code (GET /api/v1/languages); by default the contract's */
+                /** @description The language of the form, an active language code (GET /api/v1/languages); by default the contract's. On a contract that left draft, another language than the original's gives a marked convenience translation */
                 locale?: string;
             };
             header?: {
@@ -10447,7 +11170,9 @@ export interface operations {
                     ETag: components["headers"]["PrintFormETag"];
                     /**
                      * @description Present when the form leaves something to fill in by hand: a
-                     *     comma-separated list of `landlord_address_missing` (the
+                     *     comma-separated list, first `convenience_translation` (a
+                     *     contract that left draft, printed in another language than
+                     *     its signed original), then `landlord_address_missing` (the
                      *     owner's profile has no `postal_address`; set it with
                      *     PUT /api/v1/user/profile) and `tenant_address_missing` (the
                      *     tenant contragent has no address), preceded by
@@ -10456,6 +11181,8 @@ export interface operations {
                      *     nothing was left out.
                      */
                     "Propman-Warnings"?: string;
+                    /** @description The SHA-256 of the body (lower-case hex) when it is the contract's stored original (`signed_document.sha256`); absent on a draft and on a convenience translation */
+                    "X-Content-SHA256"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10474,6 +11201,69 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    printContractTermination: {
+        parameters: {
+            query?: {
+                /** @description The language of the letter, an active language code; by default the contract's */
+                locale?: string;
+            };
+            header?: {
+                /** @description An ETag the client has; 304 when it still matches */
+                "If-None-Match"?: string;
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The contract's UUID; anything else is a 404 */
+                contractId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The termination letter */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["PrintFormCacheControl"];
+                    "Content-Disposition": components["headers"]["PrintFormDisposition"];
+                    ETag: components["headers"]["PrintFormETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The client's copy (If-None-Match) is current; no body */
+            304: {
+                headers: {
+                    ETag: components["headers"]["PrintFormETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The contract was not terminated (not_terminated) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -10633,7 +11423,7 @@ export interface operations {
                 archived?: "true" | "false";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -10924,7 +11714,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -11040,7 +11830,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -11392,7 +12182,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -11507,7 +12297,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -11619,7 +12409,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -12012,7 +12802,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -12311,7 +13101,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -12554,7 +13344,7 @@ export interface operations {
                 contract_id?: string;
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -12897,7 +13687,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -13205,7 +13995,7 @@ export interface operations {
                 delivery?: "queued" | "sent" | "failed" | "bounced";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -13359,7 +14149,7 @@ export interface operations {
                 status?: "open" | "agreed" | "declined" | "expired";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -13761,7 +14551,7 @@ export interface operations {
                 to?: string;
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -13991,7 +14781,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -14105,7 +14895,7 @@ export interface operations {
                 status?: "draft" | "published" | "closed";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -14335,7 +15125,7 @@ export interface operations {
                 status?: "new" | "shortlisted" | "declined";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -14589,7 +15379,7 @@ export interface operations {
                 status?: "issued" | "void";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -14743,7 +15533,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -15448,7 +16238,7 @@ export interface operations {
                 as_of?: components["parameters"]["ReportAsOf"];
                 /** @description `json` (default), `csv` or `xlsx`; else the `Accept` header decides. */
                 format?: components["parameters"]["ReportFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -15490,7 +16280,7 @@ export interface operations {
             query?: {
                 /** @description `csv` (default) or `xlsx`. */
                 format?: "csv" | "xlsx";
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -15535,7 +16325,7 @@ export interface operations {
                 property_id?: string;
                 /** @description `json` (default), `csv`, `xlsx` or `svg` (a chart). */
                 format?: "json" | "csv" | "xlsx" | "svg";
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -15620,7 +16410,7 @@ export interface operations {
                 as_of?: components["parameters"]["ReportAsOf"];
                 /** @description `json` (default), `csv` or `xlsx`; else the `Accept` header decides. */
                 format?: components["parameters"]["ReportFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: {
@@ -15676,7 +16466,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
@@ -15785,7 +16575,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
@@ -15836,7 +16626,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
@@ -15889,7 +16679,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
@@ -15996,7 +16786,7 @@ export interface operations {
                 category?: components["schemas"]["DocumentCategory"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
@@ -16118,7 +16908,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
@@ -16205,7 +16995,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
@@ -16395,7 +17185,7 @@ export interface operations {
     toolsHelpLinks: {
         parameters: {
             query?: {
-                /** @description Two-letter ISO 639-1 code, any case (de, UK) */
+                /** @description Two-letter ISO 639-1 code, any case (de, UK), of a language the service has (en, de, fr, es, uk and any the configured links add); another is a 400 */
                 locale?: string;
             };
             header?: {
@@ -16684,6 +17474,11 @@ export interface operations {
                      * @description the workspace requests without X-Workspace-ID act in; one the caller is a member of (GET /api/v1/workspaces), else 400 validation_failed and nothing changes
                      */
                     default_workspace_id?: number;
+                    /**
+                     * @description whether the account holder lets as a natural person or as a company (the French lease's term: 3 or 6 years)
+                     * @enum {string}
+                     */
+                    landlord_type?: "natural_person" | "company";
                     /** @description an active language code */
                     locale?: string;
                     name?: string;
@@ -16879,7 +17674,7 @@ export interface operations {
                 record_id?: string;
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
@@ -16929,7 +17724,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
@@ -17106,7 +17901,7 @@ export interface operations {
                 after?: components["parameters"]["After"];
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
@@ -17270,7 +18065,7 @@ export interface operations {
                 kind?: "billing" | "late_fees" | "notices";
                 /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
                 format?: components["parameters"]["ListFormat"];
-                /** @description The reader of a CSV file (else the first language of `Accept-Language`, else `en`): in `de`, `fr`, `es` and `uk` cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
                 locale?: components["parameters"]["FileLocale"];
             };
             header?: never;
