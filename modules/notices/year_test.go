@@ -24,6 +24,7 @@ func TestAYearOfNotices(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a year of days")
 	}
+	t.Parallel()
 	first := time.Date(2026, 11, 26, 0, 0, 0, 0, berlin)
 	w := newWorld(t, first.Add(10*time.Hour), "de", "2026-12-01", "2027-11-30")
 	rent := func(month time.Month, year int) float64 {
