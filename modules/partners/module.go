@@ -28,7 +28,7 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Partner invitations (referral programme)", Status: module.Ready,
-		Depends:    []string{"accounts", "workspaces", "billing"},
+		Depends:    []string{"accounts", "workspaces", "billing", "translations"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

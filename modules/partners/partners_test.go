@@ -234,3 +234,24 @@ func TestReferralConvertsOnFirstPaidInvoiceAndCreditsOnce(t *testing.T) {
 		t.Fatalf("credits: %d (%v), want 1", credits, err)
 	}
 }
+
+// The invitation mail names who invites, in their language, with the
+// code to register with.
+func TestInvitationMailInTheInvitersLanguage(t *testing.T) {
+	app := testkit.Start(t)
+	partner := accountstest.NewUser(t, app)
+	for _, tc := range []struct{ locale, subject, code string }{
+		{"de", "Lena Vermieter lädt Sie zu propman ein", "Registrieren Sie sich mit dem Empfehlungscode "},
+		{"fr", "Lena Vermieter vous invite sur propman", "Inscrivez-vous avec le code de parrainage "},
+		{"en", "Lena Vermieter invites you to propman", "Register with the referral code "},
+	} {
+		app.Put("/api/v1/user/profile", partner.Token, map[string]any{"name": "Lena Vermieter", "locale": tc.locale}).Expect(http.StatusOK)
+		to := tc.locale + "@example.org"
+		var inv struct{ Code string }
+		app.Post("/api/v1/partner-invitations", partner.Token, map[string]any{"channel": "email", "email": to}).Expect(http.StatusCreated).JSON(&inv)
+		m, ok := app.Mail.Last(to)
+		if !ok || m.Subject != tc.subject || !strings.Contains(m.Text, tc.code+inv.Code+".") || !strings.Contains(m.Text, "Lena Vermieter") {
+			t.Errorf("%s: the invitation reads %q:\n%s", tc.locale, m.Subject, m.Text)
+		}
+	}
+}

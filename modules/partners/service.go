@@ -12,9 +12,11 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/billing"
+	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
@@ -55,12 +57,26 @@ type Service struct {
 	mailer   mail.Mailer
 	accounts *accounts.Service
 	users    *accounts.Store
+	dicts    *translations.Dictionaries
+}
+
+// ServiceParams are the service's dependencies; without the translations
+// module the invitation mail is written in English.
+type ServiceParams struct {
+	fx.In
+	DB       *bun.DB
+	Config   Config
+	Clock    clock.Clock
+	Log      *slog.Logger
+	Mailer   mail.Mailer
+	Accounts *accounts.Service
+	Users    *accounts.Store
+	Dicts    *translations.Dictionaries `optional:"true"`
 }
 
 // NewService returns the service.
-func NewService(db *bun.DB, cfg Config, clk clock.Clock, log *slog.Logger, mailer mail.Mailer,
-	acc *accounts.Service, users *accounts.Store) *Service {
-	return &Service{db: db, cfg: cfg, clock: clk, log: log, mailer: mailer, accounts: acc, users: users}
+func NewService(p ServiceParams) *Service {
+	return &Service{db: p.DB, cfg: p.Config, clock: p.Clock, log: p.Log, mailer: p.Mailer, accounts: p.Accounts, users: p.Users, dicts: p.Dicts}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
@@ -138,9 +154,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, email string) (*
 		return nil, err
 	}
 	if inv.Email != nil {
-		msg := mail.Message{To: *inv.Email, Subject: me.Name + " invites you to propman",
-			Text: fmt.Sprintf("Hello,\n\n%s invites you to propman, the property management service.\n"+
-				"Register with the referral code %s.\n", me.Name, inv.Code)}
+		msg := s.invitationMail(me, *inv.Email, inv.Code)
 		if err := s.mailer.Send(ctx, msg); err != nil {
 			// The invitation stands: its code is in the answer to share by hand.
 			s.log.WarnContext(ctx, "partner invitation not mailed", "invitation", inv.ID, "error", err)
@@ -245,4 +259,32 @@ func (s *Service) InvoicePaid(ctx context.Context, tx bun.Tx, workspaceID int64,
 		who = *inv.Email
 	}
 	return billing.Credit(ctx, tx, inv.PartnerWorkspaceID, s.cfg.reward, "referral of "+who, "partner:"+inv.ID.String(), now)
+}
+
+// invitationKeys are the catalogue's words of the invitation mail.
+var invitationKeys = []string{"partners.invitation.subject", "partners.invitation.intro", "partners.invitation.code"}
+
+// englishInvitation is the mail without the catalogue.
+var englishInvitation = map[string]string{
+	"partners.invitation.subject": "{inviter} invites you to propman",
+	"partners.invitation.intro":   "Hello,\n\n{inviter} invites you to propman, the property management service.",
+	"partners.invitation.code":    "Register with the referral code {code}.",
+}
+
+// invitationMail names who invites, in their language (the invitee's is
+// not known yet).
+func (s *Service) invitationMail(inviter *accounts.User, to, code string) mail.Message {
+	t := englishInvitation
+	if s.dicts != nil {
+		if words, missing := s.dicts.Select(inviter.Locale, invitationKeys); len(missing) == 0 {
+			t = words
+		}
+	}
+	name := strings.TrimSpace(inviter.Name)
+	if name == "" {
+		name = inviter.Email
+	}
+	r := strings.NewReplacer("{inviter}", name, "{code}", code)
+	return mail.Message{To: to, Subject: r.Replace(t["partners.invitation.subject"]),
+		Text: r.Replace(t["partners.invitation.intro"]) + "\n" + r.Replace(t["partners.invitation.code"]) + "\n"}
 }
