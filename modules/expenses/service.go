@@ -16,6 +16,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/metrics"
 	"github.com/propman/propman/platform/money"
@@ -32,6 +33,8 @@ type Service struct {
 	met *metrics.Metrics
 	// ledger is the payments module; nil when it is switched off.
 	ledger Ledger
+	// journal books every charge made and cancelled (the ledger module).
+	journal *journal.Journal
 }
 
 // ServiceParams are the service's dependencies as fx provides them.
@@ -43,11 +46,12 @@ type ServiceParams struct {
 	Log     *slog.Logger
 	Metrics *metrics.Metrics `optional:"true"`
 	Ledger  Ledger           `optional:"true"`
+	Journal *journal.Journal `optional:"true"`
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
-	return &Service{store: p.Store, clock: p.Clock, log: p.Log, met: p.Metrics, ledger: p.Ledger}
+	return &Service{store: p.Store, clock: p.Clock, log: p.Log, met: p.Metrics, ledger: p.Ledger, journal: p.Journal}
 }
 
 // ExpenseInput carries an expense's fields as the handler checked them. A
