@@ -175,3 +175,8 @@ func cents(t testing.TB, n json.Number) int64 {
 	}
 	return units*100 + frac
 }
+
+func newToken(t testing.TB, app *testkit.App) string {
+	t.Helper()
+	return accountstest.NewUser(t, app).Token
+}
