@@ -3,6 +3,7 @@ package ledger_test
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"testing"
 
 	"github.com/propman/propman/modules"
@@ -98,3 +99,40 @@ func TestHistoryIsJournaledOnUpgrade(t *testing.T) {
 		}
 	}
 }
+
+// The database refuses, on its own, an entry whose lines do not balance,
+// a line added to a written entry, and any change of the journal.
+func TestTheDatabaseRefusesAnUnbalancedEntry(t *testing.T) {
+	app := testkit.Start(t)
+	ctx := context.Background()
+	const entry = "0190b3c4-0000-7000-8000-000000000001"
+	exec := func(q string) error { _, err := app.DB.ExecContext(ctx, q); return err }
+	line := func(code string, d, c int) string {
+		return `INSERT INTO ledger_lines (entry_id, workspace_id, entry_date, account_code, currency, debit_minor, credit_minor)
+			VALUES ('` + entry + `', 1, '2026-11-01', '` + code + `', 'EUR', ` + itoa(d) + `, ` + itoa(c) + `)`
+	}
+	insertEntry := `INSERT INTO ledger_entries (id, workspace_id, entry_date, kind, source_table, source_id, memo, currency, total_minor, created_at)
+		VALUES ('` + entry + `', 1, '2026-11-01', 'charge', 'charges', '` + entry + `', '', 'EUR', 1000, '2026-11-01 00:00:00')`
+	for _, q := range []string{line("1200", 1000, 0), line("4100", 0, 999)} {
+		if err := exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := exec(insertEntry); err == nil {
+		t.Fatal("an entry of 10.00 debit and 9.99 credit was written")
+	}
+	if err := exec(line("4100", 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec(insertEntry); err != nil {
+		t.Fatalf("a balanced entry was refused: %v", err)
+	}
+	for _, q := range []string{line("4100", 0, 5), "UPDATE ledger_lines SET debit_minor = 2000 WHERE debit_minor = 1000",
+		"DELETE FROM ledger_entries", "UPDATE ledger_entries SET memo = 'x'", line("1200", 5, 5)} {
+		if err := exec(q); err == nil {
+			t.Errorf("the journal took %s", q)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

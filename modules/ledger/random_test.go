@@ -72,7 +72,7 @@ func TestRandomMoneyKeepsTheBooks(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(seed, 44))
 			var posted, pending, credited []string
 			amount := func(max int) float64 { return float64(1+rnd.IntN(max*100)) / 100 }
-			for step := 0; step < 25; step++ {
+			for step := 0; step < 30; step++ {
 				op := rnd.IntN(8)
 				c := contracts[rnd.IntN(2)]
 				name := fmt.Sprintf("step %d op %d", step, op)
@@ -81,7 +81,7 @@ func TestRandomMoneyKeepsTheBooks(t *testing.T) {
 					app.Post(f.path("/charges"), token, map[string]any{"name": "Reparatur", "amount": amount(300),
 						"due_date": time.Date(2026, 10, 1+rnd.IntN(50), 0, 0, 0, 0, time.UTC).Format(time.DateOnly)}).Expect(http.StatusCreated)
 				case 1, 2:
-					body := map[string]any{"amount": amount(1500), "paid_on": "2026-11-0" + fmt.Sprint(1+rnd.IntN(9)),
+					body := map[string]any{"amount": amount(4000), "paid_on": "2026-11-0" + fmt.Sprint(1+rnd.IntN(9)),
 						"method": []string{"bank_transfer", "cash", "card"}[rnd.IntN(3)]}
 					if rnd.IntN(4) > 0 {
 						body["contract_id"] = c
