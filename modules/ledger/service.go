@@ -136,7 +136,7 @@ type AccountView struct {
 // Accounts returns the workspace's chart (made now when it is not yet)
 // with each account's sums per currency as of asOf (all when zero).
 func (s *Service) Accounts(ctx context.Context, p *auth.Principal, locale string, asOf period.Date) ([]AccountView, error) {
-	if err := s.store.EnsureChart(ctx, s.store.db, p.WorkspaceID, s.now()); err != nil {
+	if err := s.store.EnsureChart(ctx, p.WorkspaceID, s.now()); err != nil {
 		return nil, err
 	}
 	accounts, err := s.store.Accounts(ctx, p.WorkspaceID)

@@ -23,6 +23,9 @@ type Store struct {
 	// workspaces caches each property's workspace: a property never
 	// changes workspace, and a charge names only its property.
 	workspaces sync.Map // uuid.UUID -> int64
+	// charted holds the workspaces whose chart is known complete: a
+	// chart is only ever added to, and EnsureChart commits on its own.
+	charted sync.Map // int64 -> struct{}
 }
 
 // NewStore returns the store.
@@ -48,10 +51,14 @@ func (s *Store) WorkspaceOf(ctx context.Context, db bun.IDB, propertyID uuid.UUI
 	return ws, nil
 }
 
-// EnsureChart inserts, through db, the accounts of the standard chart the
+// EnsureChart inserts the accounts of the standard chart the
 // workspace lacks. Concurrent callers are safe: the unique key on
 // (workspace, code) keeps one of each.
-func (s *Store) EnsureChart(ctx context.Context, db bun.IDB, workspaceID int64, now time.Time) error {
+func (s *Store) EnsureChart(ctx context.Context, workspaceID int64, now time.Time) error {
+	if _, ok := s.charted.Load(workspaceID); ok {
+		return nil
+	}
+	db := s.db
 	rows := make([]Account, len(chart))
 	for i, a := range chart {
 		id, err := uuid.NewV7()
@@ -63,6 +70,7 @@ func (s *Store) EnsureChart(ctx context.Context, db bun.IDB, workspaceID int64, 
 	if _, err := database.Exec(ctx, db, db.NewInsert().Model(&rows).On("CONFLICT (workspace_id, code) DO NOTHING")); err != nil {
 		return fmt.Errorf("chart of accounts: %w", err)
 	}
+	s.charted.Store(workspaceID, struct{}{})
 	return nil
 }
 
