@@ -1,6 +1,7 @@
 package ledger_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -160,5 +161,48 @@ func TestParallelPaymentsKeepTheBooks(t *testing.T) {
 	}
 	if want := int64(n*33333 + 100*n*(n-1)/2); bank != want {
 		t.Errorf("bank %d, want %d", bank, want)
+	}
+}
+
+// A workspace's first readers, at once, find one chart: every account
+// once, the same ids for all.
+func TestTheChartIsMadeOnceUnderConcurrency(t *testing.T) {
+	app, token := start(t, testkit.WithListener(), testkit.WithConfig("database.maxopen", 4), testkit.WithConfig("database.maxidle", 4))
+	const n = 12
+	ids := make([]map[string]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			res := app.Do(testkit.Request{Method: http.MethodGet, Path: "/api/v1/ledger/accounts", Token: token, Client: testkit.KeepAliveClient(t)})
+			var out struct {
+				Accounts []account `json:"accounts"`
+			}
+			if res.Status != http.StatusOK {
+				t.Errorf("reader %d: %d %s", i, res.Status, res.Body)
+				return
+			}
+			res.JSON(&out)
+			ids[i] = map[string]string{}
+			for _, a := range out.Accounts {
+				ids[i][a.Code] = a.ID
+			}
+		}(i)
+	}
+	wg.Wait()
+	for i := range n {
+		if len(ids[i]) != 16 {
+			t.Fatalf("reader %d saw %d accounts", i, len(ids[i]))
+		}
+		for code, id := range ids[i] {
+			if ids[0][code] != id {
+				t.Errorf("account %s: reader %d saw id %s, reader 0 %s", code, i, id, ids[0][code])
+			}
+		}
+	}
+	var count int
+	if err := app.DB.NewRaw("SELECT COUNT(*) FROM ledger_accounts").Scan(context.Background(), &count); err != nil || count != 16 {
+		t.Errorf("%d accounts stored (%v)", count, err)
 	}
 }
