@@ -23,6 +23,7 @@ import (
 	"github.com/propman/propman/modules/counters"
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/ledger"
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/negotiations"
 	"github.com/propman/propman/modules/notices"
@@ -77,6 +78,7 @@ func Catalog() []module.Entry {
 		assets.Entry(),
 		violations.Entry(),
 		compensations.Entry(),
+		ledger.Entry(),
 		tools.Entry(),
 		calendar.Entry(),
 		reports.Entry(),

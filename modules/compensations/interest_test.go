@@ -1,6 +1,7 @@
 package compensations_test
 
 import (
+	"github.com/propman/propman/modules/payments/paymentstest"
 	"net/http"
 	"strings"
 	"testing"
@@ -74,6 +75,9 @@ func TestGermanDepositEarnsInterestToTheDay(t *testing.T) {
 	// 1,900.00 x 0.25 % x 113/365 = 1.4705 -> 1.47.
 	exact(t, app.Post(g.path("/compensations/deposit-settlements"), token, map[string]any{"contract_id": g.contract}).Expect(http.StatusCreated),
 		`"interest_rate":0.25`, `"interest":1.47`, `"refund":1901.47`)
+	// The ledger: the interest joined the deposit held, which the
+	// settlements emptied; every other invariant holds too.
+	paymentstest.CheckInvariants(t, app)
 }
 
 // France (loi 89-462 art. 22): the dépôt de garantie earns the tenant no

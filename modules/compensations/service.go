@@ -25,6 +25,7 @@ import (
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -84,6 +85,7 @@ type Service struct {
 	tenants   *contragents.Service
 	props     *properties.Service
 	accounts  *accounts.Service
+	journal   *journal.Journal
 }
 
 // ServiceParams are the service's dependencies.
@@ -102,12 +104,13 @@ type ServiceParams struct {
 	// Tenants is nil when the contragents module is off: statements then
 	// print no tenant name.
 	Tenants *contragents.Service `optional:"true"`
+	Journal *journal.Journal     `optional:"true"`
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, clock: p.Clock, contracts: p.Contracts, payments: p.Payments, files: p.Files,
-		assets: p.Assets, renderer: p.Renderer, tenants: p.Tenants, props: p.Props, accounts: p.Accounts}
+		assets: p.Assets, renderer: p.Renderer, tenants: p.Tenants, props: p.Props, accounts: p.Accounts, journal: p.Journal}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
@@ -268,7 +271,7 @@ func (s *Service) Credit(ctx context.Context, p auth.Principal, prop *properties
 		// A set-off, not money received: the tenant reads the
 		// landlord's description of the claim, never its kind or id.
 		in := payments.Input{Amount: cp.Amount, PaidOn: s.today(), Method: payments.SetOff, ContractID: &contractID,
-			Reference: setOffReference(cp.Description)}
+			Reference: setOffReference(cp.Description), Contra: claimAccount(cp)}
 		if tenant, ok, err := contracts.TenantOf(ctx, tx, contractID); err != nil {
 			return err
 		} else if ok {
@@ -296,18 +299,19 @@ func setOffReference(description string) string {
 
 // PayOut records that a pending compensation was paid to the tenant.
 func (s *Service) PayOut(ctx context.Context, prop *properties.Property, rawID string, in PayOut) (*Compensation, error) {
-	return s.change(ctx, prop, rawID, PaidOut, []string{Pending}, func(_ bun.Tx, cp *Compensation) error {
+	return s.change(ctx, prop, rawID, PaidOut, []string{Pending}, func(tx bun.Tx, cp *Compensation) error {
 		method, ref := in.Method, in.Reference
 		cp.Method, cp.Reference, cp.PaidOn = &method, &ref, in.PaidOn
-		return nil
+		return s.journal.Post(ctx, tx, payoutEntry(prop, cp))
 	})
 }
 
 // Cancel drops a pending compensation.
 func (s *Service) Cancel(ctx context.Context, prop *properties.Property, rawID, reason string) (*Compensation, error) {
-	return s.change(ctx, prop, rawID, Cancelled, []string{Pending}, func(_ bun.Tx, cp *Compensation) error {
+	return s.change(ctx, prop, rawID, Cancelled, []string{Pending}, func(tx bun.Tx, cp *Compensation) error {
 		cp.Reason = reason
-		return nil
+		// A deposit refund no longer due goes back to the deposit held.
+		return s.journal.Reverse(ctx, tx, reversal(prop, "compensations", cp.ID, s.today()))
 	})
 }
 
@@ -318,6 +322,9 @@ func (s *Service) Cancel(ctx context.Context, prop *properties.Property, rawID, 
 func (s *Service) Reverse(ctx context.Context, p auth.Principal, prop *properties.Property, rawID, reason string) (*Compensation, error) {
 	return s.change(ctx, prop, rawID, Reversed, []string{Credited, PaidOut}, func(tx bun.Tx, cp *Compensation) error {
 		cp.Reason = reason
+		if cp.Status == PaidOut {
+			return s.journal.Reverse(ctx, tx, reversal(prop, "compensation_payouts", cp.ID, s.today()))
+		}
 		if cp.Status != Credited || cp.PaymentID == nil {
 			return nil
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/law"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
@@ -215,7 +216,8 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 			contractID := c.ID
 			// The deposit set off against what is owed: no money moved,
 			// so its receipt is a set-off statement (payments.SetOff).
-			pin := payments.Input{Amount: st.Applied, PaidOn: today, Method: payments.SetOff, ContractID: &contractID, Explicit: true}
+			pin := payments.Input{Amount: st.Applied, PaidOn: today, Method: payments.SetOff, ContractID: &contractID, Explicit: true,
+				Contra: journal.DepositsHeld}
 			if hasTenant {
 				pin.PayerID = &tenant
 			}
@@ -250,6 +252,9 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 			if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model(st).Column("compensation_id").Where("id = ?", st.ID)); err != nil {
 				return fmt.Errorf("settlement compensation: %w", err)
 			}
+		}
+		if err := s.journal.Post(ctx, tx, settlementEntries(prop, st)...); err != nil {
+			return err
 		}
 		out = st
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Created, RecordType: "deposit_settlement", RecordID: st.ID.String(),

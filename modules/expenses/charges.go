@@ -109,6 +109,9 @@ func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties
 	switch {
 	case c.Status != Unpaid:
 	case status == Paid:
+		if err := s.bookCharges(ctx, db, prop.ID, []Charge{*c}); err != nil {
+			return nil, err
+		}
 		// Entered as paid: the ledger records the payment that settles it.
 		if err := s.ledger.ChargeEnteredPaid(ctx, db, c); err != nil {
 			return nil, err
@@ -119,6 +122,10 @@ func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties
 			return nil, err
 		}
 		if err := reread(ctx, db, c); err != nil {
+			return nil, err
+		}
+	default:
+		if err := s.bookCharges(ctx, db, prop.ID, []Charge{*c}); err != nil {
 			return nil, err
 		}
 	}

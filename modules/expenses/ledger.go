@@ -28,8 +28,12 @@ type Ledger interface {
 	ChargeEnteredPaid(ctx context.Context, tx bun.IDB, c *Charge) error
 }
 
-// chargesCreated hands new charges to the ledger, when there is one.
+// chargesCreated journals new charges and hands them to the ledger, when
+// there is one.
 func (s *Service) chargesCreated(ctx context.Context, tx bun.IDB, propertyID uuid.UUID, charges []Charge) error {
+	if err := s.bookCharges(ctx, tx, propertyID, charges); err != nil {
+		return err
+	}
 	if s.ledger == nil || len(charges) == 0 {
 		return nil
 	}

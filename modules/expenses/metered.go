@@ -12,6 +12,7 @@ import (
 
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -84,9 +85,6 @@ func (s *Service) CreateMeterChargesInTx(ctx context.Context, db bun.IDB, list [
 			return fmt.Errorf("insert meter charges: %w", err)
 		}
 	}
-	if s.ledger == nil {
-		return nil
-	}
 	// A reading bills the charges of one property: credit goes to them.
 	created := make([]Charge, len(rows))
 	for i, r := range rows {
@@ -151,7 +149,8 @@ func (s *Service) CancelChargeInTx(ctx context.Context, db bun.IDB, id uuid.UUID
 	if err != nil {
 		return fmt.Errorf("cancel charge: %w", err)
 	}
-	return nil
+	return s.journal.Reverse(ctx, db, journal.Reversal{PropertyID: propertyID, Date: period.DateOf(s.now()),
+		Kind: journal.KindReversal, SourceTable: "charges", SourceID: id, Memo: "charge cancelled"})
 }
 
 // CounterHasCharges reports, through db, whether any charge (of any

@@ -18,6 +18,7 @@ import (
 	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/metrics"
 	"github.com/propman/propman/platform/money"
@@ -37,6 +38,8 @@ type Service struct {
 	// namer renders generated names; nil without the printforms module.
 	namer    Namer
 	accounts *accounts.Service
+	// journal books every charge made and cancelled (the ledger module).
+	journal *journal.Journal
 }
 
 // ServiceParams are the service's dependencies as fx provides them.
@@ -51,11 +54,12 @@ type ServiceParams struct {
 	Namer   Namer            `optional:"true"`
 	// Accounts gives the caller's profile locale.
 	Accounts *accounts.Service `optional:"true"`
+	Journal  *journal.Journal  `optional:"true"`
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
-	return &Service{store: p.Store, clock: p.Clock, log: p.Log, met: p.Metrics, ledger: p.Ledger, namer: p.Namer, accounts: p.Accounts}
+	return &Service{store: p.Store, clock: p.Clock, log: p.Log, met: p.Metrics, ledger: p.Ledger, namer: p.Namer, accounts: p.Accounts, journal: p.Journal}
 }
 
 // ExpenseInput carries an expense's fields as the handler checked them. A

@@ -20,6 +20,7 @@ import (
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -37,6 +38,7 @@ type Service struct {
 	clock     clock.Clock
 	payers    *contragents.Service
 	listeners []Listener
+	journal   *journal.Journal
 }
 
 // ServiceParams are the service's dependencies as fx provides them. The
@@ -52,11 +54,12 @@ type ServiceParams struct {
 	Clock     clock.Clock
 	Payers    *contragents.Service `optional:"true"`
 	Listeners []Listener           `group:"payment_listeners"`
+	Journal   *journal.Journal     `optional:"true"`
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
-	return &Service{db: p.DB, store: p.Store, clock: p.Clock, payers: p.Payers, listeners: p.Listeners}
+	return &Service{db: p.DB, store: p.Store, clock: p.Clock, payers: p.Payers, listeners: p.Listeners, journal: p.Journal}
 }
 
 // Input is a payment to post, as the handler read it.
@@ -71,6 +74,10 @@ type Input struct {
 	Allocations []AllocationInput
 	// Explicit is true when the client gave allocations (even none).
 	Explicit bool
+	// Contra is the account the payment's amount is booked from: a set-off
+	// names the tenant's claim it settles (a compensation, the deposit);
+	// empty, the method decides (cash, else the bank).
+	Contra journal.Account
 }
 
 // AllocationInput is one explicit allocation of a payment.
@@ -257,6 +264,9 @@ func (s *Service) post(ctx context.Context, tx bun.Tx, prop *properties.Property
 	if err != nil {
 		return nil, err
 	}
+	if err := s.journal.Post(ctx, tx, paymentEntry(prop, p, in.Contra, charges, amounts)); err != nil {
+		return nil, err
+	}
 	name, err := s.payerName(ctx, tx, p.PayerID)
 	if err != nil {
 		return nil, err
@@ -437,6 +447,11 @@ func (s *Service) reverse(ctx context.Context, tx bun.Tx, by int64, prop *proper
 	if err := s.store.MarkReversed(ctx, tx, cur); err != nil {
 		return err
 	}
+	err = s.journal.Reverse(ctx, tx, journal.Reversal{WorkspaceID: prop.WorkspaceID, PropertyID: prop.ID, Date: period.DateOf(now),
+		Kind: journal.KindReversal, SourceTable: "payments", SourceID: cur.ID, Memo: "payment reversed"})
+	if err != nil {
+		return err
+	}
 	for _, l := range s.listeners {
 		if err := l.PaymentReversed(ctx, tx, cur); err != nil {
 			return err
@@ -531,6 +546,9 @@ func (s *Service) ChargesCreated(ctx context.Context, tx bun.IDB, propertyID uui
 		return nil
 	}
 	if _, err := s.allocate(ctx, tx, nil, charges, amounts, func(i int) *Payment { return from[i] }); err != nil {
+		return err
+	}
+	if err := s.journal.Post(ctx, tx, creditEntries(propertyID, charges, amounts, from)...); err != nil {
 		return err
 	}
 	return s.store.SetUnallocated(ctx, tx, credit, s.now())

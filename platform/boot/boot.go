@@ -28,6 +28,7 @@ import (
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/jobs/jobsui"
+	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/logbuf"
 	"github.com/propman/propman/platform/mail"
 	"github.com/propman/propman/platform/metrics"
@@ -279,6 +280,7 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 		fx.Supply(fx.Annotate(mailer, fx.As(new(mail.Mailer)))),
 		fx.Provide(auth.NewGuard),
 		fx.Provide(jobs.New),
+		journal.Module,
 		fx.Invoke(func(lc fx.Lifecycle, q *jobs.Queue) {
 			lc.Append(fx.StopHook(func() error { return db.Close() }))
 			// Stop hooks run in reverse: the queue stops before the

@@ -74,9 +74,13 @@ func CheckInvariants(t testing.TB, app *testkit.App) {
 	if err != nil || leftovers != 0 {
 		t.Errorf("reversed payments with credit or live allocations: %d (%v)", leftovers, err)
 	}
+	checkLedger(t, app)
 }
 
 func toInt(v any) int64 {
+	if v == nil {
+		return 0
+	}
 	switch n := v.(type) {
 	case int64:
 		return n

@@ -1,0 +1,56 @@
+package ledger_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/propman/propman/modules"
+	"github.com/propman/propman/modules/ledger"
+	"github.com/propman/propman/platform/module"
+	"github.com/propman/propman/platform/testkit"
+)
+
+// BenchmarkPostPayment posts, through HTTP, a payment of 1.00 on a
+// contract with open charges (allocated to the oldest, receipt included),
+// with the ledger on (the payment's entry written in its transaction) and
+// off (the catalogue without it): the ratio is what journaling costs a
+// payment.
+func BenchmarkPostPayment(b *testing.B) {
+	var without []module.Entry
+	for _, e := range modules.Catalog() {
+		if e.Name != ledger.Name {
+			without = append(without, e)
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		entries []module.Entry
+	}{{"ledger", modules.Catalog()}, {"without", without}} {
+		b.Run(c.name, func(b *testing.B) {
+			app := testkit.Start(b, testkit.WithEntries(c.entries))
+			token := newToken(b, app)
+			f := lease(b, app, token, "DE", "de", "B-1", map[string]any{"code": "MONTHLY_RENT_AMOUNT", "value": 900000},
+				map[string]any{"code": "CONTRACT_START_DATE", "value": "2026-01-01"})
+			app.Post(f.path("/expenses/refresh-all?since=2026-01"), token, nil).Expect(http.StatusOK)
+			body := `{"amount": 1.00, "paid_on": "2026-11-02", "method": "bank_transfer", "contract_id": "` + f.contract + `"}`
+			b.ResetTimer()
+			for range b.N {
+				req := httptest.NewRequest(http.MethodPost, f.path("/payments"), strings.NewReader(body))
+				req.Header.Set("Authorization", "Bearer "+token)
+				req.Header.Set("Content-Type", "application/json")
+				res, err := app.Fiber.Test(req, -1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				if res.StatusCode != http.StatusCreated {
+					b.Fatalf("%d %s", res.StatusCode, out)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,278 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/modules/translations"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/journal"
+	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
+)
+
+// Service books the money modules' entries (it is the journal's Poster)
+// and answers the ledger's reads.
+type Service struct {
+	store *Store
+	clock clock.Clock
+	dicts *translations.Dictionaries
+}
+
+// NewService returns the service.
+func NewService(store *Store, clk clock.Clock, dicts *translations.Dictionaries) *Service {
+	return &Service{store: store, clock: clk, dicts: dicts}
+}
+
+// asPoster hands the service to the journal as its poster.
+func asPoster(s *Service) *Service { return s }
+
+var _ journal.Poster = (*Service)(nil)
+
+func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+
+// Post writes entries through tx, the event's transaction. It is the one
+// function that writes the journal: it refuses an entry that does not
+// balance (and the database's trigger refuses it again), resolves each
+// entry's workspace from its property when the caller gave none, and maps
+// the roles to the chart's numbers.
+func (s *Service) Post(ctx context.Context, tx bun.IDB, entries ...journal.Entry) error {
+	rows := make([]EntryRow, 0, len(entries))
+	now := s.now()
+	for i := range entries {
+		e := &entries[i]
+		if err := e.Check(); err != nil {
+			return err
+		}
+		ws := e.WorkspaceID
+		if ws == 0 {
+			var err error
+			if ws, err = s.store.WorkspaceOf(ctx, tx, e.PropertyID); err != nil {
+				return err
+			}
+		}
+		id, err := uuid.NewV7()
+		if err != nil {
+			return fmt.Errorf("entry id: %w", err)
+		}
+		row := EntryRow{ID: id, WorkspaceID: ws, Date: e.Date, Kind: e.Kind, SourceTable: e.SourceTable, SourceID: e.SourceID,
+			Memo: memo(e.Memo), Currency: e.Currency, CreatedAt: now, Lines: make([]Line, len(e.Lines))}
+		for j, l := range e.Lines {
+			code, ok := codeOf[l.Account]
+			if !ok {
+				return fmt.Errorf("journal: no account for role %q", l.Account)
+			}
+			row.Lines[j] = Line{EntryID: id, WorkspaceID: ws, Date: e.Date, AccountCode: code, ContractID: l.ContractID,
+				PropertyID: l.PropertyID, Currency: e.Currency, Debit: l.Debit, Credit: l.Credit}
+			row.Total += l.Debit
+		}
+		rows = append(rows, row)
+	}
+	return s.store.Write(ctx, tx, rows)
+}
+
+// memo fits a memo in its column.
+func memo(m string) string {
+	if r := []rune(m); len(r) > 500 {
+		return string(r[:499]) + "…"
+	}
+	return m
+}
+
+// roleOf maps an account number back to its role.
+var roleOf = func() map[string]journal.Account {
+	m := make(map[string]journal.Account, len(chart))
+	for _, a := range chart {
+		m[a.Code] = journal.Account(a.Role)
+	}
+	return m
+}()
+
+// Reverse books, through tx, one entry per currency that takes back what
+// the source's entries left on each account: nothing when they left
+// nothing (a source never booked, or reversed already).
+func (s *Service) Reverse(ctx context.Context, tx bun.IDB, r journal.Reversal) error {
+	nets, err := s.store.SourceNet(ctx, tx, r.SourceTable, r.SourceID)
+	if err != nil || len(nets) == 0 {
+		return err
+	}
+	var entries []journal.Entry
+	at := map[string]int{}
+	for _, n := range nets {
+		i, ok := at[n.Currency]
+		if !ok {
+			entries = append(entries, journal.Entry{WorkspaceID: n.WorkspaceID, PropertyID: r.PropertyID, Date: r.Date, Kind: r.Kind,
+				SourceTable: r.SourceTable, SourceID: r.SourceID, Memo: r.Memo, Currency: n.Currency})
+			i = len(entries) - 1
+			at[n.Currency] = i
+		}
+		l := journal.Line{Account: roleOf[n.AccountCode], ContractID: n.ContractID, PropertyID: n.PropertyID}
+		if n.Net > 0 {
+			l.Credit = money.Amount(n.Net)
+		} else {
+			l.Debit = money.Amount(-n.Net)
+		}
+		entries[i].Lines = append(entries[i].Lines, l)
+	}
+	return s.Post(ctx, tx, entries...)
+}
+
+// AccountView is an account of the chart with its name in the reader's
+// language and its sums.
+type AccountView struct {
+	Account
+	Name     string
+	Type     string
+	Balances []Balance
+}
+
+// Accounts returns the workspace's chart (made now when it is not yet)
+// with each account's sums per currency as of asOf (all when zero).
+func (s *Service) Accounts(ctx context.Context, p *auth.Principal, locale string, asOf period.Date) ([]AccountView, error) {
+	if err := s.store.EnsureChart(ctx, p.WorkspaceID, s.now()); err != nil {
+		return nil, err
+	}
+	accounts, err := s.store.Accounts(ctx, p.WorkspaceID)
+	if err != nil {
+		return nil, err
+	}
+	sums, err := s.store.Balances(ctx, p.WorkspaceID, asOf)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, len(accounts))
+	for i, a := range accounts {
+		keys[i] = nameKey(a.Role)
+	}
+	names, _ := s.dicts.Select(locale, keys)
+	out := make([]AccountView, len(accounts))
+	byCode := make(map[string]int, len(accounts))
+	for i, a := range accounts {
+		out[i] = AccountView{Account: a, Name: names[nameKey(a.Role)], Type: typeOf[a.Code], Balances: []Balance{}}
+		byCode[a.Code] = i
+	}
+	for _, b := range sums {
+		if i, ok := byCode[b.Code]; ok {
+			out[i].Balances = append(out[i].Balances, b)
+		}
+	}
+	return out, nil
+}
+
+func errNoAccount() error { return apierror.NotFound("Account not found.") }
+
+// Account returns the workspace's account with the raw id: 404 when the id
+// is not a UUID or not an account of the caller's workspace.
+func (s *Service) Account(ctx context.Context, p *auth.Principal, locale, rawID string) (*AccountView, error) {
+	id, err := uuid.Parse(rawID)
+	if err != nil || len(rawID) != 36 {
+		return nil, errNoAccount()
+	}
+	list, err := s.Accounts(ctx, p, locale, period.Date{})
+	if err != nil {
+		return nil, err
+	}
+	for i := range list {
+		if list[i].ID == id {
+			return &list[i], nil
+		}
+	}
+	return nil, errNoAccount()
+}
+
+// Movements returns a page of an account's lines.
+func (s *Service) Movements(ctx context.Context, p *auth.Principal, a *AccountView, q listing.Query) ([]Movement, listing.Result, error) {
+	return s.store.Movements(ctx, p.WorkspaceID, a.Code, q)
+}
+
+// Journal returns a page of the workspace's entries with their lines.
+func (s *Service) Journal(ctx context.Context, p *auth.Principal, q listing.Query) ([]EntryRow, listing.Result, error) {
+	from, _ := period.ParseDate(q.Get("from"))
+	to, _ := period.ParseDate(q.Get("to"))
+	if !from.IsZero() && !to.IsZero() && to.Before(from) {
+		return nil, listing.Result{}, apierror.Validation("to: must not be before from")
+	}
+	return s.store.Journal(ctx, p.WorkspaceID, q)
+}
+
+// TrialRow is one account of the trial balance in one currency.
+type TrialRow struct {
+	Account  *AccountView
+	Currency string
+	Debit    money.Amount
+	Credit   money.Amount
+}
+
+// Total is the sums of a trial balance in one currency; its balance is 0
+// when the books balance.
+type Total struct {
+	Currency string
+	Debit    money.Amount
+	Credit   money.Amount
+}
+
+// TrialBalance returns every account's sums of entries dated on or before
+// asOf (an account without any, once, with zeros) and the totals per
+// currency.
+func (s *Service) TrialBalance(ctx context.Context, p *auth.Principal, locale string, asOf period.Date) ([]TrialRow, []Total, error) {
+	accounts, err := s.Accounts(ctx, p, locale, asOf)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows []TrialRow
+	var totals []Total
+	at := map[string]int{}
+	for i := range accounts {
+		a := &accounts[i]
+		if len(a.Balances) == 0 {
+			rows = append(rows, TrialRow{Account: a})
+			continue
+		}
+		for _, b := range a.Balances {
+			rows = append(rows, TrialRow{Account: a, Currency: b.Currency, Debit: b.Debit, Credit: b.Credit})
+			j, ok := at[b.Currency]
+			if !ok {
+				totals = append(totals, Total{Currency: b.Currency})
+				j = len(totals) - 1
+				at[b.Currency] = j
+			}
+			totals[j].Debit += b.Debit
+			totals[j].Credit += b.Credit
+		}
+	}
+	return rows, totals, nil
+}
+
+// Today is the clock's day.
+func (s *Service) Today() period.Date { return period.DateOf(s.clock.Now()) }
+
+// Words returns the catalogue's texts of keys in locale.
+func (s *Service) Words(locale string, keys []string) map[string]string {
+	t, _ := s.dicts.Select(locale, keys)
+	return t
+}
+
+// JournalRows returns every line of the journal under q's filters, each
+// with its account's name in locale.
+func (s *Service) JournalRows(ctx context.Context, p *auth.Principal, locale string, q listing.Query) ([]ExportRow, error) {
+	rows, err := s.store.JournalRows(ctx, p.WorkspaceID, q)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, len(chart))
+	for i, a := range chart {
+		keys[i] = nameKey(a.Role)
+	}
+	names := s.Words(locale, keys)
+	for i := range rows {
+		rows[i].AccountName = names[nameKey(string(roleOf[rows[i].AccountCode]))]
+	}
+	return rows, nil
+}

@@ -1,0 +1,249 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
+)
+
+// Store reads and writes the ledger's tables.
+type Store struct {
+	db *bun.DB
+	// workspaces caches each property's workspace: a property never
+	// changes workspace, and a charge names only its property.
+	workspaces sync.Map // uuid.UUID -> int64
+	// charted holds the workspaces whose chart is known complete: a
+	// chart is only ever added to, and EnsureChart commits on its own.
+	charted sync.Map // int64 -> struct{}
+}
+
+// NewStore returns the store.
+func NewStore(db *bun.DB) *Store { return &Store{db: db} }
+
+// errNoProperty is a property that does not exist.
+var errNoProperty = errors.New("ledger: no such property")
+
+// WorkspaceOf returns the workspace of the property, through db.
+func (s *Store) WorkspaceOf(ctx context.Context, db bun.IDB, propertyID uuid.UUID) (int64, error) {
+	if ws, ok := s.workspaces.Load(propertyID); ok {
+		return ws.(int64), nil
+	}
+	var ws int64
+	err := database.Query(ctx, db, db.NewSelect().Table("properties").Column("workspace_id").Where("id = ?", propertyID), &ws)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, errNoProperty
+	}
+	if err != nil {
+		return 0, fmt.Errorf("property workspace: %w", err)
+	}
+	s.workspaces.Store(propertyID, ws)
+	return ws, nil
+}
+
+// EnsureChart inserts the accounts of the standard chart the
+// workspace lacks. Concurrent callers are safe: the unique key on
+// (workspace, code) keeps one of each.
+func (s *Store) EnsureChart(ctx context.Context, workspaceID int64, now time.Time) error {
+	if _, ok := s.charted.Load(workspaceID); ok {
+		return nil
+	}
+	db := s.db
+	rows := make([]Account, len(chart))
+	for i, a := range chart {
+		id, err := uuid.NewV7()
+		if err != nil {
+			return fmt.Errorf("account id: %w", err)
+		}
+		rows[i] = Account{ID: id, WorkspaceID: workspaceID, Code: a.Code, Role: a.Role, CreatedAt: now}
+	}
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(&rows).On("CONFLICT (workspace_id, code) DO NOTHING")); err != nil {
+		return fmt.Errorf("chart of accounts: %w", err)
+	}
+	s.charted.Store(workspaceID, struct{}{})
+	return nil
+}
+
+// Write inserts entries and their lines through tx: the lines first, then
+// the entries, whose insert trigger refuses one whose lines do not
+// balance.
+func (s *Store) Write(ctx context.Context, tx bun.IDB, entries []EntryRow) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	var lines []Line
+	for i := range entries {
+		lines = append(lines, entries[i].Lines...)
+	}
+	const batch = 1000
+	for start := 0; start < len(lines); start += batch {
+		part := lines[start:min(start+batch, len(lines))]
+		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(&part).ExcludeColumn("id")); err != nil {
+			return fmt.Errorf("journal lines: %w", err)
+		}
+	}
+	for start := 0; start < len(entries); start += batch {
+		part := entries[start:min(start+batch, len(entries))]
+		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(&part)); err != nil {
+			return fmt.Errorf("journal entries: %w", err)
+		}
+	}
+	return nil
+}
+
+// SourceNet returns, through tx, what the entries of a source left on
+// each account, dimension and currency (debit minus credit), zeros left
+// out.
+func (s *Store) SourceNet(ctx context.Context, tx bun.IDB, table string, id uuid.UUID) ([]net, error) {
+	var out []net
+	q := tx.NewSelect().TableExpr("ledger_lines AS l").Join("JOIN ledger_entries AS e ON e.id = l.entry_id").
+		ColumnExpr("l.workspace_id, l.account_code, l.contract_id, l.property_id, l.currency").
+		ColumnExpr("CAST(SUM(l.debit_minor - l.credit_minor) AS BIGINT) AS net").
+		Where("e.source_table = ?", table).Where("e.source_id = ?", id).
+		GroupExpr("l.workspace_id, l.account_code, l.contract_id, l.property_id, l.currency").
+		Having("SUM(l.debit_minor - l.credit_minor) <> 0").
+		OrderExpr("l.currency, l.account_code")
+	if err := database.Query(ctx, tx, q, &out); err != nil {
+		return nil, fmt.Errorf("source net: %w", err)
+	}
+	return out, nil
+}
+
+// Accounts returns the workspace's chart, by code.
+func (s *Store) Accounts(ctx context.Context, workspaceID int64) ([]Account, error) {
+	var out []Account
+	q := s.db.NewSelect().Model(&out).Where("workspace_id = ?", database.Param{V: workspaceID}).Order("code")
+	if err := database.Select(ctx, s.db, q); err != nil {
+		return nil, fmt.Errorf("accounts: %w", err)
+	}
+	return out, nil
+}
+
+// Balances returns the sums of the workspace's lines per account and
+// currency, of entries dated on or before asOf (every entry when zero):
+// one statement over the lines, whatever the number of properties.
+func (s *Store) Balances(ctx context.Context, workspaceID int64, asOf period.Date) ([]Balance, error) {
+	var out []Balance
+	q := s.db.NewSelect().TableExpr("ledger_lines AS l").
+		ColumnExpr("l.account_code AS code, l.currency").
+		ColumnExpr("CAST(SUM(l.debit_minor) AS BIGINT) AS debit, CAST(SUM(l.credit_minor) AS BIGINT) AS credit").
+		Where("l.workspace_id = ?", database.Param{V: workspaceID}).
+		GroupExpr("l.account_code, l.currency").OrderExpr("l.account_code, l.currency")
+	if !asOf.IsZero() {
+		q = q.Where("l.entry_date <= ?", asOf)
+	}
+	if err := database.Query(ctx, s.db, q, &out); err != nil {
+		return nil, fmt.Errorf("balances: %w", err)
+	}
+	return out, nil
+}
+
+// Movements returns a page of the lines of one account of the workspace,
+// oldest first, with their entries' kind and memo.
+func (s *Store) Movements(ctx context.Context, workspaceID int64, code string, q listing.Query) ([]Movement, listing.Result, error) {
+	var out []Movement
+	sel := s.db.NewSelect().Model(&out).
+		Column("l.id", "l.entry_id", "l.entry_date", "l.contract_id", "l.property_id", "l.currency", "l.debit_minor", "l.credit_minor").
+		// Scalar lookups by the entries' key, not a join: the list's
+		// order names its columns unqualified.
+		ColumnExpr("(SELECT e.kind FROM ledger_entries AS e WHERE e.id = l.entry_id) AS kind").
+		ColumnExpr("(SELECT e.memo FROM ledger_entries AS e WHERE e.id = l.entry_id) AS memo").
+		Where("l.workspace_id = ?", database.Param{V: workspaceID}).Where("l.account_code = ?", code)
+	res, err := listing.Scan(ctx, sel, q, listing.Asc("entry_date", "id"))
+	if err != nil {
+		return nil, listing.Result{}, err
+	}
+	return out, res, nil
+}
+
+// Journal returns a page of the workspace's entries, oldest first, with
+// their lines; from, to (dates) and a contract or property (an entry with
+// a line of it) narrow it.
+func (s *Store) Journal(ctx context.Context, workspaceID int64, q listing.Query) ([]EntryRow, listing.Result, error) {
+	var out []EntryRow
+	sel := s.db.NewSelect().Model(&out).Where("e.workspace_id = ?", database.Param{V: workspaceID})
+	// listing.Date checked both.
+	if d, err := period.ParseDate(q.Get("from")); err == nil {
+		sel = sel.Where("e.entry_date >= ?", d)
+	}
+	if d, err := period.ParseDate(q.Get("to")); err == nil {
+		sel = sel.Where("e.entry_date <= ?", d)
+	}
+	for _, dim := range []string{"contract_id", "property_id"} {
+		if v := q.Get(dim); v != "" {
+			id, _ := uuid.Parse(v)
+			sel = sel.Where("EXISTS (SELECT 1 FROM ledger_lines AS d WHERE d.entry_id = e.id AND d."+dim+" = ?)", id)
+		}
+	}
+	res, err := listing.Scan(ctx, sel, q, listing.Asc("entry_date", "id"))
+	if err != nil {
+		return nil, listing.Result{}, err
+	}
+	if len(out) == 0 {
+		return out, res, nil
+	}
+	ids := make([]uuid.UUID, len(out))
+	at := make(map[uuid.UUID]int, len(out))
+	for i := range out {
+		ids[i], at[out[i].ID] = out[i].ID, i
+	}
+	var lines []Line
+	if err := database.Select(ctx, s.db, s.db.NewSelect().Model(&lines).Where("l.entry_id ?", database.In(ids)).Order("l.id")); err != nil {
+		return nil, listing.Result{}, fmt.Errorf("journal lines: %w", err)
+	}
+	for _, l := range lines {
+		e := &out[at[l.EntryID]]
+		e.Lines = append(e.Lines, l)
+	}
+	return out, res, nil
+}
+
+// ExportRow is one line of the journal export.
+type ExportRow struct {
+	Date        period.Date  `bun:"entry_date"`
+	EntryID     uuid.UUID    `bun:"entry_id"`
+	Kind        string       `bun:"kind"`
+	Memo        string       `bun:"memo"`
+	AccountCode string       `bun:"account_code"`
+	AccountName string       `bun:"-"`
+	ContractID  *uuid.UUID   `bun:"contract_id"`
+	PropertyID  *uuid.UUID   `bun:"property_id"`
+	Currency    string       `bun:"currency"`
+	Debit       money.Amount `bun:"debit_minor"`
+	Credit      money.Amount `bun:"credit_minor"`
+}
+
+// JournalRows returns every line of the workspace's journal under the
+// list's filters, in the journal's order.
+func (s *Store) JournalRows(ctx context.Context, workspaceID int64, q listing.Query) ([]ExportRow, error) {
+	var out []ExportRow
+	sel := s.db.NewSelect().TableExpr("ledger_lines AS l").Join("JOIN ledger_entries AS e ON e.id = l.entry_id").
+		ColumnExpr("l.entry_date, l.entry_id, e.kind, e.memo, l.account_code, l.contract_id, l.property_id, l.currency, l.debit_minor, l.credit_minor").
+		Where("l.workspace_id = ?", database.Param{V: workspaceID}).OrderExpr("l.entry_date, l.entry_id, l.id")
+	if d, err := period.ParseDate(q.Get("from")); err == nil {
+		sel = sel.Where("l.entry_date >= ?", d)
+	}
+	if d, err := period.ParseDate(q.Get("to")); err == nil {
+		sel = sel.Where("l.entry_date <= ?", d)
+	}
+	for _, dim := range []string{"contract_id", "property_id"} {
+		if v := q.Get(dim); v != "" {
+			id, _ := uuid.Parse(v)
+			sel = sel.Where("EXISTS (SELECT 1 FROM ledger_lines AS d WHERE d.entry_id = e.id AND d."+dim+" = ?)", id)
+		}
+	}
+	if err := database.Query(ctx, s.db, sel, &out); err != nil {
+		return nil, fmt.Errorf("journal export: %w", err)
+	}
+	return out, nil
+}
