@@ -1461,6 +1461,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ledger/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chart of accounts with each account's balance
+         * @description Every account of the workspace's chart (`X-Workspace-ID`), by
+         *     code, made on the first call if the workspace has none yet. The
+         *     numbers follow the classes of the German SKR 04 in a simple form:
+         *     1 assets (1200 rent receivables, one per contract as the lines'
+         *     `contract_id`; 1600 cash; 1800 bank), 3 liabilities (3500 deposits
+         *     held, 3510 operating-cost prepayments received, 3520 tenant credit,
+         *     3530 refunds payable), 4 income (4100 rent income, 4200 other
+         *     income: late fees, interest, fines, deposit deductions, one-off
+         *     charges), 6 expenses (6300-6390 landlord costs by category, 6800
+         *     compensations set off against rent). `name` is in the caller's
+         *     profile language. `balances` holds, per currency, the sums of the
+         *     account's lines dated on or before `as_of` (all when absent);
+         *     empty for an account without lines.
+         */
+        get: operations["listLedgerAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/accounts/{accountId}/movements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The lines of one account, oldest first
+         * @description One page of the account's journal lines by date, then line id,
+         *     each with its entry's kind and memo. An id that is not an account
+         *     of the caller's workspace is a 404.
+         */
+        get: operations["listLedgerMovements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The journal, oldest entry first
+         * @description One page of the workspace's entries by date, then id, each with its
+         *     lines in the order written. `from` and `to` bound the date
+         *     (inclusive; `to` before `from` is a 400); `contract_id` and
+         *     `property_id` keep the entries with a line of that contract or
+         *     property. For a file with translated column names, one row per
+         *     line, use `GET /ledger/journal/export`.
+         */
+        get: operations["listLedgerJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/journal/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The journal as CSV or XLSX, one row per line
+         * @description Every line of the journal under the same filters as
+         *     `GET /ledger/journal`, by date, entry and line, as CSV or XLSX
+         *     (`format`, else the `Accept` header; JSON is a 400). The columns
+         *     are date, entry id, event kind, memo, account code, account name,
+         *     contract id, property id, debit and credit; their names and the
+         *     account names are in `locale` (else the caller's profile
+         *     language, else English): in German "Buchungsdatum", "Buchung",
+         *     "Geschäftsvorfall", "Buchungstext", "Konto", "Kontobezeichnung",
+         *     "Mietvertrag", "Objekt", "Soll", "Haben". Money is a number with
+         *     the currency's format in XLSX, two decimals in CSV.
+         */
+        get: operations["exportLedgerJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/messages/inbound": {
         parameters: {
             query?: never;
@@ -3987,6 +4095,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/trial-balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every account's debit, credit and balance on a day
+         * @description The sums of every account's lines dated on or before `as_of`
+         *     (default today, UTC), one row per account and currency (an account
+         *     without lines once, with zeros and a null currency), by code, and
+         *     the totals per currency, whose `balance` is 0: every entry
+         *     balances. Read in one statement over the lines, whatever the number
+         *     of properties.
+         */
+        get: operations["getTrialBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tenancy/contracts": {
         parameters: {
             query?: never;
@@ -6463,6 +6596,103 @@ export interface components {
             /** @example Deutsch */
             native_name: string;
         };
+        LedgerAccount: {
+            balances: components["schemas"]["LedgerBalance"][];
+            /**
+             * @description The account's number in the chart
+             * @example 1200
+             */
+            code: string;
+            /** Format: uuid */
+            id: string;
+            /** @description The account's name in the caller's profile language */
+            name: string;
+            /**
+             * @description What the account is for; money events book to roles.
+             * @enum {string}
+             */
+            role: "receivable" | "cash" | "bank" | "deposits_held" | "prepayments" | "tenant_credit" | "refunds_payable" | "rent_income" | "other_income" | "cost_repairs" | "cost_insurance" | "cost_property_tax" | "cost_operating" | "cost_management" | "cost_other" | "compensation_expense" | "deposit_interest";
+            /** @enum {string} */
+            type: "asset" | "liability" | "income" | "expense";
+        };
+        /**
+         * @description An amount in minor units' precision, exactly 2 decimals; a balance may be negative (a credit balance).
+         * @example 950
+         */
+        LedgerAmount: number;
+        LedgerBalance: {
+            /** @description debit minus credit */
+            balance: components["schemas"]["LedgerAmount"];
+            credit: components["schemas"]["LedgerAmount"];
+            /** @description ISO 4217 code */
+            currency: string;
+            debit: components["schemas"]["LedgerAmount"];
+        };
+        LedgerEntry: {
+            currency: string;
+            /**
+             * Format: date
+             * @description The day the event counts on: a charge's due date, a payment's paid_on, a reversal's day
+             */
+            date: string;
+            /** Format: uuid */
+            id: string;
+            kind: components["schemas"]["LedgerEntryKind"];
+            lines: components["schemas"]["LedgerLine"][];
+            memo: string;
+            /**
+             * Format: uuid
+             * @description The record's id
+             */
+            source_id: string;
+            /** @description The kind of record the event concerns: charges, payments, deposit_settlements, compensations, compensation_payouts */
+            source_table: string;
+            /** @description The sum of the debits (equal to the sum of the credits) */
+            total: components["schemas"]["LedgerAmount"];
+        };
+        /**
+         * @description The money event: `charge` (made; Dr receivable, Cr income or a
+         *     liability), `payment` (Dr bank or cash, Cr receivable, the rest Cr
+         *     tenant credit), `set_off` (a claim of the tenant's set off: Dr
+         *     compensation expense, deposits held or refunds payable, Cr
+         *     receivable), `credit_applied` (Dr tenant credit, Cr receivable),
+         *     `deposit_settled` (deductions: Dr deposits held, Cr other income),
+         *     `refund_due` (Dr deposits held, Cr refunds payable), `refund_paid`
+         *     and `compensation_paid` (Dr the claim, Cr bank or cash),
+         *     `reversal` (takes back what the source's entries booked).
+         * @enum {string}
+         */
+        LedgerEntryKind: "charge" | "payment" | "set_off" | "credit_applied" | "deposit_settled" | "refund_due" | "refund_paid" | "compensation_paid" | "reversal";
+        LedgerLine: {
+            account_code: string;
+            account_role: string;
+            /** Format: uuid */
+            contract_id: string | null;
+            credit: components["schemas"]["LedgerAmount"];
+            debit: components["schemas"]["LedgerAmount"];
+            /** Format: uuid */
+            property_id: string | null;
+        };
+        LedgerMovement: {
+            /** Format: uuid */
+            contract_id: string | null;
+            credit: components["schemas"]["LedgerAmount"];
+            currency: string;
+            /** Format: date */
+            date: string;
+            debit: components["schemas"]["LedgerAmount"];
+            /** Format: uuid */
+            entry_id: string;
+            /**
+             * Format: int64
+             * @description The line's id
+             */
+            id: number;
+            kind: components["schemas"]["LedgerEntryKind"];
+            memo: string;
+            /** Format: uuid */
+            property_id: string | null;
+        };
         /** @description Text by locale code, e.g. {"en":"Germany","de":"Deutschland"} */
         LocalizedText: {
             [key: string]: string;
@@ -7299,6 +7529,23 @@ export interface components {
              */
             tracking_url: string | null;
         };
+        TrialBalance: {
+            /** Format: date */
+            as_of: string;
+            rows: {
+                /** Format: uuid */
+                account_id: string;
+                balance: components["schemas"]["LedgerAmount"];
+                code: string;
+                credit: components["schemas"]["LedgerAmount"];
+                currency: string | null;
+                debit: components["schemas"]["LedgerAmount"];
+                name: string;
+                /** @enum {string} */
+                type: "asset" | "liability" | "income" | "expense";
+            }[];
+            totals: components["schemas"]["LedgerBalance"][];
+        };
         Unauthorized: {
             /** @example 401 */
             code: number;
@@ -7658,6 +7905,14 @@ export interface components {
         /** @description The inspection's UUID; anything else is a 404 */
         InspectionId: string;
         InvoiceId: string;
+        /** @description Only entries with a line of this contract */
+        LedgerContract: string;
+        /** @description Only entries dated on or after this day (YYYY-MM-DD) */
+        LedgerFrom: string;
+        /** @description Only entries with a line of this property */
+        LedgerProperty: string;
+        /** @description Only entries dated on or before this day (YYYY-MM-DD) */
+        LedgerTo: string;
         /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
         ListFormat: "json" | "csv" | "xlsx";
         /** @description The negotiation's UUID; anything else is a 404 */
@@ -10850,6 +11105,234 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    listLedgerAccounts: {
+        parameters: {
+            query?: {
+                /** @description Only lines dated on or before this day (YYYY-MM-DD); every line when absent. Another value is a 400. */
+                as_of?: string;
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chart */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: components["schemas"]["LedgerAccount"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLedgerMovements: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The account's id (from GET /ledger/accounts) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the account's lines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        movements: components["schemas"]["LedgerMovement"][];
+                        next: components["schemas"]["NextCursor"];
+                        /** @description the page number; only on ?page= answers */
+                        page?: number;
+                        per_page: number;
+                        /** @description how many there are; only on ?page= answers */
+                        total?: number;
+                    };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLedgerJournal: {
+        parameters: {
+            query?: {
+                /** @description Only entries dated on or after this day (YYYY-MM-DD) */
+                from?: components["parameters"]["LedgerFrom"];
+                /** @description Only entries dated on or before this day (YYYY-MM-DD) */
+                to?: components["parameters"]["LedgerTo"];
+                /** @description Only entries with a line of this contract */
+                contract_id?: components["parameters"]["LedgerContract"];
+                /** @description Only entries with a line of this property */
+                property_id?: components["parameters"]["LedgerProperty"];
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: components["schemas"]["LedgerEntry"][];
+                        next: components["schemas"]["NextCursor"];
+                        /** @description the page number; only on ?page= answers */
+                        page?: number;
+                        per_page: number;
+                        /** @description how many there are; only on ?page= answers */
+                        total?: number;
+                    };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportLedgerJournal: {
+        parameters: {
+            query?: {
+                /** @description `csv` or `xlsx`; else the `Accept` header decides. Neither is a 400. */
+                format?: "json" | "csv" | "xlsx";
+                /** @description Only entries dated on or after this day (YYYY-MM-DD) */
+                from?: components["parameters"]["LedgerFrom"];
+                /** @description Only entries dated on or before this day (YYYY-MM-DD) */
+                to?: components["parameters"]["LedgerTo"];
+                /** @description Only entries with a line of this contract */
+                contract_id?: components["parameters"]["LedgerContract"];
+                /** @description Only entries with a line of this property */
+                property_id?: components["parameters"]["LedgerProperty"];
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The journal's lines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     receiveInboundMail: {
@@ -16437,6 +16920,44 @@ export interface operations {
                     "application/json": components["schemas"]["RentRoll"];
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTrialBalance: {
+        parameters: {
+            query?: {
+                /** @description The day (YYYY-MM-DD); today when absent. Another value is a 400. */
+                as_of?: string;
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trial balance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialBalance"];
                 };
             };
             400: components["responses"]["BadRequest"];
