@@ -93,7 +93,8 @@ func ChargeJSON(c *Charge) any { return chargeOut(c) }
 
 // FineInput is a contractual fine another module (violations) charges.
 type FineInput struct {
-	Name    string
+	// Name is the generated name (kind fine), rendered when read.
+	Name    chargename.Name
 	Amount  money.Amount
 	DueDate period.Date
 }
@@ -109,12 +110,13 @@ func (s *Service) CreateFineTx(ctx context.Context, tx bun.IDB, prop *properties
 	if err != nil {
 		return nil, fmt.Errorf("fine id: %w", err)
 	}
-	name := in.Name
+	name := in.Name.English()
 	if r := []rune(name); len(r) > maxChargeName {
 		name = string(r[:maxChargeName-1]) + "…"
 	}
+	kind, args := in.Name.Stored()
 	c := &Charge{
-		ID: id, PropertyID: prop.ID, Origin: id, Name: name, NameKind: chargename.Custom, Amount: in.Amount, Currency: prop.Currency,
+		ID: id, PropertyID: prop.ID, Origin: id, Name: name, NameKind: kind, NameArgs: args, Amount: in.Amount, Currency: prop.Currency,
 		Period: period.MonthLabel(in.DueDate), DueDate: in.DueDate, Status: Unpaid, ContractID: &contractID,
 		Kind: Fine, CreatedAt: s.now(),
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/law"
@@ -174,9 +175,9 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, prop *properties
 			if due.IsZero() {
 				due = period.DateOf(now)
 			}
-			name := "Fine: " + c.Number
+			name := chargename.Name{Kind: chargename.Fine, Args: []string{c.Number}}
 			if in.Code != "" {
-				name += ", " + in.Code
+				name.Args = append(name.Args, in.Code)
 			}
 			ch, err := s.charges.CreateFineTx(ctx, tx, prop, c.ID, expenses.FineInput{Name: name, Amount: *in.Fine, DueDate: due})
 			if err != nil {

@@ -88,6 +88,13 @@ func TestViolationLifecycleAndFine(t *testing.T) {
 	if len(fines) != 1 || fines[0].ID != *v.FineChargeID || fines[0].Amount != 150 || fines[0].Name != "Fine: V-1, MONTHLY_RENT_AMOUNT" {
 		t.Fatalf("fine charges %+v", fines)
 	}
+	// A German landlord reads the fine in German, naming the contract and
+	// never the block's code.
+	f.app.Put("/api/v1/user/profile", f.token, map[string]any{"locale": "de"}).Expect(http.StatusOK)
+	if de := f.charges(t, "kind=fine"); de[0].Name != "Vertragsstrafe, Vertrag V-1" {
+		t.Fatalf("the fine reads %q in German", de[0].Name)
+	}
+	f.app.Put("/api/v1/user/profile", f.token, map[string]any{"locale": "en"}).Expect(http.StatusOK)
 	// The fine is overdue (today is 2026-11-22) and the contract has a late
 	// fee: the penalties run gives none to the fine.
 	f.app.Post(f.path("/penalties/refresh"), f.token, nil).Expect(http.StatusOK)

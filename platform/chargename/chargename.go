@@ -21,10 +21,14 @@ const (
 	Deposit    = "deposit"
 	LateFee    = "late_fee"
 	Interest   = "default_interest"
+	// Fine is a contractual penalty for a violation (modules/violations):
+	// the contract number and the violated block's code, which no reader
+	// is shown.
+	Fine = "fine"
 )
 
 // Kinds are the name kinds, custom first.
-var Kinds = []string{Custom, Rent, Prepayment, Deposit, LateFee, Interest}
+var Kinds = []string{Custom, Rent, Prepayment, Deposit, LateFee, Interest, Fine}
 
 // The English wordings the service has stored since its first version.
 const (
@@ -33,6 +37,7 @@ const (
 	depositName      = "Deposit"
 	lateFeePrefix    = "Late fee: "
 	interestPrefix   = "Default interest: "
+	finePrefix       = "Fine: "
 )
 
 // Name is a generated name: Kind and its Args. Rent and Prepayment take
@@ -89,6 +94,11 @@ func (n Name) English() string {
 		return lateFeePrefix + Inner(n.Args).English()
 	case Interest:
 		return interestPrefix + Inner(n.Args).English()
+	case Fine:
+		if code := arg(1); code != "" {
+			return finePrefix + arg(0) + ", " + code
+		}
+		return finePrefix + arg(0)
 	}
 	return arg(0)
 }
@@ -107,6 +117,12 @@ func Parse(name string) Name {
 		return For(false, Parse(name[len(lateFeePrefix):]))
 	case strings.HasPrefix(name, interestPrefix) && len(name) > len(interestPrefix):
 		return For(true, Parse(name[len(interestPrefix):]))
+	case strings.HasPrefix(name, finePrefix) && len(name) > len(finePrefix):
+		number, code, _ := strings.Cut(name[len(finePrefix):], ", ")
+		if code == "" {
+			return Name{Kind: Fine, Args: []string{number}}
+		}
+		return Name{Kind: Fine, Args: []string{number, code}}
 	}
 	return Name{Kind: Custom, Args: []string{name}}
 }
