@@ -80,8 +80,10 @@ func TestDictionaries(t *testing.T) {
 	}
 
 	en := load(t, "en.json")
-	if len(en) < 150 || len(en) > 400 {
-		t.Errorf("en.json has %d keys, want 150 to 400", len(en))
+	// The one catalogue holds every word a person reads: the bound only
+	// catches a file read wrong or emptied.
+	if len(en) < 150 || len(en) > 2000 {
+		t.Errorf("en.json has %d keys, want 150 to 2000", len(en))
 	}
 	for k, v := range en {
 		if !keyRe.MatchString(k) {
