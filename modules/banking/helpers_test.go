@@ -251,13 +251,17 @@ type fixture struct {
 	user     accountstest.User
 	property string
 	account  string
+	// propOf is each contract's property (one unit each, so that the
+	// contracts' dates may overlap).
+	propOf map[string]string
+	props  []string
 }
 
 func start(t testing.TB, opts ...testkit.Option) *fixture {
 	t.Helper()
 	app := testkit.Start(t, opts...)
 	u := accountstest.NewUser(t, app)
-	f := &fixture{app: app, user: u}
+	f := &fixture{app: app, user: u, propOf: map[string]string{}}
 	f.property = id(t, app.Post("/api/v1/properties", u.Token, map[string]any{"name": "Haus am See", "country_code": "DE"}).Expect(http.StatusCreated))
 	f.account = id(t, app.Post("/api/v1/bank-accounts", u.Token, map[string]any{"holder": "Hausverwaltung Schmidt", "iban": "DE89370400440532013000"}).Expect(http.StatusCreated))
 	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
@@ -277,17 +281,22 @@ func id(t testing.TB, r *testkit.Response) string {
 // start, and bills it up to today.
 func (f *fixture) contract(t testing.TB, number, tenant string, rent int, startDate string) string {
 	t.Helper()
+	prop := id(t, f.app.Post("/api/v1/properties", f.user.Token, map[string]any{"name": "Wohnung " + number, "country_code": "DE"}).Expect(http.StatusCreated))
 	tid := id(t, f.app.Post("/api/v1/contragents", f.user.Token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": tenant}).Expect(http.StatusCreated))
-	c := id(t, f.app.Post("/api/v1/contracts", f.user.Token, map[string]any{"property_id": f.property, "tenant_id": tid, "number": number,
+	c := id(t, f.app.Post("/api/v1/contracts", f.user.Token, map[string]any{"property_id": prop, "tenant_id": tid, "number": number,
 		"terms": []any{map[string]any{"code": "MONTHLY_RENT_AMOUNT", "value": rent}, map[string]any{"code": "CONTRACT_START_DATE", "value": startDate}}}).
 		Expect(http.StatusCreated))
 	f.app.Post("/api/v1/contracts/"+c+"/activate", f.user.Token, nil).Expect(http.StatusOK)
+	f.propOf[c] = prop
+	f.props = append(f.props, prop)
 	return c
 }
 
 func (f *fixture) bill(t testing.TB) {
 	t.Helper()
-	f.app.Post("/api/v1/properties/"+f.property+"/expenses/refresh-all", f.user.Token, nil).Expect(http.StatusOK)
+	for _, p := range f.props {
+		f.app.Post("/api/v1/properties/"+p+"/expenses/refresh-all?since=2026-09", f.user.Token, nil).Expect(http.StatusOK)
+	}
 }
 
 type result struct {
@@ -370,11 +379,15 @@ type payment struct {
 
 func (f *fixture) payments(t testing.TB) []payment {
 	t.Helper()
-	var out struct {
-		Payments []payment `json:"payments"`
+	var all []payment
+	for _, p := range f.props {
+		var out struct {
+			Payments []payment `json:"payments"`
+		}
+		f.app.Get("/api/v1/properties/"+p+"/payments?per_page=200", f.user.Token).Expect(http.StatusOK).JSON(&out)
+		all = append(all, out.Payments...)
 	}
-	f.app.Get("/api/v1/properties/"+f.property+"/payments?per_page=200", f.user.Token).Expect(http.StatusOK).JSON(&out)
-	return out.Payments
+	return all
 }
 
 type balance struct {
@@ -387,8 +400,18 @@ type balance struct {
 func (f *fixture) balance(t testing.TB, contract string) balance {
 	t.Helper()
 	var b balance
-	f.app.Get("/api/v1/properties/"+f.property+"/balance?contract_id="+contract, f.user.Token).Expect(http.StatusOK).JSON(&b)
+	f.app.Get("/api/v1/properties/"+f.propOf[contract]+"/balance?contract_id="+contract, f.user.Token).Expect(http.StatusOK).JSON(&b)
 	return b
+}
+
+// activities is how many activity entries are about bank lines.
+func (f *fixture) activities(t testing.TB) int {
+	t.Helper()
+	n, err := f.app.DB.NewSelect().Table("activity").Where("record_type = ?", "bank_line").Count(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(n)
 }
 
 // count is how many bank lines the database holds.

@@ -74,8 +74,8 @@ func numberKey(s string) string {
 }
 
 // refTokens are the remittance text's candidate numbers: each
-// whitespace-separated token and each pair of neighbours ("MV 17"),
-// reduced to letters and digits.
+// whitespace-separated token and each run of two or three neighbours
+// ("MV 17", "MV 2026 0105"), reduced to letters and digits.
 func refTokens(text string) []string {
 	raw := strings.Fields(fold(text))
 	var out []string
@@ -91,6 +91,11 @@ func refTokens(text string) []string {
 		}
 		if i+1 < len(raw) {
 			if k := numberKey(t + raw[i+1]); k != "" {
+				out = append(out, k)
+			}
+		}
+		if i+2 < len(raw) {
+			if k := numberKey(t + raw[i+1] + raw[i+2]); k != "" {
 				out = append(out, k)
 			}
 		}
