@@ -345,7 +345,10 @@ type line struct {
 	BookingDate      string   `json:"booking_date"`
 	IsReturn         bool     `json:"is_return"`
 	ReturnCode       string   `json:"return_code"`
+	BankRef          string   `json:"bank_reference"`
 }
+
+func (l line) BankReference() string { return l.BankRef }
 
 // lines walks every page of the workspace's lines with the query.
 func (f *fixture) lines(t testing.TB, query string) []line {

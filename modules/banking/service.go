@@ -130,33 +130,62 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccoun
 		return nil, err
 	}
 	seen := map[string]int{}
+	lines := make([]*BankLine, len(parsed))
 	for i := range parsed {
-		l := s.newLine(acct, format, &parsed[i], seen)
-		if l.Currency != acct.Currency && acct.Currency != "" {
-			l.Reasons = append(l.Reasons, ReasonCurrency)
+		lines[i] = s.newLine(acct, format, &parsed[i], seen)
+		if lines[i].Currency != acct.Currency && acct.Currency != "" {
+			lines[i].Reasons = append(lines[i].Reasons, ReasonCurrency)
 		}
-		created, err := s.decideAndStore(ctx, p, book, l)
+	}
+	// A transaction per chunk of lines, not per line: a commit is most of
+	// a line's cost. Lines are decided in the file's order, so a chunk's
+	// later lines see what its earlier ones learnt.
+	for start := 0; start < len(lines); start += importChunk {
+		chunk := lines[start:min(start+importChunk, len(lines))]
+		var counts Result
+		err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+			counts = Result{}
+			for _, l := range chunk {
+				created, err := s.decideAndStore(ctx, tx, p, book, l)
+				if err != nil {
+					return err
+				}
+				count(&counts, l, created)
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		if !created {
-			res.Duplicates++
-			continue
-		}
-		switch {
-		case l.IsReturn && l.Status == Posted:
-			res.Returns++
-		case l.Status == Posted:
-			res.Posted++
-		case l.Status == Suggested:
-			res.Suggested++
-		case l.Status == Debit:
-			res.Debits++
-		default:
-			res.Unmatched++
-		}
+		res.Duplicates += counts.Duplicates
+		res.Posted += counts.Posted
+		res.Suggested += counts.Suggested
+		res.Unmatched += counts.Unmatched
+		res.Debits += counts.Debits
+		res.Returns += counts.Returns
 	}
 	return res, nil
+}
+
+// importChunk is how many lines one transaction of an import decides.
+const importChunk = 100
+
+// count adds what happened to l to r.
+func count(r *Result, l *BankLine, created bool) {
+	switch {
+	case !created:
+		r.Duplicates++
+	case l.IsReturn && l.Status == Posted:
+		r.Returns++
+	case l.Status == Posted:
+		r.Posted++
+	case l.Status == Suggested:
+		r.Suggested++
+	case l.Status == Debit:
+		r.Debits++
+	default:
+		r.Unmatched++
+	}
 }
 
 // newLine makes the row of a parsed line. Its entry key is the bank's
@@ -250,12 +279,12 @@ type decision struct {
 }
 
 // decide runs the matching rules (README "Matching") on a credit line.
-func (s *Service) decide(ctx context.Context, b *book, l *BankLine) (decision, error) {
+func (s *Service) decide(ctx context.Context, db bun.IDB, b *book, l *BankLine) (decision, error) {
 	var sg signals
 	findRefs(&sg, b.cands, l.Remittance)
 	findNames(&sg, b.cands, l.CounterpartyName, l.Remittance)
 	if l.CounterpartyIBAN != "" {
-		ids, err := s.store.payerContracts(ctx, s.db, l.WorkspaceID, l.CounterpartyIBAN)
+		ids, err := s.store.payerContracts(ctx, db, l.WorkspaceID, l.CounterpartyIBAN)
 		if err != nil {
 			return decision{}, err
 		}
@@ -266,7 +295,7 @@ func (s *Service) decide(ctx context.Context, b *book, l *BankLine) (decision, e
 		}
 	}
 	amountOf := func(c *candidate) (string, error) {
-		owed, err := s.owed(ctx, s.db, c)
+		owed, err := s.owed(ctx, db, c)
 		if err != nil {
 			return "", err
 		}
@@ -290,8 +319,13 @@ func (s *Service) decide(ctx context.Context, b *book, l *BankLine) (decision, e
 		if a != "" {
 			r = append(r, a)
 		}
-		// Another contract's IBAN or tenant pointing elsewhere contradicts.
-		conflict := (len(sg.iban) > 0 && !contains(sg.iban, c.ID)) || (len(sg.name) > 0 && !contains(sg.name, c.ID))
+		// The tenant's name of another contract contradicts; so does an
+		// IBAN that paid one other contract only, unless the text names
+		// this contract's tenant (a third party paying for several
+		// tenants, a social office, pays from one IBAN).
+		nameConflict := len(sg.name) > 0 && !contains(sg.name, c.ID)
+		ibanConflict := len(sg.iban) == 1 && sg.iban[0] != c.ID && !contains(sg.name, c.ID)
+		conflict := nameConflict || ibanConflict
 		if conflict {
 			r = append(r, ReasonConflict)
 		}
@@ -300,6 +334,24 @@ func (s *Service) decide(ctx context.Context, b *book, l *BankLine) (decision, e
 	suggest := func(c *candidate, r []string) decision {
 		return decision{status: Suggested, contract: c, reasons: r}
 	}
+	// Several numbers in reach: the one the payer's IBAN or name supports,
+	// when exactly one is.
+	narrow := func(ids []uuid.UUID) []uuid.UUID {
+		if len(ids) < 2 {
+			return ids
+		}
+		var out []uuid.UUID
+		for _, id := range ids {
+			if contains(sg.iban, id) || contains(sg.name, id) {
+				out = append(out, id)
+			}
+		}
+		if len(out) == 1 {
+			return out
+		}
+		return ids
+	}
+	sg.exact, sg.typo = narrow(sg.exact), narrow(sg.typo)
 	switch {
 	case len(sg.exact) == 1:
 		c := b.byID[sg.exact[0]]
@@ -355,9 +407,12 @@ func (s *Service) decide(ctx context.Context, b *book, l *BankLine) (decision, e
 	return decision{status: Unmatched, reasons: []string{ReasonNoSignal}}, nil
 }
 
-// decideAndStore decides l and stores it with what the decision does, in
-// one transaction; false when the account had the line already.
-func (s *Service) decideAndStore(ctx context.Context, p auth.Principal, b *book, l *BankLine) (bool, error) {
+// decideAndStore decides l and stores it with what the decision does,
+// inside tx; false when the account had the line already.
+func (s *Service) decideAndStore(ctx context.Context, tx bun.Tx, p auth.Principal, b *book, l *BankLine) (bool, error) {
+	if dup, err := s.store.has(ctx, tx, l.BankAccountID, l.EntryKey); err != nil || dup {
+		return false, err
+	}
 	today := period.DateOf(s.clock.Now())
 	var (
 		d        decision
@@ -366,7 +421,7 @@ func (s *Service) decideAndStore(ctx context.Context, p auth.Principal, b *book,
 	)
 	switch {
 	case l.Amount < 0 && l.IsReturn:
-		original, err = s.store.returned(ctx, s.db, l.BankAccountID, -l.Amount, l.CounterpartyIBAN, l.BookingDate)
+		original, err = s.store.returned(ctx, tx, l.BankAccountID, -l.Amount, l.CounterpartyIBAN, l.BookingDate)
 		switch {
 		case errors.Is(err, errNotFound):
 			d = decision{status: Unmatched, reasons: []string{ReasonReturnedDebit, ReasonReturnNotFound}}
@@ -379,7 +434,7 @@ func (s *Service) decideAndStore(ctx context.Context, p auth.Principal, b *book,
 		// TODO(bills slice): debit lines become bill proposals.
 		d = decision{status: Debit, reasons: []string{ReasonDebit}}
 	default:
-		if d, err = s.decide(ctx, b, l); err != nil {
+		if d, err = s.decide(ctx, tx, b, l); err != nil {
 			return false, err
 		}
 		if d.status == Posted && l.BookingDate.After(today) {
@@ -395,39 +450,35 @@ func (s *Service) decideAndStore(ctx context.Context, p auth.Principal, b *book,
 	if d.contract != nil {
 		l.ContractID, l.PropertyID = &d.contract.ID, &d.contract.PropertyID
 	}
-	created := false
-	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		var prop *properties.Property
-		if l.Status == Posted {
-			propID := d.contract.PropertyID
-			if original != nil {
-				propID = derefID(original.PropertyID)
-			}
-			var err error
-			if prop, err = properties.Lock(ctx, tx, propID); err != nil {
-				return err
-			}
+	var prop *properties.Property
+	if l.Status == Posted {
+		propID := d.contract.PropertyID
+		if original != nil {
+			propID = derefID(original.PropertyID)
 		}
-		ok, err := s.store.insertLine(ctx, tx, l)
-		if err != nil || !ok {
-			return err
+		if prop, err = properties.Lock(ctx, tx, propID); err != nil {
+			return false, err
 		}
-		created = true
-		if l.Status == Posted {
-			if original != nil {
-				if err := s.reverse(ctx, tx, p, prop, original, l); err != nil {
-					return err
-				}
-			} else if err := s.post(ctx, tx, p, prop, d.contract, l, nil, d.learn); err != nil {
-				return err
-			}
+	}
+	// The unique index decides between two imports of one line at once.
+	ok, err := s.store.insertLine(ctx, tx, l)
+	if err != nil || !ok {
+		return false, err
+	}
+	if l.Status == Posted {
+		if original != nil {
+			err = s.reverse(ctx, tx, p, prop, original, l)
+		} else {
+			err = s.post(ctx, tx, p, prop, d.contract, l, nil, d.learn)
 		}
-		return activity.Record(ctx, tx, activity.Entry{
-			Action: activity.Imported, RecordType: "bank_line", RecordID: l.ID.String(), WorkspaceID: l.WorkspaceID,
-			Changes: activity.Diff(nil, lineOut(l)),
-		})
+		if err != nil {
+			return false, err
+		}
+	}
+	return true, activity.Record(ctx, tx, activity.Entry{
+		Action: activity.Imported, RecordType: "bank_line", RecordID: l.ID.String(), WorkspaceID: l.WorkspaceID,
+		Changes: activity.Diff(nil, lineOut(l)),
 	})
-	return created, err
 }
 
 func derefID(id *uuid.UUID) uuid.UUID {

@@ -42,6 +42,16 @@ func (s *Store) insertLine(ctx context.Context, db bun.IDB, l *BankLine) (bool, 
 	return n == 1, nil
 }
 
+// has reports, through db, whether the account has a line with the key.
+func (s *Store) has(ctx context.Context, db bun.IDB, accountID uuid.UUID, key string) (bool, error) {
+	ok, err := database.Exists(ctx, db, db.NewSelect().Model((*BankLine)(nil)).
+		Where("bank_account_id = ?", accountID).Where("entry_key = ?", key))
+	if err != nil {
+		return false, fmt.Errorf("bank line exists: %w", err)
+	}
+	return ok, nil
+}
+
 // line returns, through db, the line with id.
 func (s *Store) line(ctx context.Context, db bun.IDB, id uuid.UUID) (*BankLine, error) {
 	l := new(BankLine)
