@@ -103,7 +103,10 @@ func parseCSV(data []byte, m *CSVMapping) ([]Line, error) {
 	r.ReuseRecord = false
 	var (
 		index map[string]int
-		first []string
+		// best is the early row naming most of the mapping's columns: what
+		// a missing column is told against when no row names the date's.
+		best     map[string]int
+		bestHits = -1
 		out   []Line
 		row   int
 	)
@@ -122,8 +125,8 @@ func parseCSV(data []byte, m *CSVMapping) ([]Line, error) {
 		if index == nil {
 			// Bank exports start with a preamble (account, period): the
 			// header is the first row that names the date column.
-			if first == nil {
-				first = rec
+			if h := headerIndex(rec); len(m.columns())-len(missingColumns(m, h)) > bestHits {
+				best, bestHits = h, len(m.columns())-len(missingColumns(m, h))
 			}
 			if row > 20 {
 				break
@@ -154,7 +157,7 @@ func parseCSV(data []byte, m *CSVMapping) ([]Line, error) {
 		out = append(out, *l)
 	}
 	if index == nil {
-		return nil, missingErr(missingColumns(m, headerIndex(first)))
+		return nil, missingErr(missingColumns(m, best))
 	}
 	return out, nil
 }

@@ -83,6 +83,11 @@ func (s *Service) Account(ctx context.Context, p auth.Principal, rawID string) (
 // The account is checked first, so a stranger learns nothing of the
 // file's faults; a file that cannot be read imports nothing.
 func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccounts.Account, in ImportInput) (*Result, error) {
+	if acct.WorkspaceID != p.WorkspaceID {
+		// An administrator reaches other workspaces' accounts, but the
+		// matcher reads the caller's workspace's contracts.
+		return nil, apierror.Forbidden("Import a statement from within the account's workspace.")
+	}
 	if int64(len(in.Data)) > s.cfg.MaxBytes {
 		return nil, apierror.New(http.StatusRequestEntityTooLarge, "file_too_large",
 			fmt.Sprintf("The file is larger than %d bytes, the limit of one statement (modules.banking.maxbytes).", s.cfg.MaxBytes))
@@ -125,7 +130,7 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccoun
 		return nil, err
 	}
 	res := &Result{Format: format, Lines: len(parsed)}
-	book, err := s.loadBook(ctx, acct.WorkspaceID)
+	book, err := s.loadBook(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -222,36 +227,48 @@ type book struct {
 	byID  map[uuid.UUID]*candidate
 }
 
-// loadBook reads the workspace's running and ended contracts with their
-// tenants' names.
-func (s *Service) loadBook(ctx context.Context, workspaceID int64) (*book, error) {
-	today := period.DateOf(s.clock.Now())
-	list, err := contracts.DatedIn(ctx, s.db, workspaceID, period.NewDate(1900, 1, 1), today.AddDays(366), contracts.DatedFilter{})
-	if err != nil {
-		return nil, err
+// bookPage is how many contracts or contragents one read of loadBook
+// takes: a portfolio of 1,000 units is read in a dozen statements, not
+// two per contract.
+const bookPage = listing.MaxPerPage
+
+// loadBook reads the workspace's contracts (drafts left out: nothing is
+// owed on them) with their tenants' names, through the contracts' and
+// contragents' own lists.
+func (s *Service) loadBook(ctx context.Context, p auth.Principal) (*book, error) {
+	names := map[uuid.UUID]string{}
+	if s.parties != nil {
+		for page := 1; ; page++ {
+			list, _, err := s.parties.List(ctx, &p, contragents.ListFilter{}, listing.Query{Page: page, PerPage: bookPage}.Uncounted())
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range list {
+				names[c.ID] = c.Name
+			}
+			if len(list) < bookPage {
+				break
+			}
+		}
 	}
 	b := &book{byID: map[uuid.UUID]*candidate{}}
-	names := map[uuid.UUID]string{}
-	for _, d := range list {
-		c := &candidate{ID: d.ID, PropertyID: d.PropertyID, Number: d.Number, key: numberKey(d.Number)}
-		tenant, ok, err := contracts.TenantOf(ctx, s.db, d.ID)
+	for page := 1; ; page++ {
+		list, _, err := s.contracts.List(ctx, &p, contracts.ListFilter{}, listing.Query{Page: page, PerPage: bookPage}.Uncounted())
 		if err != nil {
 			return nil, err
 		}
-		if ok {
-			c.TenantID = tenant
-			name, known := names[tenant]
-			if !known && s.parties != nil {
-				t, err := s.parties.ByID(ctx, s.db, tenant)
-				if err == nil {
-					name = t.Name
-				}
-				names[tenant] = name
+		for _, d := range list {
+			if d.Status == contracts.Draft {
+				continue
 			}
-			c.nameTokens = nameTokens(name)
+			c := &candidate{ID: d.ID, PropertyID: d.PropertyID, TenantID: d.TenantID, Number: d.Number, key: numberKey(d.Number),
+				nameTokens: nameTokens(names[d.TenantID])}
+			b.cands = append(b.cands, c)
+			b.byID[c.ID] = c
 		}
-		b.cands = append(b.cands, c)
-		b.byID[c.ID] = c
+		if len(list) < bookPage {
+			break
+		}
 	}
 	return b, nil
 }

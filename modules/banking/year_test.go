@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/propman/propman/platform/testkit"
 )
 
 var (
@@ -61,7 +63,13 @@ func TestGeneratedYear(t *testing.T) {
 	if testing.Short() {
 		units = 20
 	}
-	f := start(t)
+	var opts []testkit.Option
+	if units > 100 {
+		// A month of a large portfolio takes longer than the default
+		// request deadline on a busy machine.
+		opts = append(opts, testkit.WithConfig("database.timeout", "10m"))
+	}
+	f := start(t, opts...)
 	r := rand.New(rand.NewPCG(46, 2026))
 	var us []unit
 	used := map[string]bool{}
