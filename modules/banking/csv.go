@@ -107,8 +107,8 @@ func parseCSV(data []byte, m *CSVMapping) ([]Line, error) {
 		// a missing column is told against when no row names the date's.
 		best     map[string]int
 		bestHits = -1
-		out   []Line
-		row   int
+		out      []Line
+		row      int
 	)
 	for {
 		rec, err := r.Read()
