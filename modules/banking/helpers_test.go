@@ -281,11 +281,20 @@ func id(t testing.TB, r *testkit.Response) string {
 // start, and bills it up to today.
 func (f *fixture) contract(t testing.TB, number, tenant string, rent int, startDate string) string {
 	t.Helper()
+	return f.contractIn(t, number, tenant, rent, startDate, "")
+}
+
+// contractIn is contract with the contract's locale ("" for the default).
+func (f *fixture) contractIn(t testing.TB, number, tenant string, rent int, startDate, locale string) string {
+	t.Helper()
 	prop := id(t, f.app.Post("/api/v1/properties", f.user.Token, map[string]any{"name": "Wohnung " + number, "country_code": "DE"}).Expect(http.StatusCreated))
 	tid := id(t, f.app.Post("/api/v1/contragents", f.user.Token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": tenant}).Expect(http.StatusCreated))
-	c := id(t, f.app.Post("/api/v1/contracts", f.user.Token, map[string]any{"property_id": prop, "tenant_id": tid, "number": number,
-		"terms": []any{map[string]any{"code": "MONTHLY_RENT_AMOUNT", "value": rent}, map[string]any{"code": "CONTRACT_START_DATE", "value": startDate}}}).
-		Expect(http.StatusCreated))
+	body := map[string]any{"property_id": prop, "tenant_id": tid, "number": number,
+		"terms": []any{map[string]any{"code": "MONTHLY_RENT_AMOUNT", "value": rent}, map[string]any{"code": "CONTRACT_START_DATE", "value": startDate}}}
+	if locale != "" {
+		body["locale"] = locale
+	}
+	c := id(t, f.app.Post("/api/v1/contracts", f.user.Token, body).Expect(http.StatusCreated))
 	f.app.Post("/api/v1/contracts/"+c+"/activate", f.user.Token, nil).Expect(http.StatusOK)
 	f.propOf[c] = prop
 	f.props = append(f.props, prop)

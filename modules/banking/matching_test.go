@@ -168,3 +168,50 @@ func TestMessyLines(t *testing.T) {
 		t.Fatalf("%d bank line entries in the activity log", n)
 	}
 }
+
+// A returned direct debit reverses its payment with the reason in the
+// contract's language, as the tenant reads it on the voided receipt; the
+// receipt of the posted payment carries the transfer's own text.
+func TestReturnedDebitInTheContractsLanguage(t *testing.T) {
+	f := start(t)
+	de := f.contractIn(t, "DE-1", "Anna Schmidt", 800, "2026-11-01", "de")
+	fr := f.contractIn(t, "FR-1", "Claire Dubois", 700, "2026-11-01", "fr")
+	en := f.contractIn(t, "EN-1", "John Smith", 600, "2026-11-01", "en")
+	f.bill(t)
+	entries := []entry{
+		{Ref: "D1", Date: "2026-11-02", Cents: 80000, Name: "Anna Schmidt", IBAN: annaIBAN, Text: "SEPA-Lastschrift Miete DE-1"},
+		{Ref: "D2", Date: "2026-11-02", Cents: 70000, Name: "Claire Dubois", IBAN: claraIBAN, Text: "Prelevement loyer FR-1"},
+		{Ref: "D3", Date: "2026-11-02", Cents: 60000, Name: "John Smith", IBAN: dieterIBAN, Text: "Rent EN-1"},
+		{Ref: "R1", Date: "2026-11-09", Cents: -80000, Name: "Anna Schmidt", IBAN: annaIBAN, Text: "Ruecklastschrift", Return: "MS03"},
+		{Ref: "R2", Date: "2026-11-09", Cents: -70000, Name: "Claire Dubois", IBAN: claraIBAN, Text: "Rejet", Return: "AM04"},
+		{Ref: "R3", Date: "2026-11-09", Cents: -60000, Name: "John Smith", IBAN: dieterIBAN, Text: "Return", Return: "AC04"},
+	}
+	if r := f.importFile(t, mt940(entries, 0), nil); r.Posted != 3 || r.Returns != 3 {
+		t.Fatalf("import %+v", r)
+	}
+	for contract, want := range map[string]string{de: "Rücklastschrift (MS03)", fr: "Prélèvement rejeté (AM04)", en: "Returned direct debit (AC04)"} {
+		var out struct {
+			Payments []struct {
+				Status         string  `json:"status"`
+				Reference      string  `json:"reference"`
+				ReversalReason *string `json:"reversal_reason"`
+			} `json:"payments"`
+		}
+		f.app.Get("/api/v1/properties/"+f.propOf[contract]+"/payments", f.user.Token).Expect(http.StatusOK).JSON(&out)
+		if len(out.Payments) != 1 || out.Payments[0].Status != "reversed" || out.Payments[0].ReversalReason == nil || *out.Payments[0].ReversalReason != want {
+			t.Errorf("contract %s: %+v, want reversed with %q", contract, out.Payments, want)
+		}
+		if b := f.balance(t, contract); b.Paid != "0.00" {
+			t.Errorf("contract %s: balance %+v after the return", contract, b)
+		}
+	}
+	var out struct {
+		Payments []struct {
+			Reference string `json:"reference"`
+		} `json:"payments"`
+	}
+	f.app.Get("/api/v1/properties/"+f.propOf[de]+"/payments", f.user.Token).Expect(http.StatusOK).JSON(&out)
+	if out.Payments[0].Reference != "SEPA-Lastschrift Miete DE-1" {
+		t.Fatalf("reference %q", out.Payments[0].Reference)
+	}
+}

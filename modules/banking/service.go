@@ -19,6 +19,7 @@ import (
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
@@ -40,12 +41,13 @@ type Service struct {
 	contracts *contracts.Service
 	parties   *contragents.Service
 	payments  *payments.Service
+	dicts     *translations.Dictionaries
 }
 
 // NewService returns the service.
 func NewService(db *bun.DB, store *Store, clk clock.Clock, cfg Config, accounts *bankaccounts.Service,
-	ctrs *contracts.Service, parties *contragents.Service, pay *payments.Service) *Service {
-	return &Service{db: db, store: store, clock: clk, cfg: cfg, accounts: accounts, contracts: ctrs, parties: parties, payments: pay}
+	ctrs *contracts.Service, parties *contragents.Service, pay *payments.Service, dicts *translations.Dictionaries) *Service {
+	return &Service{db: db, store: store, clock: clk, cfg: cfg, accounts: accounts, contracts: ctrs, parties: parties, payments: pay, dicts: dicts}
 }
 
 // MaxBytes is the largest statement file the service reads.
@@ -512,7 +514,7 @@ func (s *Service) post(ctx context.Context, tx bun.Tx, p auth.Principal, prop *p
 	l *BankLine, allocs []payments.AllocationInput, learn bool) error {
 	in := payments.Input{
 		Amount: l.Amount, PaidOn: l.BookingDate, Method: "bank_transfer",
-		Reference: "Bank line " + l.ID.String(), ContractID: &c.ID,
+		Reference: paymentReference(l), ContractID: &c.ID,
 		Allocations: allocs, Explicit: allocs != nil,
 	}
 	if c.TenantID != uuid.Nil {
@@ -533,12 +535,23 @@ func (s *Service) post(ctx context.Context, tx bun.Tx, p auth.Principal, prop *p
 	return nil
 }
 
+// paymentReference is what the receipt prints as the payer's reference:
+// the transfer's own text (the payer's words, in their language), else
+// the bank's reference. The line names the payment (payment_id).
+func paymentReference(l *BankLine) string {
+	ref := l.Remittance
+	if ref == "" {
+		ref = l.BankReference
+	}
+	return clean(ref, payments.MaxReferenceLen)
+}
+
 // reverse reverses the payment of original, whose money the return line
 // l took back, inside tx (which holds the property's lock).
 func (s *Service) reverse(ctx context.Context, tx bun.Tx, p auth.Principal, prop *properties.Property, original, l *BankLine) error {
-	reason := "Returned direct debit"
-	if l.ReturnCode != "" {
-		reason += " (" + l.ReturnCode + ")"
+	reason, err := s.returnReason(ctx, tx, original.ContractID, l.ReturnCode)
+	if err != nil {
+		return err
 	}
 	if _, err := s.payments.ReverseTx(ctx, tx, prop, p.UserID, *original.PaymentID, reason); err != nil {
 		return err
@@ -549,6 +562,28 @@ func (s *Service) reverse(ctx context.Context, tx bun.Tx, p auth.Principal, prop
 		return err
 	}
 	return s.store.markReturned(ctx, tx, original.ID, l.ID, s.now())
+}
+
+// keyReturned is the catalogue's reversal reason of a returned debit.
+const keyReturned = "banking.reversal.returned_debit"
+
+// returnReason is the reversal reason of a returned debit in the
+// contract's locale: the tenant reads it on the voided receipt.
+func (s *Service) returnReason(ctx context.Context, db bun.IDB, contractID *uuid.UUID, code string) (string, error) {
+	locale := "en"
+	if contractID != nil {
+		c, err := s.contracts.ByID(ctx, db, *contractID)
+		if err != nil {
+			return "", err
+		}
+		locale = c.Locale
+	}
+	texts, _ := s.dicts.Select(locale, []string{keyReturned})
+	text := texts[keyReturned]
+	if code == "" {
+		return strings.TrimSpace(strings.ReplaceAll(text, "({code})", "")), nil
+	}
+	return strings.ReplaceAll(text, "{code}", code), nil
 }
 
 // Lines returns a page of the workspace's lines.
