@@ -1,6 +1,7 @@
 package banking
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -14,6 +15,7 @@ import (
 const (
 	ReasonReference      = "reference"          // the contract number is in the remittance text
 	ReasonReferenceTypo  = "reference_typo"     // a number one edit away from the contract's
+	ReasonReceipt        = "receipt_number"     // the number of a receipt of the contract's
 	ReasonPayerIBAN      = "payer_iban"         // the IBAN paid this contract before (confirmed)
 	ReasonPayerName      = "payer_name"         // the tenant's name is the payer's or in the text
 	ReasonAmountCharge   = "amount_open_charge" // the amount is what one open charge still owes
@@ -47,6 +49,22 @@ type candidate struct {
 // signals are what the matcher found of one line, per contract.
 type signals struct {
 	exact, typo, iban, name []uuid.UUID
+	// byReceipt are the exact ones found by a receipt's number only.
+	byReceipt map[uuid.UUID]bool
+}
+
+// receiptPattern is a receipt's number (YYYY-NNNNNN, modules/receipts) as
+// a tenant may write it: with a hyphen, a slash, a space or nothing.
+var receiptPattern = regexp.MustCompile(`(?:^|[^0-9])((?:19|20)[0-9]{2})[-/ ]?([0-9]{6})(?:[^0-9]|$)`)
+
+// receiptNumbers are the receipt numbers in the text, as receipts write
+// them.
+func receiptNumbers(text string) []string {
+	var out []string
+	for _, m := range receiptPattern.FindAllStringSubmatch(text, 5) {
+		out = append(out, m[1]+"-"+m[2])
+	}
+	return out
 }
 
 // fold upper-cases s, drops accents and maps German umlauts to their

@@ -215,3 +215,38 @@ func TestReturnedDebitInTheContractsLanguage(t *testing.T) {
 		t.Fatalf("reference %q", out.Payments[0].Reference)
 	}
 }
+
+// A receipt's number quoted in a transfer names the contract its payment
+// was for.
+func TestReceiptNumberInTheText(t *testing.T) {
+	f := start(t)
+	anna := f.contract(t, "MV-1", "Anna Schmidt", 800, "2026-10-01")
+	f.contract(t, "MV-2", "Bernd Braun", 800, "2026-10-01")
+	f.bill(t)
+	if r := f.importFile(t, camt(2, "", []entry{{Ref: "A", Date: "2026-10-02", Cents: 80000, Name: "Anna Schmidt", IBAN: annaIBAN, Text: "Miete MV-1"}}), nil); r.Posted != 1 {
+		t.Fatalf("first %+v", r)
+	}
+	var rs struct {
+		Receipts []struct {
+			Number string `json:"number"`
+		} `json:"receipts"`
+	}
+	f.app.Get("/api/v1/properties/"+f.propOf[anna]+"/receipts", f.user.Token).Expect(http.StatusOK).JSON(&rs)
+	if len(rs.Receipts) != 1 {
+		t.Fatalf("receipts %+v", rs)
+	}
+	// A stranger's account, no contract number, no tenant's name: only
+	// the receipt's number, written with a slash.
+	text := "Nachzahlung zu Quittung " + replace(rs.Receipts[0].Number, "-", "/")
+	r := f.importFile(t, camt(8, "", []entry{{Ref: "B", Date: "2026-11-05", Cents: 80000, Name: "Hausverwaltung Dritter", IBAN: amtIBAN, Text: text}}), nil)
+	if r.Posted != 1 {
+		t.Fatalf("second %+v", r)
+	}
+	l := f.lines(t, "&from=2026-11-01")
+	if len(l) != 1 || l[0].ContractID == nil || *l[0].ContractID != anna || !hasReason(l[0], "receipt_number") {
+		t.Fatalf("line %+v", l)
+	}
+	if b := f.balance(t, anna); b.Outstanding != "0.00" || b.Paid != "1600.00" {
+		t.Fatalf("balance %+v", b)
+	}
+}

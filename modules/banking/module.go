@@ -46,7 +46,7 @@ func NewConfig(cfg *config.Config) (Config, error) {
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Bank statements imported and matched to rent", Status: module.Ready,
-		Depends:    []string{"accounts", "workspaces", "bankaccounts", "properties", "contracts", "contragents", "expenses", "payments", "translations"},
+		Depends:    []string{"accounts", "workspaces", "bankaccounts", "properties", "contracts", "contragents", "expenses", "payments", "receipts", "translations"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

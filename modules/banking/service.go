@@ -19,6 +19,7 @@ import (
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/properties"
+	"github.com/propman/propman/modules/receipts"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
@@ -301,6 +302,9 @@ type decision struct {
 func (s *Service) decide(ctx context.Context, db bun.IDB, b *book, l *BankLine) (decision, error) {
 	var sg signals
 	findRefs(&sg, b.cands, l.Remittance)
+	if err := s.findReceipts(ctx, db, &sg, b, l); err != nil {
+		return decision{}, err
+	}
 	findNames(&sg, b.cands, l.CounterpartyName, l.Remittance)
 	if l.CounterpartyIBAN != "" {
 		ids, err := s.store.payerContracts(ctx, db, l.WorkspaceID, l.CounterpartyIBAN)
@@ -374,7 +378,11 @@ func (s *Service) decide(ctx context.Context, db bun.IDB, b *book, l *BankLine) 
 	switch {
 	case len(sg.exact) == 1:
 		c := b.byID[sg.exact[0]]
-		r, conflict, err := reasonsFor(c, ReasonReference)
+		ref := ReasonReference
+		if sg.byReceipt[c.ID] {
+			ref = ReasonReceipt
+		}
+		r, conflict, err := reasonsFor(c, ref)
 		if err != nil || conflict {
 			return suggest(c, r), err
 		}
@@ -424,6 +432,34 @@ func (s *Service) decide(ctx context.Context, db bun.IDB, b *book, l *BankLine) 
 		return suggest(b.byID[sg.name[0]], append(r, ReasonSeveral)), err
 	}
 	return decision{status: Unmatched, reasons: []string{ReasonNoSignal}}, nil
+}
+
+// findReceipts adds to sg.exact the contracts whose receipts' numbers the
+// line's text quotes (the payment the receipt was for names the contract).
+func (s *Service) findReceipts(ctx context.Context, db bun.IDB, sg *signals, b *book, l *BankLine) error {
+	numbers := receiptNumbers(l.Remittance)
+	if len(numbers) == 0 {
+		return nil
+	}
+	found, err := receipts.PaymentsByNumber(ctx, db, l.WorkspaceID, numbers)
+	if err != nil {
+		return err
+	}
+	for _, paymentID := range found {
+		pay, err := s.payments.Read(ctx, db, paymentID)
+		if err != nil {
+			return err
+		}
+		if pay.ContractID == nil || b.byID[*pay.ContractID] == nil || contains(sg.exact, *pay.ContractID) {
+			continue
+		}
+		if sg.byReceipt == nil {
+			sg.byReceipt = map[uuid.UUID]bool{}
+		}
+		sg.exact = append(sg.exact, *pay.ContractID)
+		sg.byReceipt[*pay.ContractID] = true
+	}
+	return nil
 }
 
 // decideAndStore decides l and stores it with what the decision does,
