@@ -153,6 +153,9 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccoun
 		var counts Result
 		err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 			counts = Result{}
+			if err := s.readChunk(ctx, tx, book, chunk); err != nil {
+				return err
+			}
 			for _, l := range chunk {
 				created, err := s.decideAndStore(ctx, tx, p, book, l)
 				if err != nil {
@@ -160,7 +163,7 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccoun
 				}
 				count(&counts, l, created)
 			}
-			return nil
+			return activity.RecordAll(ctx, tx, book.entries)
 		})
 		if err != nil {
 			return nil, err
@@ -228,6 +231,32 @@ func (s *Service) newLine(acct *bankaccounts.Account, format string, pl *Line, s
 type book struct {
 	cands []*candidate
 	byID  map[uuid.UUID]*candidate
+	// What readChunk read for the chunk of lines being decided: the entry
+	// keys the account has, the contracts the chunk's IBANs paid; and the
+	// activity entries the chunk writes at its end.
+	known   map[string]bool
+	ibans   map[string][]uuid.UUID
+	entries []activity.Entry
+}
+
+// readChunk reads, inside tx, what deciding the chunk needs to know in
+// two statements instead of two a line.
+func (s *Service) readChunk(ctx context.Context, tx bun.Tx, b *book, chunk []*BankLine) error {
+	keys := make([]string, 0, len(chunk))
+	ibans := make([]string, 0, len(chunk))
+	for _, l := range chunk {
+		keys = append(keys, l.EntryKey)
+		if l.CounterpartyIBAN != "" {
+			ibans = append(ibans, l.CounterpartyIBAN)
+		}
+	}
+	var err error
+	if b.known, err = s.store.existing(ctx, tx, chunk[0].BankAccountID, keys); err != nil {
+		return err
+	}
+	b.ibans, err = s.store.payerContracts(ctx, tx, chunk[0].WorkspaceID, ibans)
+	b.entries = b.entries[:0]
+	return err
 }
 
 // bookPage is how many contracts or contragents one read of loadBook
@@ -307,11 +336,7 @@ func (s *Service) decide(ctx context.Context, db bun.IDB, b *book, l *BankLine) 
 	}
 	findNames(&sg, b.cands, l.CounterpartyName, l.Remittance)
 	if l.CounterpartyIBAN != "" {
-		ids, err := s.store.payerContracts(ctx, db, l.WorkspaceID, l.CounterpartyIBAN)
-		if err != nil {
-			return decision{}, err
-		}
-		for _, id := range ids {
+		for _, id := range b.ibans[l.CounterpartyIBAN] {
 			if _, ok := b.byID[id]; ok {
 				sg.iban = append(sg.iban, id)
 			}
@@ -465,8 +490,8 @@ func (s *Service) findReceipts(ctx context.Context, db bun.IDB, sg *signals, b *
 // decideAndStore decides l and stores it with what the decision does,
 // inside tx; false when the account had the line already.
 func (s *Service) decideAndStore(ctx context.Context, tx bun.Tx, p auth.Principal, b *book, l *BankLine) (bool, error) {
-	if dup, err := s.store.has(ctx, tx, l.BankAccountID, l.EntryKey); err != nil || dup {
-		return false, err
+	if b.known[l.EntryKey] {
+		return false, nil
 	}
 	today := period.DateOf(s.clock.Now())
 	var (
@@ -530,10 +555,15 @@ func (s *Service) decideAndStore(ctx context.Context, tx bun.Tx, p auth.Principa
 			return false, err
 		}
 	}
-	return true, activity.Record(ctx, tx, activity.Entry{
+	b.known[l.EntryKey] = true
+	if d.learn && l.Status == Posted && l.CounterpartyIBAN != "" && !contains(b.ibans[l.CounterpartyIBAN], d.contract.ID) {
+		b.ibans[l.CounterpartyIBAN] = append(b.ibans[l.CounterpartyIBAN], d.contract.ID)
+	}
+	b.entries = append(b.entries, activity.Entry{
 		Action: activity.Imported, RecordType: "bank_line", RecordID: l.ID.String(), WorkspaceID: l.WorkspaceID,
 		Changes: activity.Diff(nil, lineOut(l)),
 	})
+	return true, nil
 }
 
 func derefID(id *uuid.UUID) uuid.UUID {

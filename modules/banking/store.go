@@ -42,14 +42,20 @@ func (s *Store) insertLine(ctx context.Context, db bun.IDB, l *BankLine) (bool, 
 	return n == 1, nil
 }
 
-// has reports, through db, whether the account has a line with the key.
-func (s *Store) has(ctx context.Context, db bun.IDB, accountID uuid.UUID, key string) (bool, error) {
-	ok, err := database.Exists(ctx, db, db.NewSelect().Model((*BankLine)(nil)).
-		Where("bank_account_id = ?", accountID).Where("entry_key = ?", key))
+// existing returns, through db, which of the keys the account's lines
+// have.
+func (s *Store) existing(ctx context.Context, db bun.IDB, accountID uuid.UUID, keys []string) (map[string]bool, error) {
+	var found []string
+	err := database.Query(ctx, db, db.NewSelect().Model((*BankLine)(nil)).Column("entry_key").
+		Where("bank_account_id = ?", accountID).Where("entry_key ?", database.In(keys)), &found)
 	if err != nil {
-		return false, fmt.Errorf("bank line exists: %w", err)
+		return nil, fmt.Errorf("existing bank lines: %w", err)
 	}
-	return ok, nil
+	out := make(map[string]bool, len(found))
+	for _, k := range found {
+		out[k] = true
+	}
+	return out, nil
 }
 
 // line returns, through db, the line with id.
@@ -143,15 +149,23 @@ func (s *Store) list(ctx context.Context, p *auth.Principal, f LineFilter, q lis
 	return list, res, nil
 }
 
-// payerContracts returns, through db, the contracts the IBAN has paid.
-func (s *Store) payerContracts(ctx context.Context, db bun.IDB, workspaceID int64, iban string) ([]uuid.UUID, error) {
-	var ids []uuid.UUID
-	err := database.Query(ctx, db, db.NewSelect().Model((*PayerIBAN)(nil)).Column("contract_id").
-		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("iban = ?", iban).OrderExpr("contract_id"), &ids)
+// payerContracts returns, through db, the contracts each of the IBANs
+// has paid.
+func (s *Store) payerContracts(ctx context.Context, db bun.IDB, workspaceID int64, ibans []string) (map[string][]uuid.UUID, error) {
+	out := map[string][]uuid.UUID{}
+	if len(ibans) == 0 {
+		return out, nil
+	}
+	var rows []PayerIBAN
+	err := database.Select(ctx, db, db.NewSelect().Model(&rows).
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("iban ?", database.In(ibans)).OrderExpr("iban, contract_id"))
 	if err != nil {
 		return nil, fmt.Errorf("payer ibans: %w", err)
 	}
-	return ids, nil
+	for _, r := range rows {
+		out[r.IBAN] = append(out[r.IBAN], r.ContractID)
+	}
+	return out, nil
 }
 
 // learn records, through db, that iban paid the contract.
