@@ -15,6 +15,7 @@ import (
 	"github.com/propman/propman/modules/analytics"
 	"github.com/propman/propman/modules/assets"
 	"github.com/propman/propman/modules/bankaccounts"
+	"github.com/propman/propman/modules/banking"
 	"github.com/propman/propman/modules/billing"
 	"github.com/propman/propman/modules/calendar"
 	"github.com/propman/propman/modules/compensations"
@@ -69,6 +70,7 @@ func Catalog() []module.Entry {
 		contracts.Entry(),
 		counters.Entry(),
 		payments.Entry(),
+		banking.Entry(),
 		receipts.Entry(),
 		printforms.Entry(),
 		penalties.Entry(),
