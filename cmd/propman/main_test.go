@@ -68,22 +68,16 @@ func TestMigrateCommands(t *testing.T) {
 // the same operations as the served doc.json, stubs only listed.
 func TestOpenAPICommand(t *testing.T) {
 	t.Setenv("PROPMAN_DATABASE_URL", "postgres://nobody@127.0.0.1:1/none?sslmode=disable") // never opened
-	t.Setenv("PROPMAN_MODULES_EXPENSES_ENABLED", "false")
-	t.Setenv("PROPMAN_MODULES_CONTRACTS_ENABLED", "false")     // it needs expenses
-	t.Setenv("PROPMAN_MODULES_COUNTERS_ENABLED", "false")      // it needs expenses
-	t.Setenv("PROPMAN_MODULES_PAYMENTS_ENABLED", "false")      // it needs expenses
-	t.Setenv("PROPMAN_MODULES_RECEIPTS_ENABLED", "false")      // it needs payments
-	t.Setenv("PROPMAN_MODULES_PRINTFORMS_ENABLED", "false")    // it needs contracts
-	t.Setenv("PROPMAN_MODULES_PENALTIES_ENABLED", "false")     // it needs expenses
-	t.Setenv("PROPMAN_MODULES_TENANCY_ENABLED", "false")       // it needs contracts
-	t.Setenv("PROPMAN_MODULES_MESSAGES_ENABLED", "false")      // it needs contracts
-	t.Setenv("PROPMAN_MODULES_NOTICES_ENABLED", "false")       // it needs messages
-	t.Setenv("PROPMAN_MODULES_ASSETS_ENABLED", "false")        // it needs contracts
-	t.Setenv("PROPMAN_MODULES_VIOLATIONS_ENABLED", "false")    // it needs contracts
-	t.Setenv("PROPMAN_MODULES_COMPENSATIONS_ENABLED", "false") // it needs payments
-	t.Setenv("PROPMAN_MODULES_CALENDAR_ENABLED", "false")      // it needs contracts and messages
-	t.Setenv("PROPMAN_MODULES_PROPOSALS_ENABLED", "false")     // it needs contracts
-	t.Setenv("PROPMAN_MODULES_NEGOTIATIONS_ENABLED", "false")  // it needs proposals
+	// expenses off, and every module that needs it (directly or through
+	// another one switched off here).
+	off := []string{"expenses", "contracts", "counters", "payments", "receipts", "printforms", "penalties", "tenancy",
+		"messages", "notices", "assets", "violations", "compensations", "calendar", "proposals", "negotiations",
+		"ledger", "banking"}
+	opts := make([]testkit.Option, 0, len(off))
+	for _, m := range off {
+		t.Setenv("PROPMAN_MODULES_"+strings.ToUpper(m)+"_ENABLED", "false")
+		opts = append(opts, testkit.WithConfig("modules."+m+".enabled", false))
+	}
 	code, out, errOut := runCmd(t, "openapi")
 	if code != 0 {
 		t.Fatalf("openapi: %d %q", code, errOut)
@@ -105,15 +99,7 @@ func TestOpenAPICommand(t *testing.T) {
 	if doc.Paths["/api/v1/properties/{propertyId}/expenses"] != nil {
 		t.Error("a disabled module's paths are printed")
 	}
-	served := testkit.Start(t, testkit.WithConfig("modules.expenses.enabled", false),
-		testkit.WithConfig("modules.contracts.enabled", false), testkit.WithConfig("modules.counters.enabled", false),
-		testkit.WithConfig("modules.payments.enabled", false), testkit.WithConfig("modules.receipts.enabled", false),
-		testkit.WithConfig("modules.printforms.enabled", false), testkit.WithConfig("modules.penalties.enabled", false),
-		testkit.WithConfig("modules.tenancy.enabled", false), testkit.WithConfig("modules.messages.enabled", false), testkit.WithConfig("modules.notices.enabled", false),
-		testkit.WithConfig("modules.assets.enabled", false), testkit.WithConfig("modules.violations.enabled", false),
-		testkit.WithConfig("modules.compensations.enabled", false),
-		testkit.WithConfig("modules.calendar.enabled", false),
-		testkit.WithConfig("modules.proposals.enabled", false), testkit.WithConfig("modules.negotiations.enabled", false)).Doc.Operations()
+	served := testkit.Start(t, opts...).Doc.Operations()
 	var printed []string
 	for p, item := range doc.Paths {
 		for m := range item {
