@@ -36,41 +36,59 @@ func (r *Renderer) Demand(locale string, dm Demand) (out []byte, err error) {
 	l, _ := r.labels.forLocale(locale)
 	title := clean(dm.Title, false)
 	d := newDoc(locale, l, title, dm.Date.Time())
+	d.letterHead(title, dm.ContractNumber, dm.Date, dm.Landlord, dm.Tenant, dm.PropertyAddress)
+	d.gap(4)
+	d.receiptTable(dm.Lines, dm.Total, clean(dm.Currency, false))
+	d.gap(6)
+	d.paragraphs(dm.Paragraphs)
+	d.bank(dm.Bank, l.get(keyBankPayTo))
+	d.landlordSignature(dm.Landlord.Name)
+	return d.finish(title, "")
+}
+
+// letterHead opens a letter about a contract's money: the title with the
+// contract's number, the date, both parties with their addresses and the
+// let property.
+func (d *doc) letterHead(title, number string, date period.Date, landlord, tenant Party, property string) {
 	sub := ""
-	if n := clean(dm.ContractNumber, false); strings.TrimSpace(n) != "" {
-		sub = l.get(keyReceiptContract) + " " + n
+	if n := clean(number, false); strings.TrimSpace(n) != "" {
+		sub = d.l.get(keyReceiptContract) + " " + n
 	}
 	d.title(title, sub)
-	d.row(l.get(keyDate), d.st.Date(dm.Date))
+	d.row(d.l.get(keyDate), d.st.Date(date))
 	for _, p := range []struct {
 		label string
 		party Party
-	}{{l.get(keyLandlord), dm.Landlord}, {l.get(keyTenant), dm.Tenant}} {
+	}{{d.l.get(keyLandlord), landlord}, {d.l.get(keyTenant), tenant}} {
 		value := clean(p.party.Name, false)
 		if a := clean(p.party.Address, false); strings.TrimSpace(a) != "" {
 			value += ", " + a
 		}
 		d.row(p.label, value)
 	}
-	d.row(l.get(keyProperty), clean(dm.PropertyAddress, false))
-	d.gap(4)
-	d.receiptTable(dm.Lines, dm.Total, clean(dm.Currency, false))
-	d.gap(6)
-	for _, p := range dm.Paragraphs {
+	d.row(d.l.get(keyProperty), clean(property, false))
+}
+
+// paragraphs writes a letter's text, each line of a paragraph as typed.
+func (d *doc) paragraphs(list []string) {
+	for _, p := range list {
 		for _, line := range strings.Split(clean(p, true), "\n") {
 			d.para(line, "", 10, 0, 0)
 		}
 		d.gap(3)
 	}
-	d.bank(dm.Bank, l.get(keyBankPayTo))
+}
+
+// landlordSignature is the landlord's signature line with their printed
+// name under it.
+func (d *doc) landlordSignature(name string) {
 	d.gap(10)
 	d.need(22)
 	top := d.pdf.GetY()
-	d.signLine(marginL, top+10, 80, l.get(keySignature)+" – "+l.get(keyLandlord))
+	d.signLine(marginL, top+10, 80, d.l.get(keySignature)+" – "+d.l.get(keyLandlord))
 	d.pdf.SetY(top + 15)
 	d.font("", 10)
 	d.color(0)
-	d.cell(marginL, 80, 5, d.fit(clean(dm.Landlord.Name, false), 80), "L")
+	d.cell(marginL, 80, 5, d.fit(clean(name, false), 80), "L")
 	d.pdf.SetY(top + 22)
-	return d.finish(title, "")
 }

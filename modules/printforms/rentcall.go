@@ -1,8 +1,6 @@
 package printforms
 
 import (
-	"strings"
-
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -36,33 +34,12 @@ func (r *Renderer) RentCall(locale string, rc RentCall) (out []byte, err error) 
 	l, _ := r.labels.forLocale(locale)
 	title := l.get(keyRentCallTitle)
 	d := newDoc(locale, l, title, rc.Date.Time())
-	sub := ""
-	if n := clean(rc.ContractNumber, false); strings.TrimSpace(n) != "" {
-		sub = l.get(keyReceiptContract) + " " + n
-	}
-	d.title(title, sub)
-	d.row(l.get(keyDate), d.st.Date(rc.Date))
-	for _, p := range []struct {
-		label string
-		party Party
-	}{{l.get(keyLandlord), rc.Landlord}, {l.get(keyTenant), rc.Tenant}} {
-		value := clean(p.party.Name, false)
-		if a := clean(p.party.Address, false); strings.TrimSpace(a) != "" {
-			value += ", " + a
-		}
-		d.row(p.label, value)
-	}
-	d.row(l.get(keyProperty), clean(rc.PropertyAddress, false))
+	d.letterHead(title, rc.ContractNumber, rc.Date, rc.Landlord, rc.Tenant, rc.PropertyAddress)
 	d.row(l.get(keyRentCallDue), d.st.Date(rc.Due))
 	d.gap(4)
 	d.receiptTable(rc.Lines, rc.Total, clean(rc.Currency, false))
 	d.gap(6)
-	for _, p := range rc.Paragraphs {
-		for _, line := range strings.Split(clean(p, true), "\n") {
-			d.para(line, "", 10, 0, 0)
-		}
-		d.gap(3)
-	}
+	d.paragraphs(rc.Paragraphs)
 	if rc.Bank != nil {
 		remittance := r.Remittance(locale, rc.Due, rc.ContractNumber)
 		d.bank(rc.Bank, l.get(keyBankPayTo))

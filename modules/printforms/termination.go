@@ -72,36 +72,11 @@ func (r *Renderer) Termination(locale string, t Termination) (out []byte, err er
 	title := l.get(keyTerminationTitle)
 	_, paragraphs := r.TerminationText(locale, t)
 	d := newDoc(locale, l, title, t.Date.Time())
-	d.title(title, l.get(keyReceiptContract)+" "+clean(t.ContractNumber, false))
-	d.row(l.get(keyDate), d.st.Date(t.Date))
-	for _, p := range []struct {
-		label string
-		party Party
-	}{{l.get(keyLandlord), t.Landlord}, {l.get(keyTenant), t.Tenant}} {
-		value := clean(p.party.Name, false)
-		if a := clean(p.party.Address, false); strings.TrimSpace(a) != "" {
-			value += ", " + a
-		}
-		d.row(p.label, value)
-	}
-	d.row(l.get(keyProperty), AddressLine(clean(t.PropertyName, false), clean(t.PropertyAddress, false)))
+	d.letterHead(title, t.ContractNumber, t.Date, t.Landlord, t.Tenant, AddressLine(t.PropertyName, t.PropertyAddress))
 	d.row(l.get(keyEndDate), d.st.Date(t.Ends))
 	d.gap(6)
-	for _, p := range paragraphs {
-		for _, line := range strings.Split(clean(p, true), "\n") {
-			d.para(line, "", 10, 0, 0)
-		}
-		d.gap(3)
-	}
-	d.gap(10)
-	d.need(22)
-	top := d.pdf.GetY()
-	d.signLine(marginL, top+10, 80, l.get(keySignature)+" – "+l.get(keyLandlord))
-	d.pdf.SetY(top + 15)
-	d.font("", 10)
-	d.color(0)
-	d.cell(marginL, 80, 5, d.fit(clean(t.Landlord.Name, false), 80), "L")
-	d.pdf.SetY(top + 22)
+	d.paragraphs(paragraphs)
+	d.landlordSignature(t.Landlord.Name)
 	return d.finish(title+" "+clean(t.ContractNumber, false), "")
 }
 
