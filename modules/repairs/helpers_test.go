@@ -22,8 +22,8 @@ type lease struct {
 }
 
 // start is the app with tokens that outlive the clock's moves.
-func start(t *testing.T) *testkit.App {
-	return testkit.Start(t, testkit.WithConfig("auth.ttl", "2000h"), testkit.WithConfig("auth.maxage", "2000h"))
+func start(t *testing.T, opts ...testkit.Option) *testkit.App {
+	return testkit.Start(t, append([]testkit.Option{testkit.WithConfig("auth.ttl", "2000h"), testkit.WithConfig("auth.maxage", "2000h")}, opts...)...)
 }
 
 func created(t *testing.T, res *testkit.Response) string {
