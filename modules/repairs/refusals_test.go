@@ -6,6 +6,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -124,6 +125,18 @@ func TestRepairRefusals(t *testing.T) {
 
 	token := l.order(t, app, r.ID)
 	page := "/api/v1/work-orders/" + token
+	// The English mail, to the word.
+	m, _ := app.Mail.Last(l.email)
+	for _, want := range []string{"Dear Klempnerei Wasser GmbH,", "Category: Windows and doors\nUrgency: Normal\nTo be completed by: 6 December 2026, 10:00 (UTC)\n",
+		"Open this link to accept or decline the order, propose appointment times and report the work as completed:\nhttp://localhost:8080/work-orders/" + token,
+		"The link is valid until 22 December 2026, 10:00 (UTC)."} {
+		if !strings.Contains(m.Text, want) {
+			t.Errorf("the English work order mail lacks %q:\n%s", want, m.Text)
+		}
+	}
+	if m.Subject != "Repair order: Window does not close" {
+		t.Errorf("subject %q", m.Subject)
+	}
 	app.Post(page+"/accept", "", nil).Expect(http.StatusOK)
 	app.Post(page+"/slots", "", map[string]any{"slots": []map[string]any{{"start": "2026-11-24T08:00:00Z", "end": "2026-11-24T07:00:00Z"}}}).
 		Expect(http.StatusBadRequest)
@@ -180,6 +193,12 @@ func TestOverdueRepairs(t *testing.T) {
 		"category": "pests", "urgency": "urgent"}).Expect(http.StatusCreated).JSON(&rejected)
 	app.Post(other.tenantPath(), other.tenant.Token, map[string]any{"title": "Theirs", "description": "x",
 		"category": "other", "urgency": "emergency"}).Expect(http.StatusCreated)
+	thread := l.thread(t, app)
+	if len(thread) != 2 || thread[0].Subject != "Repair request received: Burst pipe" ||
+		thread[0].Body != "We have recorded the repair request \u201cBurst pipe\u201d (Plumbing, urgency: Emergency). We will arrange the repair "+
+			"and aim to have it done by 23 November 2026, 10:00 (UTC), and will keep you informed of every step." {
+		t.Errorf("the English thread: %+v", thread)
+	}
 	overdue := func(query string) []string {
 		t.Helper()
 		var got list
