@@ -3,6 +3,7 @@ package repairs_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"mime/multipart"
 	"net/http"
 	"path/filepath"
@@ -121,6 +122,20 @@ func TestRepairRefusals(t *testing.T) {
 	app.Get(one, l.landlord.Token).Expect(http.StatusOK).JSON(&r)
 	if r.Status != "triaged" || r.WorkOrder != nil {
 		t.Fatalf("a refused order changed the request: %+v", r)
+	}
+
+	// A mail that cannot go takes the order back, and the tenant hears nothing.
+	app.Mail.Fail(errors.New("the mail server is down"))
+	app.Post(one+"/work-orders", l.landlord.Token, map[string]any{"provider_id": l.provider}).Expect(http.StatusServiceUnavailable)
+	app.Mail.Fail(nil)
+	app.Get(one, l.landlord.Token).Expect(http.StatusOK).JSON(&r)
+	if r.Status != "triaged" || r.WorkOrder != nil || count(t, app, "repair_work_orders") != 0 {
+		t.Fatalf("a work order whose mail failed is kept: %+v", r)
+	}
+	for _, m := range l.thread(t, app) {
+		if strings.HasPrefix(m.Subject, "Tradesperson instructed") {
+			t.Error("the tenant is told of an order whose mail failed")
+		}
 	}
 
 	token := l.order(t, app, r.ID)

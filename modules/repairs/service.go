@@ -400,9 +400,6 @@ func (s *Service) Order(ctx context.Context, p auth.Principal, prop *properties.
 		if err := s.store.insertOrder(ctx, tx, o); err != nil {
 			return err
 		}
-		if err := s.tell(ctx, tx, r, "ordered", o.ID.String(), "provider", provider.Name); err != nil {
-			return err
-		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "repair_request", RecordID: r.ID.String(),
 			WorkspaceID: r.WorkspaceID, Changes: activity.Diff(before, toJSON(r, o, true))})
 	})
@@ -424,6 +421,14 @@ func (s *Service) Order(ctx context.Context, p auth.Principal, prop *properties.
 			return nil, nil, uerr
 		}
 		return nil, nil, apierror.Unavailable("The work order mail could not be sent; the request stays triaged. Try again later.")
+	}
+	// The tenant hears of the order only once the provider has it: a
+	// message cannot be taken back with an order whose mail failed.
+	err = database.RunInTx(context.WithoutCancel(ctx), s.db, func(ctx context.Context, tx bun.Tx) error {
+		return s.tell(ctx, tx, r, "ordered", o.ID.String(), "provider", provider.Name)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return r, o, nil
 }
