@@ -38,6 +38,7 @@ import (
 	"github.com/propman/propman/modules/proposals"
 	"github.com/propman/propman/modules/receipts"
 	"github.com/propman/propman/modules/reference"
+	"github.com/propman/propman/modules/repairs"
 	"github.com/propman/propman/modules/reports"
 	"github.com/propman/propman/modules/stubs"
 	"github.com/propman/propman/modules/tenancy"
@@ -88,6 +89,7 @@ func Catalog() []module.Entry {
 		billing.Entry(),
 		partners.Entry(),
 		negotiations.Entry(),
+		repairs.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

@@ -128,8 +128,8 @@ func newWorld(t *testing.T, app *testkit.App, token string, workspaceID int64) w
 	w["negotiationId"] = uuid.NewString()
 	w["slug"] = "nosuchslug"
 	w["number"] = "RR123456785DE" // tools' postal tracking number
-	// assets, violations, compensations: the role check comes first too.
-	for _, k := range []string{"assetId", "inspectionId", "violationId", "compensationId", "settlementId"} {
+	// assets, violations, compensations, repairs: the role check comes first too.
+	for _, k := range []string{"assetId", "inspectionId", "violationId", "compensationId", "settlementId", "requestId"} {
 		w[k] = uuid.NewString()
 	}
 	w["invoiceId"] = uuid.NewString() // billing: the role check comes before the invoice is looked up

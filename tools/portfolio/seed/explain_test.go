@@ -118,6 +118,8 @@ func TestListQueriesUseIndexes(t *testing.T) {
 		"/api/v1/properties/" + prop + "/counters/" + counter + "/readings?from=2020-01-01&to=2030-01-01",
 		"/api/v1/calendar-events", "/api/v1/calendar-events?property_id=" + prop,
 		"/api/v1/calendar-events?from=2026-01-01&to=2026-12-31", "/api/v1/calendar-events?from=2026-01-01&to=2026-12-31&contract_id=" + contract,
+		"/api/v1/properties/" + prop + "/repair-requests", "/api/v1/properties/" + prop + "/repair-requests?status=reported&urgency=urgent",
+		"/api/v1/repair-requests/overdue", "/api/v1/repair-requests/overdue?urgency=emergency",
 	}
 	rec := &recorder{}
 	// WithQueryHook would give a copy the app does not use: the recorder

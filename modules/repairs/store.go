@@ -1,0 +1,170 @@
+package repairs
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Store holds every query of the module.
+type Store struct{ db *bun.DB }
+
+// NewStore returns the store.
+func NewStore(db *bun.DB) *Store { return &Store{db: db} }
+
+var errNoRow = errors.New("repairs: no such row")
+
+func (st *Store) insertRequest(ctx context.Context, db bun.IDB, r *Request) error {
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(r)); err != nil {
+		return fmt.Errorf("insert repair request: %w", err)
+	}
+	return nil
+}
+
+// request reads one request by id; errNoRow when there is none.
+func (st *Store) request(ctx context.Context, db bun.IDB, id uuid.UUID) (*Request, error) {
+	r := new(Request)
+	err := database.Select(ctx, db, db.NewSelect().Model(r).Where("id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNoRow
+	}
+	if err != nil {
+		return nil, fmt.Errorf("repair request: %w", err)
+	}
+	return r, nil
+}
+
+// filtered applies the list filters status and urgency.
+func filtered(sel *bun.SelectQuery, q listing.Query) *bun.SelectQuery {
+	if v := q.Get("status"); v != "" {
+		sel = sel.Where("status = ?", v)
+	}
+	if v := q.Get("urgency"); v != "" {
+		sel = sel.Where("urgency = ?", v)
+	}
+	return sel
+}
+
+func (st *Store) ofProperty(ctx context.Context, propertyID uuid.UUID, q listing.Query) ([]Request, listing.Result, error) {
+	var list []Request
+	sel := filtered(st.db.NewSelect().Model(&list).Where("property_id = ?", propertyID), q)
+	res, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
+	if err != nil {
+		return nil, listing.Result{}, fmt.Errorf("repair requests: %w", err)
+	}
+	return list, res, nil
+}
+
+func (st *Store) ofContract(ctx context.Context, contractID uuid.UUID, q listing.Query) ([]Request, listing.Result, error) {
+	var list []Request
+	sel := filtered(st.db.NewSelect().Model(&list).Where("contract_id = ?", contractID), q)
+	res, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
+	if err != nil {
+		return nil, listing.Result{}, fmt.Errorf("repair requests of contract: %w", err)
+	}
+	return list, res, nil
+}
+
+func (st *Store) overdue(ctx context.Context, workspaceID int64, now time.Time, q listing.Query) ([]Request, listing.Result, error) {
+	var list []Request
+	sel := st.db.NewSelect().Model(&list).Where("workspace_id = ?", database.Param{V: workspaceID}).
+		Where("deadline_at < ?", now).Where("status ?", database.In(openStatuses))
+	if v := q.Get("status"); v != "" {
+		sel = sel.Where("status = ?", v)
+	}
+	if v := q.Get("urgency"); v != "" {
+		sel = sel.Where("urgency = ?", v)
+	}
+	res, err := listing.Scan(ctx, sel, q, listing.Asc("deadline_at", "id"))
+	if err != nil {
+		return nil, listing.Result{}, fmt.Errorf("overdue repair requests: %w", err)
+	}
+	return list, res, nil
+}
+
+// moveRequest writes r's columns when the row is still in state from:
+// false when another request moved it first (two slot picks at once).
+func (st *Store) moveRequest(ctx context.Context, db bun.IDB, r *Request, from string, cols ...string) (bool, error) {
+	res, err := database.Exec(ctx, db, db.NewUpdate().Model(r).Column(append(cols, "status", "updated_at")...).
+		Where("id = ?", r.ID).Where("status = ?", from))
+	if err != nil {
+		return false, fmt.Errorf("update repair request: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+func (st *Store) insertOrder(ctx context.Context, db bun.IDB, o *WorkOrder) error {
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(o)); err != nil {
+		return fmt.Errorf("insert work order: %w", err)
+	}
+	return nil
+}
+
+// orderByHash reads the work order of a token's hash; errNoRow when none.
+func (st *Store) orderByHash(ctx context.Context, db bun.IDB, hash string) (*WorkOrder, error) {
+	o := new(WorkOrder)
+	err := database.Select(ctx, db, db.NewSelect().Model(o).Where("token_hash = ?", hash))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNoRow
+	}
+	if err != nil {
+		return nil, fmt.Errorf("work order: %w", err)
+	}
+	return o, nil
+}
+
+// latestOrder reads the request's newest work order; errNoRow when none.
+func (st *Store) latestOrder(ctx context.Context, db bun.IDB, requestID uuid.UUID) (*WorkOrder, error) {
+	o := new(WorkOrder)
+	err := database.Select(ctx, db, db.NewSelect().Model(o).Where("request_id = ?", requestID).OrderExpr("id DESC").Limit(1))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNoRow
+	}
+	if err != nil {
+		return nil, fmt.Errorf("latest work order: %w", err)
+	}
+	return o, nil
+}
+
+// latestOrders reads the newest work order of each request of ids.
+func (st *Store) latestOrders(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]*WorkOrder, error) {
+	out := map[uuid.UUID]*WorkOrder{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var list []WorkOrder
+	if err := database.Select(ctx, st.db, st.db.NewSelect().Model(&list).Where("request_id ?", database.In(ids)).OrderExpr("id")); err != nil {
+		return nil, fmt.Errorf("work orders: %w", err)
+	}
+	for i := range list {
+		out[list[i].RequestID] = &list[i]
+	}
+	return out, nil
+}
+
+// moveOrder writes o's columns when the row is still in state from.
+func (st *Store) moveOrder(ctx context.Context, db bun.IDB, o *WorkOrder, from string, cols ...string) (bool, error) {
+	res, err := database.Exec(ctx, db, db.NewUpdate().Model(o).Column(append(cols, "status", "updated_at")...).
+		Where("id = ?", o.ID).Where("status = ?", from))
+	if err != nil {
+		return false, fmt.Errorf("update work order: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+func (st *Store) deleteOrder(ctx context.Context, db bun.IDB, id uuid.UUID) error {
+	if _, err := database.Exec(ctx, db, db.NewDelete().Model((*WorkOrder)(nil)).Where("id = ?", id)); err != nil {
+		return fmt.Errorf("take back work order: %w", err)
+	}
+	return nil
+}
