@@ -499,6 +499,227 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bank-accounts/{bankAccountId}/csv-mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bank account's UUID; anything else is a 404 */
+                bankAccountId: components["parameters"]["BankAccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The account's saved CSV column mappings
+         * @description Every saved mapping of the account, oldest first (an account has a handful).
+         */
+        get: operations["listBankCSVMappings"];
+        put?: never;
+        /**
+         * Save a CSV column mapping for the account
+         * @description `name` and the mapping's `date` and `amount` columns are required.
+         *     Columns are named by the header of the bank's export; the header is
+         *     the first of the file's first 20 rows that names the date column,
+         *     so a preamble above it is skipped. A name the file lacks is found
+         *     at import (400 `missing_columns`).
+         */
+        post: operations["createBankCSVMapping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bank-accounts/{bankAccountId}/csv-mappings/{mappingId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bank account's UUID; anything else is a 404 */
+                bankAccountId: components["parameters"]["BankAccountId"];
+                /** @description The CSV mapping's UUID; anything else is a 404 */
+                mappingId: components["parameters"]["MappingId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One saved CSV mapping
+         * @description The mapping with the id, when it is the account's; 404 otherwise.
+         */
+        get: operations["getBankCSVMapping"];
+        /**
+         * Replace a saved CSV mapping
+         * @description The name and the whole mapping are replaced; the rules are those of the create.
+         */
+        put: operations["updateBankCSVMapping"];
+        post?: never;
+        /**
+         * Delete a saved CSV mapping
+         * @description Lines imported with it stay.
+         */
+        delete: operations["deleteBankCSVMapping"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bank-accounts/{bankAccountId}/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bank account's UUID; anything else is a 404 */
+                bankAccountId: components["parameters"]["BankAccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a bank statement and match its lines
+         * @description A `multipart/form-data` body with one `file` and, for a CSV file,
+         *     `mapping_id` (a saved mapping of this account) or `mapping` (a
+         *     CSVMapping as JSON text). The format is told from the file's first
+         *     bytes: XML with a `camt.053.001.02` to `.08` namespace, OFX (an
+         *     `OFXHEADER` header or an `<OFX>` element), MT940 (a `:20:` field,
+         *     optionally after SWIFT block headers); anything else is read as
+         *     CSV when a mapping is given, else refused with 400
+         *     `unsupported_format`.
+         *
+         *     Limits: the file at most `modules.banking.maxbytes` bytes (default
+         *     1 MiB; 413 `file_too_large`, and the body is bounded by
+         *     `http.bodylimit` too), 20,000 entries, XML nested at most 32 deep
+         *     and without a DTD, MT940 and CSV lines of at most 4,096 characters.
+         *     A file that breaks its format (malformed XML, a camt.053 of another
+         *     version, an entry without an amount or date, an MT940 statement
+         *     whose opening balance plus its lines is not its closing balance:
+         *     `unbalanced_statement`, a CSV without a column the mapping names:
+         *     `missing_columns`) is a 400 with that code and nothing is imported.
+         *
+         *     Each line is stored once per account: the bank's entry reference
+         *     (CAMT `AcctSvcrRef`/`NtryRef`, MT940 bank reference, OFX `FITID`,
+         *     the CSV's reference column) or else a hash of date, amount,
+         *     counterparty, text and position among identical lines identifies
+         *     it, so the same or an overlapping file creates nothing twice
+         *     (counted as `duplicates`), also when two imports run at once.
+         *
+         *     Every new credit line is matched (see the module's README): a sure
+         *     match posts a payment of the contract (paid on the booking date,
+         *     allocated as any payment is: oldest open charges first, the rest
+         *     kept as credit); an unsure one is `suggested` with its reasons and
+         *     candidate contract; one without any sign is `unmatched`. A debit
+         *     is stored as `debit`, except a returned direct debit, which
+         *     reverses the payment of the line it returns. Every decision is in
+         *     the activity log. The account of another workspace is 403 (or 404).
+         */
+        post: operations["importBankStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bank-lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's imported bank lines, newest booking first
+         * @description One page of the lines of the workspace's accounts, by booking date
+         *     and id, newest first. Filters: `bank_account_id`, `status`
+         *     (`posted`, `suggested`, `unmatched`, `ignored`, `debit`), `from`
+         *     and `to` (booking dates, inclusive). Keyset-paged with `after`.
+         */
+        get: operations["listBankLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bank-lines/{bankLineId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bank line's UUID; anything else is a 404 */
+                bankLineId: components["parameters"]["BankLineId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One bank line
+         * @description The line with its status, reasons and the contract and payment it is linked to.
+         */
+        get: operations["getBankLine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bank-lines/{bankLineId}/ignore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bank line's UUID; anything else is a 404 */
+                bankLineId: components["parameters"]["BankLineId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a line as nothing to book
+         * @description A `suggested`, `unmatched` or `debit` line becomes `ignored`; 409
+         *     `already_decided` for a posted or ignored one.
+         */
+        post: operations["ignoreBankLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bank-lines/{bankLineId}/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bank line's UUID; anything else is a 404 */
+                bankLineId: components["parameters"]["BankLineId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a suggested or unmatched credit line to a contract
+         * @description Posts the line's amount as a payment of the contract (`method:
+         *     bank_transfer`, paid on the booking date), allocated as the
+         *     payments module allocates, or as `allocations` say (charges of the
+         *     contract, adding up to at most the amount; the rest is credit).
+         *     The payer's IBAN is learnt for the contract: the next line from it
+         *     is posted by itself. Only a `suggested` or `unmatched` credit line
+         *     can be matched: 409 `already_decided` otherwise, 409
+         *     `not_a_credit` for a debit. A contract of another workspace or a
+         *     draft is a 400.
+         */
+        post: operations["matchBankLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/billing/invoices": {
         parameters: {
             query?: never;
@@ -3563,6 +3784,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/properties/{propertyId}/repair-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's repair requests, oldest first
+         * @description One page of the property's repair requests in the order they were made, each with its latest work order, optionally of one `status` or `urgency`. Keyset paging with `?after=`.
+         */
+        get: operations["listRepairRequests"];
+        put?: never;
+        /**
+         * Record a repair request for the property
+         * @description Records a `reported` request (`source: member`). With `contract_id`
+         *     (a contract of this property that is not a draft) the contract's
+         *     thread hears of it and of every later step; without, the request is
+         *     the property's alone and no one is told. `photos` are ids of image
+         *     documents of the property (at most 20; upload them first with
+         *     `POST /properties/{propertyId}/documents`). The deadline is the
+         *     report's time plus 24 hours (`emergency`), 3 days (`urgent`) or 14
+         *     days (`normal`).
+         */
+        post: operations["createRepairRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/repair-requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One repair request
+         * @description The request with its latest work order (the provider's offered times, note and invoice amount).
+         */
+        get: operations["getRepairRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/repair-requests/{requestId}/transition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Triage, reject or close a repair request
+         * @description The member's moves: `reported` → `triaged`; `reported` or `triaged`
+         *     → `rejected` (with `reason`, 1 to 2000 characters, multi-line: may
+         *     hold tab and line breaks; the tenant is told it); `done` → `closed`.
+         *     `ordered`, `scheduled` and `done` follow the work order and cannot
+         *     be asked for (400). A move the state does not allow is 409
+         *     `invalid_transition`, nothing changed.
+         */
+        post: operations["transitionRepairRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/repair-requests/{requestId}/work-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a triaged request to a service provider
+         * @description Creates a work order for `provider_id` (a contragent of this
+         *     workspace with the role `provider` and an email address; 400
+         *     otherwise) and mails the provider a link to the order's page
+         *     (`<http.publicurl>/work-orders/<token>`, or
+         *     `modules.repairs.orderurl` followed by the token) in the contract's
+         *     language, else the member's. The request must be `triaged` (409
+         *     `invalid_transition` otherwise; a request whose provider declined
+         *     is triaged again) and becomes `ordered`; the tenant is told. When
+         *     the mail cannot be sent, nothing is kept (503).
+         */
+        post: operations["orderRepair"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/properties/{propertyId}/unarchive": {
         parameters: {
             query?: never;
@@ -3958,6 +4301,29 @@ export interface paths {
          *     first. A closed proposal is 409 `not_published`.
          */
         post: operations["confirmApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repair-requests/overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's open repair requests past their deadline
+         * @description One page of the requests of the caller's workspace that are still
+         *     open (`reported`, `triaged`, `ordered` or `scheduled`) and whose
+         *     deadline has passed, the oldest deadline first. Keyset paging with
+         *     `?after=`.
+         */
+        get: operations["listOverdueRepairRequests"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4418,6 +4784,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tenancy/contracts/{contractId}/repair-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The repair requests of one of the caller's contracts
+         * @description One page of the contract's repair requests, oldest first, whoever made them; the invoice amount is not shown. Another user's contract is 404.
+         */
+        get: operations["listMyRepairRequests"];
+        put?: never;
+        /**
+         * Report a repair as the tenant
+         * @description Records a `reported` request of the caller's contract (`source:
+         *     tenant`); the contract's thread gets the acknowledgement with the
+         *     deadline. The fields as for createRepairRequest; `contract_id` is
+         *     the path's and ignored in the body; `photos` must be image
+         *     documents of the contract's property. Another user's contract is
+         *     404.
+         */
+        post: operations["reportRepair"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenancy/contracts/{contractId}/repair-requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One repair request of one of the caller's contracts
+         * @description The request with the provider's offered times (`work_order.slots`) to pick from; the invoice amount is not shown. A request of another contract is 404.
+         */
+        get: operations["getMyRepairRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenancy/contracts/{contractId}/repair-requests/{requestId}/slot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book the provider's visit at one of the offered times
+         * @description `start` must be the start of one of the times the provider offered
+         *     and still in the future (400 otherwise). The request must be
+         *     `ordered` with an accepted work order; it becomes `scheduled` with
+         *     `visit`, and the thread is told. Of two picks at once one wins; the
+         *     other, like any pick in another state, is 409 `invalid_transition`.
+         */
+        post: operations["pickRepairSlot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tenancy/invitations/{token}/accept": {
         parameters: {
             query?: never;
@@ -4680,6 +5132,133 @@ export interface paths {
         get: operations["profileRoles"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/work-orders/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the provider's link */
+                token: components["parameters"]["WorkOrderToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The provider's view of their work order
+         * @description The order, its repair request (without the tenant's identity) and the place. Answers are not stored by caches.
+         */
+        get: operations["getWorkOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/work-orders/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the provider's link */
+                token: components["parameters"]["WorkOrderToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the work order
+         * @description A `sent` order becomes `accepted` and the tenant is told; any other state is 409 `invalid_transition`. No body is needed.
+         */
+        post: operations["acceptWorkOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/work-orders/{token}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the provider's link */
+                token: components["parameters"]["WorkOrderToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline the work order
+         * @description A `sent` or `accepted` order whose visit is not booked becomes
+         *     `declined` (with an optional `note`), and its request `triaged`
+         *     again so that a member can order another provider; the tenant is
+         *     told. Any other state is 409 `invalid_transition`.
+         */
+        post: operations["declineWorkOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/work-orders/{token}/done": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the provider's link */
+                token: components["parameters"]["WorkOrderToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the job done
+         * @description An `accepted` order whose visit is booked (`scheduled`) becomes
+         *     `done` with `note` (what was done, multi-line: may hold tab and line
+         *     breaks) and `invoice_amount` (at least 0, in the property's
+         *     currency; optional); the request becomes `done` and the tenant is
+         *     told. Any other state is 409 `invalid_transition`. The invoice does
+         *     not yet become a bill (a later slice).
+         */
+        post: operations["completeWorkOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/work-orders/{token}/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the provider's link */
+                token: components["parameters"]["WorkOrderToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer times for the visit
+         * @description 1 to 10 times, each `start` in the future and `end` after it, at
+         *     most 12 hours later (400 otherwise); they replace earlier offers.
+         *     The order must be `accepted` and the visit not booked yet (409
+         *     `invalid_transition`). The tenant is told the times in their
+         *     language and picks one in the portal.
+         */
+        post: operations["offerWorkOrderSlots"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5310,6 +5889,157 @@ export interface components {
             is_default?: boolean;
             label?: string;
         };
+        BankCSVMapping: {
+            /** Format: uuid */
+            bank_account_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            mapping: components["schemas"]["BankCSVMappingSpec"];
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        BankCSVMappingCreate: {
+            mapping: components["schemas"]["BankCSVMappingSpec"];
+            name: string;
+        };
+        /** @description Which columns of a bank's CSV export hold what, by their header names. */
+        BankCSVMappingSpec: {
+            /** @description the signed amount's column (credits above zero) */
+            amount: string;
+            /** @description the booking date's column */
+            date: string;
+            /**
+             * @description default DD.MM.YYYY
+             * @enum {string}
+             */
+            date_format?: "DD.MM.YYYY" | "DD/MM/YYYY" | "YYYY-MM-DD" | "MM/DD/YYYY";
+            /** @description amounts written 1.234,56 (otherwise 1,234.56) */
+            decimal_comma?: boolean;
+            /** @description one character; default ; */
+            delimiter?: string;
+            /** @description the counterparty's IBAN */
+            iban?: string;
+            /** @description the counterparty's name */
+            name?: string;
+            /** @description the bank's reference of the entry, when the export has one */
+            reference?: string;
+            /** @description the remittance text */
+            text?: string;
+        };
+        /** @description The whole mapping, replaced. */
+        BankCSVMappingUpdate: {
+            mapping?: components["schemas"]["BankCSVMappingSpec"];
+            name?: string;
+        };
+        BankImportResult: {
+            /** @description debit lines (stored with status debit) */
+            debits: number;
+            /** @description lines the account had already (skipped) */
+            duplicates: number;
+            /** @enum {string} */
+            format: "camt053" | "mt940" | "ofx" | "csv";
+            /** @description booked entries in the file */
+            lines: number;
+            /** @description credit lines posted as payments by themselves */
+            posted: number;
+            /** @description returned direct debits whose payment was reversed */
+            returns: number;
+            /** @description credit lines left with a suggestion */
+            suggested: number;
+            /** @description credit lines without any sign of a contract, and returns whose payment was not found */
+            unmatched: number;
+        };
+        BankLine: {
+            /** @description signed: a credit above zero, a debit below */
+            amount: number;
+            /** Format: uuid */
+            bank_account_id: string;
+            bank_reference: string;
+            /** Format: date */
+            booking_date: string;
+            /**
+             * Format: uuid
+             * @description the contract posted to, or the candidate of a suggestion
+             */
+            contract_id: string | null;
+            counterparty_iban: string;
+            /** @description the payer of a credit, the payee of a debit */
+            counterparty_name: string;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            /** @enum {string} */
+            format: "camt053" | "mt940" | "ofx" | "csv";
+            /** Format: uuid */
+            id: string;
+            /** @description a returned direct debit or a reversal */
+            is_return: boolean;
+            /**
+             * Format: uuid
+             * @description the payment posted (for a return: reversed)
+             */
+            payment_id: string | null;
+            /**
+             * @description Why the line has its status, in the matcher's order: reference,
+             *     reference_typo, receipt_number, payer_iban, payer_name, amount_open_charge,
+             *     amount_oldest_charges, conflicting_signals, several_candidates,
+             *     weak_signal, no_signal, future_date, other_currency,
+             *     returned_debit, returned_payment_not_found, debit, manual_match,
+             *     ignored.
+             */
+            reasons: string[];
+            /** @description the remittance text (CAMT Ustrd and creditor references, MT940 ?20-?29 and ?60-?63, OFX MEMO) */
+            remittance: string;
+            /** @description the bank's return reason (ISO 20022 code such as AM04 or MS03, or GVCnnn) */
+            return_code: string;
+            /**
+             * Format: uuid
+             * @description the return line that reversed this line's payment
+             */
+            returned_by: string | null;
+            /**
+             * @description posted: a payment was posted (or, for a return, the returned payment reversed);
+             *     suggested: a contract is likely, a person decides; unmatched: no sign of a contract;
+             *     ignored: a person said it is nothing to book; debit: money out (bill proposals come later).
+             * @enum {string}
+             */
+            status: "posted" | "suggested" | "unmatched" | "ignored" | "debit";
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date */
+            value_date: string | null;
+        };
+        BankLineMatch: {
+            /** @description optional: charges of the contract and what the line pays of each; absent, the payments module allocates */
+            allocations?: {
+                /** @description above 0, at most 2 decimals */
+                amount: number;
+                /** Format: uuid */
+                charge_id: string;
+            }[];
+            /**
+             * Format: uuid
+             * @description an active or ended contract of the workspace
+             */
+            contract_id: string;
+        };
+        BankStatementUpload: {
+            /**
+             * Format: binary
+             * @description the statement: CAMT.053, MT940, OFX or CSV
+             */
+            file: string;
+            /** @description a CSVMapping as JSON text, for a CSV file without a saved mapping */
+            mapping?: string;
+            /**
+             * Format: uuid
+             * @description a saved CSV mapping of the account (CSV files only)
+             */
+            mapping_id?: string;
+        };
         BillingInvoice: {
             country: string;
             /** @description credits taken off (a partner's reward) */
@@ -5581,7 +6311,7 @@ export interface components {
              * @description what the name is made of. custom: a name a person typed, shown as typed. The others are names the service gives its own records (a contract's rent, utility prepayment and deposit; the late fee or statutory default interest on a charge): `name` is then rendered when read, in the reader's language (the caller's profile locale; in the tenant portal the contract's locale), e.g. "Miete, Vertrag 2026/001" for a German landlord; English readers get the wording stored since the first version ("Rent, contract 2026/001").
              * @enum {string}
              */
-            name_kind: "custom" | "rent" | "utility_prepayment" | "deposit" | "late_fee" | "default_interest";
+            name_kind: "custom" | "rent" | "utility_prepayment" | "deposit" | "late_fee" | "default_interest" | "fine";
             /** @description amount - paid_amount; 0 for a cancelled charge */
             outstanding: components["schemas"]["MoneyOrZero"];
             /** @description the sum of the payments' allocations to the charge */
@@ -7324,6 +8054,32 @@ export interface components {
             terms: components["schemas"]["ContractTerm"][];
             title: string;
         };
+        PublicWorkOrder: {
+            /** Format: date-time */
+            expires_at: string;
+            invoice_amount: number | null;
+            note: string;
+            /** @description The property: name, address, postal code and city */
+            place: string;
+            /** @description The provider's name */
+            provider: string;
+            request: {
+                access_notes: string;
+                category: components["schemas"]["RepairCategory"];
+                /** Format: date-time */
+                deadline_at: string;
+                description: string;
+                photos: string[];
+                preferred_times: string;
+                status: components["schemas"]["RepairStatus"];
+                title: string;
+                urgency: components["schemas"]["RepairUrgency"];
+                visit: components["schemas"]["RepairVisit"] | null;
+            };
+            slots: components["schemas"]["RepairVisit"][];
+            /** @enum {string} */
+            status: "sent" | "accepted" | "declined" | "done";
+        };
         Reading: {
             /**
              * @description who entered it: the landlord (their routes and imports) or the contract's tenant through the tenant portal
@@ -7477,6 +8233,136 @@ export interface components {
             tenant_id: string | null;
             tenant_name: string | null;
         };
+        /** @enum {string} */
+        RepairCategory: "plumbing" | "heating" | "electrical" | "appliance" | "windows_doors" | "damp_mould" | "pests" | "other";
+        RepairReport: {
+            /** @description How to get in (keys, pets, permission to enter alone). Multi-line: may hold tab and line breaks */
+            access_notes?: string;
+            category: components["schemas"]["RepairCategory"];
+            /** @description Multi-line: may hold tab and line breaks */
+            description: string;
+            /** @description Ids of image documents of the property */
+            photos?: string[];
+            /** @description When a visit suits. Multi-line: may hold tab and line breaks */
+            preferred_times?: string;
+            title: string;
+            urgency: components["schemas"]["RepairUrgency"];
+        };
+        RepairRequest: {
+            access_notes: string;
+            category: components["schemas"]["RepairCategory"];
+            /**
+             * Format: uuid
+             * @description The contract whose thread is told; null for the property's own
+             */
+            contract_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description The report's time plus the urgency's delay
+             */
+            deadline_at: string;
+            description: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Document ids of the property */
+            photos: string[];
+            preferred_times: string;
+            /** Format: uuid */
+            property_id: string;
+            /** @description Set when rejected */
+            reject_reason: string | null;
+            /**
+             * @description Who recorded it
+             * @enum {string}
+             */
+            source: "tenant" | "member";
+            status: components["schemas"]["RepairStatus"];
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+            urgency: components["schemas"]["RepairUrgency"];
+            /** @description The booked visit, once the tenant picked a time */
+            visit: components["schemas"]["RepairVisit"] | null;
+            /** @description The latest work order */
+            work_order: components["schemas"]["RepairWorkOrder"] | null;
+        };
+        RepairRequestCreate: {
+            /** @description Multi-line: may hold tab and line breaks */
+            access_notes?: string;
+            category: components["schemas"]["RepairCategory"];
+            /**
+             * Format: uuid
+             * @description A contract of this property (not a draft) whose thread is told
+             */
+            contract_id?: string | null;
+            /** @description Multi-line: may hold tab and line breaks */
+            description: string;
+            /** @description Ids of image documents of the property */
+            photos?: string[];
+            /** @description Multi-line: may hold tab and line breaks */
+            preferred_times?: string;
+            title: string;
+            urgency: components["schemas"]["RepairUrgency"];
+        };
+        RepairRequestList: {
+            next: components["schemas"]["NextCursor"];
+            page?: number;
+            per_page: number;
+            repair_requests: components["schemas"]["RepairRequest"][];
+            total?: number;
+        };
+        RepairSlotPick: {
+            /**
+             * Format: date-time
+             * @description The start of one of the offered times
+             */
+            start: string;
+        };
+        /** @enum {string} */
+        RepairStatus: "reported" | "triaged" | "ordered" | "scheduled" | "done" | "closed" | "rejected";
+        RepairTransition: {
+            /** @description Required to reject, refused otherwise. Multi-line: may hold tab and line breaks */
+            reason?: string;
+            /** @enum {string} */
+            to: "triaged" | "rejected" | "closed";
+        };
+        /**
+         * @description Sets the deadline from the report: emergency 24 hours, urgent 3 days, normal 14 days
+         * @enum {string}
+         */
+        RepairUrgency: "emergency" | "urgent" | "normal";
+        RepairVisit: {
+            /** Format: date-time */
+            end: string;
+            /** Format: date-time */
+            start: string;
+        };
+        RepairWorkOrder: {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the provider's link stops working
+             */
+            expires_at: string;
+            /** Format: uuid */
+            id: string;
+            /** @description The provider's invoice amount; null when none was given, and always in the tenant's answers */
+            invoice_amount: number | null;
+            /** @description The provider's note on declining or finishing */
+            note: string;
+            /**
+             * Format: uuid
+             * @description The provider contragent
+             */
+            provider_id: string;
+            /** @description The times the provider offered */
+            slots: components["schemas"]["RepairVisit"][];
+            /** @enum {string} */
+            status: "sent" | "accepted" | "declined" | "done";
+        };
         /**
          * @description An amount in the row's currency, exactly 2 decimals.
          * @example 950
@@ -7626,6 +8512,26 @@ export interface components {
         ViolationTransition: {
             /** @description Kept on the violation unless empty. Multi-line: may hold tab and line breaks */
             note: string;
+        };
+        WorkOrderCreate: {
+            /**
+             * Format: uuid
+             * @description A contragent with the role provider and an email address
+             */
+            provider_id: string;
+        };
+        WorkOrderDecline: {
+            /** @description Why, for the landlord (may be empty). Multi-line: may hold tab and line breaks */
+            note: string;
+        };
+        WorkOrderDone: {
+            /** @description The invoice's total, at most 2 decimals; null or left out for none */
+            invoice_amount?: number | null;
+            /** @description What was done. Multi-line: may hold tab and line breaks */
+            note: string;
+        };
+        WorkOrderSlots: {
+            slots: components["schemas"]["RepairVisit"][];
         };
         Workspace: {
             /** Format: date-time */
@@ -7886,6 +8792,8 @@ export interface components {
         AssetId: string;
         /** @description The bank account's UUID; anything else is a 404 */
         BankAccountId: string;
+        /** @description The bank line's UUID; anything else is a 404 */
+        BankLineId: string;
         /** @description The compensation's UUID; anything else is a 404 */
         CompensationId: string;
         /** @description The contract's UUID; anything else is a 404 */
@@ -7915,6 +8823,8 @@ export interface components {
         LedgerTo: string;
         /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
         ListFormat: "json" | "csv" | "xlsx";
+        /** @description The CSV mapping's UUID; anything else is a 404 */
+        MappingId: string;
         /** @description The negotiation's UUID; anything else is a 404 */
         NegotiationId: string;
         /** @description The token of the applicant's link */
@@ -7933,6 +8843,12 @@ export interface components {
         ProposalId: string;
         /** @description The proposal's public name (lower-case letters and digits) */
         ProposalSlug: string;
+        /** @description The repair request's UUID; anything else is a 404 */
+        RepairRequestId: string;
+        /** @description Only requests in this state */
+        RepairStatusFilter: components["schemas"]["RepairStatus"];
+        /** @description Only requests of this urgency */
+        RepairUrgencyFilter: components["schemas"]["RepairUrgency"];
         /** @description The day the report is drawn up for, YYYY-MM-DD (default today, UTC). */
         ReportAsOf: string;
         /** @description `json` (default), `csv` or `xlsx`; else the `Accept` header decides. */
@@ -7943,6 +8859,8 @@ export interface components {
         TenancyContractId: string;
         /** @description The violation's UUID; anything else is a 404 */
         ViolationId: string;
+        /** @description The token of the provider's link */
+        WorkOrderToken: string;
         /**
          * @description The workspace the request acts in (an id from `GET
          *     /api/v1/workspaces`); without it, the caller's default workspace
@@ -9025,6 +9943,519 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBankCSVMappings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The bank account's UUID; anything else is a 404 */
+                bankAccountId: components["parameters"]["BankAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mappings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        csv_mappings: components["schemas"]["BankCSVMapping"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBankCSVMapping: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The bank account's UUID; anything else is a 404 */
+                bankAccountId: components["parameters"]["BankAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mapping": {
+                 *         "amount": "Betrag",
+                 *         "date": "Buchungstag",
+                 *         "date_format": "DD.MM.YYYY",
+                 *         "decimal_comma": true,
+                 *         "delimiter": ";",
+                 *         "iban": "Kontonummer/IBAN",
+                 *         "name": "Beguenstigter/Zahlungspflichtiger",
+                 *         "text": "Verwendungszweck"
+                 *       },
+                 *       "name": "Sparkasse export"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BankCSVMappingCreate"];
+            };
+        };
+        responses: {
+            /** @description The saved mapping */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankCSVMapping"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBankCSVMapping: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The bank account's UUID; anything else is a 404 */
+                bankAccountId: components["parameters"]["BankAccountId"];
+                /** @description The CSV mapping's UUID; anything else is a 404 */
+                mappingId: components["parameters"]["MappingId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mapping */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankCSVMapping"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateBankCSVMapping: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The bank account's UUID; anything else is a 404 */
+                bankAccountId: components["parameters"]["BankAccountId"];
+                /** @description The CSV mapping's UUID; anything else is a 404 */
+                mappingId: components["parameters"]["MappingId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mapping": {
+                 *         "amount": "Betrag",
+                 *         "date": "Buchungstag",
+                 *         "decimal_comma": true
+                 *       },
+                 *       "name": "Sparkasse export"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BankCSVMappingUpdate"];
+            };
+        };
+        responses: {
+            /** @description The mapping as saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankCSVMapping"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteBankCSVMapping: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The bank account's UUID; anything else is a 404 */
+                bankAccountId: components["parameters"]["BankAccountId"];
+                /** @description The CSV mapping's UUID; anything else is a 404 */
+                mappingId: components["parameters"]["MappingId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importBankStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The bank account's UUID; anything else is a 404 */
+                bankAccountId: components["parameters"]["BankAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "(the statement's bytes)"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["BankStatementUpload"];
+            };
+        };
+        responses: {
+            /** @description What the import did */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankImportResult"];
+                };
+            };
+            /**
+             * @description The file is not a readable statement (`unsupported_format`,
+             *     `malformed_file`, `unbalanced_statement`, `missing_columns`,
+             *     `too_many_lines`) or a form field is wrong (`validation_failed`);
+             *     nothing was imported.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The file is larger than modules.banking.maxbytes (file_too_large) or the body than http.bodylimit (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBankLines: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description only this account's lines */
+                bank_account_id?: string;
+                /** @description only lines with this status */
+                status?: "posted" | "suggested" | "unmatched" | "ignored" | "debit";
+                /** @description booked on or after this day */
+                from?: string;
+                /** @description booked on or before this day */
+                to?: string;
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of bank lines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bank_lines: components["schemas"]["BankLine"][];
+                        next: components["schemas"]["NextCursor"];
+                        page?: number;
+                        per_page?: number;
+                        /** @description the number of matching lines; only in answers to ?page= requests */
+                        total?: number;
+                    };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBankLine: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The bank line's UUID; anything else is a 404 */
+                bankLineId: components["parameters"]["BankLineId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankLine"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    ignoreBankLine: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The bank line's UUID; anything else is a 404 */
+                bankLineId: components["parameters"]["BankLineId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The line, now ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankLine"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The line is decided already (already_decided) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    matchBankLine: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The bank line's UUID; anything else is a 404 */
+                bankLineId: components["parameters"]["BankLineId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contract_id": "019a4f3e-7c1d-7a2b-9c3d-2e4f5a6b7c8d"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BankLineMatch"];
+            };
+        };
+        responses: {
+            /** @description The line, now posted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankLine"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The line is decided already (already_decided) or is a debit (not_a_credit) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -15942,6 +17373,279 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listRepairRequests: {
+        parameters: {
+            query?: {
+                /** @description Only requests in this state */
+                status?: components["parameters"]["RepairStatusFilter"];
+                /** @description Only requests of this urgency */
+                urgency?: components["parameters"]["RepairUrgencyFilter"];
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of repair requests */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepairRequestList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createRepairRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "category": "heating",
+                 *       "description": "No hot water since this morning.",
+                 *       "title": "Boiler does not start",
+                 *       "urgency": "urgent"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RepairRequestCreate"];
+            };
+        };
+        responses: {
+            /** @description The request */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepairRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getRepairRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepairRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    transitionRepairRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The tenant's own washing machine; not the landlord's to repair.",
+                 *       "to": "rejected"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RepairTransition"];
+            };
+        };
+        responses: {
+            /** @description The request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepairRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    orderRepair: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "provider_id": "0192f3a4-5b6c-7d8e-9f00-112233445566"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WorkOrderCreate"];
+            };
+        };
+        responses: {
+            /** @description The request, ordered, with the new work order */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepairRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     unarchiveProperty: {
         parameters: {
             query?: never;
@@ -16710,6 +18414,66 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listOverdueRepairRequests: {
+        parameters: {
+            query?: {
+                /** @description Only requests in this state */
+                status?: components["parameters"]["RepairStatusFilter"];
+                /** @description Only requests of this urgency */
+                urgency?: components["parameters"]["RepairUrgencyFilter"];
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of overdue repair requests */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepairRequestList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -17593,6 +19357,181 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listMyRepairRequests: {
+        parameters: {
+            query?: {
+                /** @description Only requests in this state */
+                status?: components["parameters"]["RepairStatusFilter"];
+                /** @description Only requests of this urgency */
+                urgency?: components["parameters"]["RepairUrgencyFilter"];
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of repair requests */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepairRequestList"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reportRepair: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "access_notes": "Key with the neighbour",
+                 *       "category": "plumbing",
+                 *       "description": "It drips even when closed.",
+                 *       "preferred_times": "Weekdays after 5 pm",
+                 *       "title": "Kitchen tap drips",
+                 *       "urgency": "normal"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RepairReport"];
+            };
+        };
+        responses: {
+            /** @description The request */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepairRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMyRepairRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepairRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    pickRepairSlot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "start": "2026-11-25T08:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RepairSlotPick"];
+            };
+        };
+        responses: {
+            /** @description The request, scheduled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepairRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     acceptPortalInvitation: {
         parameters: {
             query?: never;
@@ -18065,6 +20004,213 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWorkOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the provider's link */
+                token: components["parameters"]["WorkOrderToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The work order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicWorkOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acceptWorkOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the provider's link */
+                token: components["parameters"]["WorkOrderToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The work order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicWorkOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    declineWorkOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the provider's link */
+                token: components["parameters"]["WorkOrderToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Fully booked this month."
+                 *     }
+                 */
+                "application/json": components["schemas"]["WorkOrderDecline"];
+            };
+        };
+        responses: {
+            /** @description The work order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicWorkOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    completeWorkOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the provider's link */
+                token: components["parameters"]["WorkOrderToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "invoice_amount": 85.5,
+                 *       "note": "Replaced the tap washer."
+                 *     }
+                 */
+                "application/json": components["schemas"]["WorkOrderDone"];
+            };
+        };
+        responses: {
+            /** @description The work order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicWorkOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    offerWorkOrderSlots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the provider's link */
+                token: components["parameters"]["WorkOrderToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "slots": [
+                 *         {
+                 *           "end": "2026-11-25T10:00:00Z",
+                 *           "start": "2026-11-25T08:00:00Z"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WorkOrderSlots"];
+            };
+        };
+        responses: {
+            /** @description The work order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicWorkOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
