@@ -16,6 +16,7 @@ import (
 	"github.com/propman/propman/modules/assets"
 	"github.com/propman/propman/modules/bankaccounts"
 	"github.com/propman/propman/modules/billing"
+	"github.com/propman/propman/modules/bills"
 	"github.com/propman/propman/modules/calendar"
 	"github.com/propman/propman/modules/compensations"
 	"github.com/propman/propman/modules/contracts"
@@ -79,6 +80,7 @@ func Catalog() []module.Entry {
 		violations.Entry(),
 		compensations.Entry(),
 		ledger.Entry(),
+		bills.Entry(),
 		tools.Entry(),
 		calendar.Entry(),
 		reports.Entry(),

@@ -135,6 +135,7 @@ func newWorld(t *testing.T, app *testkit.App, token string, workspaceID int64) w
 	w["invoiceId"] = uuid.NewString() // billing: the role check comes before the invoice is looked up
 	w["eventId"] = uuid.NewString()   // calendar: the role check comes first
 	w["accountId"] = uuid.NewString() // ledger: the role check comes first
+	w["billId"] = uuid.NewString()    // bills: the property is read first, then no bill has this id
 	w["locale"] = "en"
 	w["token"] = "no-such-token"
 	w["invitationId"] = "987654321" // refused before any lookup

@@ -39,6 +39,16 @@ const (
 	// DepositInterest is the interest a deposit earned for the tenant
 	// (Germany, § 551 Abs. 3 BGB), added to it at the settlement.
 	DepositInterest Account = "deposit_interest"
+	// BillsPayable is what the landlord owes suppliers: a bill is
+	// credited here when it is recorded and debited when it is paid.
+	BillsPayable Account = "bills_payable"
+	// The landlord's costs by category, which a bill is debited to.
+	CostRepairs     Account = "cost_repairs"
+	CostInsurance   Account = "cost_insurance"
+	CostPropertyTax Account = "cost_property_tax"
+	CostOperating   Account = "cost_operating"
+	CostManagement  Account = "cost_management"
+	CostOther       Account = "cost_other"
 )
 
 // Line is one line of an entry: an amount on one side of one account,
@@ -92,6 +102,8 @@ const (
 	KindRefundPaid     = "refund_paid"
 	KindCompensation   = "compensation_paid"
 	KindReversal       = "reversal"
+	KindBill           = "bill"
+	KindBillPaid       = "bill_paid"
 )
 
 // Check reports an entry that must never be written: no lines, a line
