@@ -412,3 +412,17 @@ func (s *Store) IncomeBy(ctx context.Context, workspaceID int64, year int, prope
 	})
 	return out, err
 }
+
+// MonthCharges returns what was charged on the property in the month
+// from from to before next (not cancelled), and what of it is still
+// outstanding.
+func (s *Store) MonthCharges(ctx context.Context, propertyID uuid.UUID, from, next period.Date) (charged, outstanding money.Amount, err error) {
+	q := s.db.NewRaw(`SELECT CAST(COALESCE(SUM(ch.amount_minor), 0) AS BIGINT), CAST(COALESCE(SUM(ch.amount_minor - ch.paid_amount_minor), 0) AS BIGINT)
+		FROM charges AS ch WHERE ch.property_id = ? AND ch.status <> ? AND ch.due_date >= ? AND ch.due_date < ?`,
+		propertyID, expenses.Cancelled, from, next)
+	err = s.each(ctx, q, func(rows *sql.Rows) error { return rows.Scan(&charged, &outstanding) })
+	if err != nil {
+		return 0, 0, fmt.Errorf("month charges: %w", err)
+	}
+	return charged, outstanding, nil
+}
