@@ -1,8 +1,11 @@
 package bills_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -334,6 +337,29 @@ func TestBillListsFiltersAndExports(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(csv), "\n")
 	if len(lines) != 3 || !strings.Contains(lines[1], "300.00") || !strings.Contains(lines[2], "200.00") {
 		t.Errorf("csv:\n%s", csv)
+	}
+	// A German reader's file: German headers and categories. (The XLSX:
+	// the test kit reads a CSV answer with commas, which a German file's
+	// decimal commas break.)
+	de := app.Get("/api/v1/bills?format=xlsx&locale=de&category=insurance", l.token).Expect(http.StatusOK).Body
+	zr, err := zip.NewReader(bytes.NewReader(de), int64(len(de)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sheet strings.Builder
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(rc)
+		_ = rc.Close()
+		sheet.Write(b)
+	}
+	for _, want := range []string{"Rechnungsdatum", "Kostenart", "Umlagefähig", "Versicherung"} {
+		if !strings.Contains(sheet.String(), want) {
+			t.Errorf("German xlsx lacks %q", want)
+		}
 	}
 	if r := app.Get("/api/v1/bills?format=xlsx", l.token).Expect(http.StatusOK); !strings.HasPrefix(r.String(), "PK") {
 		t.Error("xlsx is not a zip")
