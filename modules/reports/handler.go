@@ -406,7 +406,7 @@ func (h *Handler) incomeOf(c *fiber.Ctx) (*income, error) {
 	classes := map[string]money.Amount{}
 	for _, r := range split {
 		classes[r.Currency+strconv.Itoa(r.Month)+"/"+r.Class] += r.Amount
-		if _, ok := byKeyHas(rows, r.Currency); !ok {
+		if !hasCurrency(rows, r.Currency) {
 			rows = append(rows, IncomeRow{Month: r.Month, Currency: r.Currency})
 		}
 	}
@@ -644,12 +644,13 @@ func nullText(s sql.NullString) any {
 	return s.String
 }
 
-// byKeyHas reports whether rows have a row of the currency.
-func byKeyHas(rows []IncomeRow, currency string) (int, bool) {
+// hasCurrency reports whether rows have a row of the currency: a
+// currency with payments only in the split still gets its months.
+func hasCurrency(rows []IncomeRow, currency string) bool {
 	for i := range rows {
 		if rows[i].Currency == currency {
-			return i, true
+			return true
 		}
 	}
-	return 0, false
+	return false
 }
