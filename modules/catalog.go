@@ -17,6 +17,7 @@ import (
 	"github.com/propman/propman/modules/bankaccounts"
 	"github.com/propman/propman/modules/banking"
 	"github.com/propman/propman/modules/billing"
+	"github.com/propman/propman/modules/bills"
 	"github.com/propman/propman/modules/calendar"
 	"github.com/propman/propman/modules/compensations"
 	"github.com/propman/propman/modules/contracts"
@@ -82,6 +83,7 @@ func Catalog() []module.Entry {
 		violations.Entry(),
 		compensations.Entry(),
 		ledger.Entry(),
+		bills.Entry(),
 		tools.Entry(),
 		calendar.Entry(),
 		reports.Entry(),

@@ -14,9 +14,10 @@ import (
 // deposit charge (a one-off charge of the contract, no expense).
 const DepositChargeName = "Deposit"
 
-// prepaymentPrefix starts the name of a contract's operating-cost
-// prepayment expense (contracts module) and so of its charges.
-const prepaymentPrefix = "Utility prepayment"
+// PrepaymentPrefix starts the name of a contract's operating-cost
+// prepayment expense (contracts module) and so of its charges: the
+// reports tell prepayments from income by it.
+const PrepaymentPrefix = "Utility prepayment"
 
 // ChargeAccount is the account a charge is credited to when it is made
 // (the receivable is debited): the deposit is a liability held for the
@@ -29,7 +30,7 @@ func ChargeAccount(c *Charge) journal.Account {
 		return journal.OtherIncome
 	case c.ExpenseID == nil && c.Kind == Regular && c.Name == DepositChargeName:
 		return journal.DepositsHeld
-	case strings.HasPrefix(c.Name, prepaymentPrefix):
+	case strings.HasPrefix(c.Name, PrepaymentPrefix):
 		return journal.Prepayments
 	case c.ExpenseID != nil:
 		return journal.RentIncome

@@ -31,15 +31,17 @@ var chart = []chartAccount{
 	{"3510", string(journal.Prepayments), Liability},
 	{"3520", string(journal.TenantCredit), Liability},
 	{"3530", string(journal.RefundsPayable), Liability},
+	// What bills still owe suppliers (SKR 04 class 3: liabilities).
+	{"3600", string(journal.BillsPayable), Liability},
 	{"4100", string(journal.RentIncome), Income},
 	{"4200", string(journal.OtherIncome), Income},
-	// Landlord costs by category: bills (a later slice) book here.
-	{"6300", "cost_repairs", Expense},
-	{"6310", "cost_insurance", Expense},
-	{"6320", "cost_property_tax", Expense},
-	{"6330", "cost_operating", Expense},
-	{"6340", "cost_management", Expense},
-	{"6390", "cost_other", Expense},
+	// Landlord costs by category: the bills module books here.
+	{"6300", string(journal.CostRepairs), Expense},
+	{"6310", string(journal.CostInsurance), Expense},
+	{"6320", string(journal.CostPropertyTax), Expense},
+	{"6330", string(journal.CostOperating), Expense},
+	{"6340", string(journal.CostManagement), Expense},
+	{"6390", string(journal.CostOther), Expense},
 	// A tenant's claim set off against what they owe (a compensation
 	// credited): no money moves, the landlord bears the cost.
 	{"6800", string(journal.CompensationExpense), Expense},

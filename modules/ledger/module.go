@@ -35,6 +35,7 @@ func Entry() module.Entry {
 			fx.Provide(NewService),
 			fx.Provide(fx.Private, NewStore, NewHandler),
 			journal.ProvidePoster(asPoster),
+			journal.ProvideReader(asPoster),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}

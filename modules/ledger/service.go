@@ -276,3 +276,19 @@ func (s *Service) JournalRows(ctx context.Context, p *auth.Principal, locale str
 	}
 	return rows, nil
 }
+
+// Sums is the ledger's journal.Reader: the property's lines from from to
+// to by account role, source table and currency, for reports (the owner
+// statement) that read the books without knowing the chart.
+func (s *Service) Sums(ctx context.Context, propertyID uuid.UUID, from, to period.Date) ([]journal.Sum, error) {
+	rows, err := s.store.PropertySums(ctx, propertyID, from, to)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]journal.Sum, len(rows))
+	for i, r := range rows {
+		out[i] = journal.Sum{Account: roleOf[r.Code], SourceTable: r.SourceTable, Currency: r.Currency,
+			Debit: money.Amount(r.Debit), Credit: money.Amount(r.Credit)}
+	}
+	return out, nil
+}

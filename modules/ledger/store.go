@@ -247,3 +247,31 @@ func (s *Store) JournalRows(ctx context.Context, workspaceID int64, q listing.Qu
 	}
 	return out, nil
 }
+
+// sourceSum is the sum of a property's lines of one account, source table
+// and currency.
+type sourceSum struct {
+	Code        string `bun:"code"`
+	SourceTable string `bun:"source_table"`
+	Currency    string `bun:"currency"`
+	Debit       int64  `bun:"debit"`
+	Credit      int64  `bun:"credit"`
+}
+
+// PropertySums sums the property's lines dated from from (zero: the
+// first) to to, inclusive, by account, source table and currency.
+func (s *Store) PropertySums(ctx context.Context, propertyID uuid.UUID, from, to period.Date) ([]sourceSum, error) {
+	var out []sourceSum
+	q := s.db.NewSelect().TableExpr("ledger_lines AS l").Join("JOIN ledger_entries AS e ON e.id = l.entry_id").
+		ColumnExpr("l.account_code AS code, e.source_table, l.currency").
+		ColumnExpr("CAST(SUM(l.debit_minor) AS BIGINT) AS debit, CAST(SUM(l.credit_minor) AS BIGINT) AS credit").
+		Where("l.property_id = ?", propertyID).Where("l.entry_date <= ?", to).
+		GroupExpr("l.account_code, e.source_table, l.currency").OrderExpr("l.account_code, e.source_table, l.currency")
+	if !from.IsZero() {
+		q = q.Where("l.entry_date >= ?", from)
+	}
+	if err := database.Query(ctx, s.db, q, &out); err != nil {
+		return nil, fmt.Errorf("property sums: %w", err)
+	}
+	return out, nil
+}

@@ -19,7 +19,9 @@ func TestDeleteWithoutTheExpensesModuleRelyOnTheSchema(t *testing.T) {
 		testkit.WithConfig("modules.assets.enabled", false), testkit.WithConfig("modules.violations.enabled", false),
 		testkit.WithConfig("modules.compensations.enabled", false),
 		testkit.WithConfig("modules.calendar.enabled", false),
-		testkit.WithConfig("modules.proposals.enabled", false), testkit.WithConfig("modules.negotiations.enabled", false))
+		testkit.WithConfig("modules.proposals.enabled", false), testkit.WithConfig("modules.negotiations.enabled", false),
+		testkit.WithConfig("modules.ledger.enabled", false), testkit.WithConfig("modules.banking.enabled", false),
+		testkit.WithConfig("modules.repairs.enabled", false))
 	u := accountstest.NewUser(t, app)
 	create := func() string {
 		var p property

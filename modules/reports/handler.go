@@ -298,6 +298,7 @@ func (h *Handler) rentRoll(c *fiber.Ctx) error {
 // income is one year of one workspace or property, every month present.
 type income struct {
 	Year       int          `json:"year"`
+	Basis      string       `json:"basis"`
 	PropertyID *uuid.UUID   `json:"property_id"`
 	Months     []monthJSON  `json:"months"`
 	Totals     []*monthJSON `json:"totals"`
@@ -311,12 +312,55 @@ type monthJSON struct {
 	Charged     money.Amount `json:"charged"`
 	Collected   money.Amount `json:"collected"`
 	Outstanding money.Amount `json:"outstanding"`
+	// The split by the report's basis: income (rent and other income)
+	// apart from the deposits and operating-cost prepayments, which are
+	// the tenant's money held, not income.
+	RentIncome  money.Amount `json:"rent_income"`
+	OtherIncome money.Amount `json:"other_income"`
+	Income      money.Amount `json:"income"`
+	Deposits    money.Amount `json:"deposits"`
+	Prepayments money.Amount `json:"prepayments"`
+	Advance     money.Amount `json:"advance"`
+	NonCash     money.Amount `json:"non_cash"`
+}
+
+// add puts r's figures into m.
+func (m *monthJSON) add(r *monthJSON) {
+	m.Charged += r.Charged
+	m.Collected += r.Collected
+	m.Outstanding += r.Outstanding
+	m.RentIncome += r.RentIncome
+	m.OtherIncome += r.OtherIncome
+	m.Income += r.Income
+	m.Deposits += r.Deposits
+	m.Prepayments += r.Prepayments
+	m.Advance += r.Advance
+	m.NonCash += r.NonCash
+}
+
+// cells are m's amounts in incomeColumns' order after month and currency.
+func (m *monthJSON) cells() []any {
+	out := []any{}
+	for _, a := range []money.Amount{m.Charged, m.Collected, m.Outstanding, m.RentIncome, m.OtherIncome, m.Income,
+		m.Deposits, m.Prepayments, m.Advance, m.NonCash} {
+		out = append(out, export.Amount{Value: a, Currency: m.Currency})
+	}
+	return out
 }
 
 var incomeColumns = []export.Column{
 	{Name: "month", Kind: export.Text}, {Name: "currency", Kind: export.Text},
 	{Name: "charged", Kind: export.Money}, {Name: "collected", Kind: export.Money}, {Name: "outstanding", Kind: export.Money},
+	{Name: "rent_income", Kind: export.Money}, {Name: "other_income", Kind: export.Money}, {Name: "income", Kind: export.Money},
+	{Name: "deposits", Kind: export.Money}, {Name: "prepayments", Kind: export.Money}, {Name: "advance", Kind: export.Money},
+	{Name: "non_cash", Kind: export.Money},
 }
+
+// The bases of the income report.
+const (
+	BasisCash    = "cash"
+	BasisAccrual = "accrual"
+)
 
 // incomeOf reads ?year= (default this year) and ?property_id= and runs the
 // report: twelve months for each currency with a figure (the property's
@@ -326,13 +370,16 @@ func (h *Handler) incomeOf(c *fiber.Ctx) (*income, error) {
 		n, err := strconv.Atoi(v)
 		return err == nil && n >= 1900 && n <= 9998
 	}}
-	q, err := listing.Parse(c, yearRule, listing.UUID("property_id"))
+	q, err := listing.Parse(c, yearRule, listing.UUID("property_id"), listing.OneOf("basis", BasisCash, BasisAccrual))
 	if err != nil {
 		return nil, err
 	}
 	p := auth.Current(c)
 	ctx := httpserver.Context(c)
-	out := &income{Year: h.clock.Now().UTC().Year(), Months: []monthJSON{}, Totals: []*monthJSON{}}
+	out := &income{Year: h.clock.Now().UTC().Year(), Basis: BasisCash, Months: []monthJSON{}, Totals: []*monthJSON{}}
+	if v := q.Get("basis"); v != "" {
+		out.Basis = v
+	}
 	if v := q.Get("year"); v != "" {
 		out.Year, _ = strconv.Atoi(v)
 	}
@@ -352,6 +399,17 @@ func (h *Handler) incomeOf(c *fiber.Ctx) (*income, error) {
 	if err != nil {
 		return nil, err
 	}
+	split, err := h.store.IncomeBy(ctx, p.WorkspaceID, out.Year, out.PropertyID, out.Basis == BasisCash)
+	if err != nil {
+		return nil, err
+	}
+	classes := map[string]money.Amount{}
+	for _, r := range split {
+		classes[r.Currency+strconv.Itoa(r.Month)+"/"+r.Class] += r.Amount
+		if !hasCurrency(rows, r.Currency) {
+			rows = append(rows, IncomeRow{Month: r.Month, Currency: r.Currency})
+		}
+	}
 	currencies := []string{}
 	byKey := map[string]IncomeRow{}
 	for _, r := range rows {
@@ -368,11 +426,14 @@ func (h *Handler) incomeOf(c *fiber.Ctx) (*income, error) {
 		t := &monthJSON{Currency: cur}
 		for m := 1; m <= 12; m++ {
 			r := byKey[cur+strconv.Itoa(m)]
-			out.Months = append(out.Months, monthJSON{Month: period.NewDate(out.Year, time.Month(m), 1).String()[:7], Currency: cur,
-				Charged: r.Charged, Collected: r.Collected, Outstanding: r.Outstanding})
-			t.Charged += r.Charged
-			t.Collected += r.Collected
-			t.Outstanding += r.Outstanding
+			class := func(c string) money.Amount { return classes[cur+strconv.Itoa(m)+"/"+c] }
+			row := monthJSON{Month: period.NewDate(out.Year, time.Month(m), 1).String()[:7], Currency: cur,
+				Charged: r.Charged, Collected: r.Collected, Outstanding: r.Outstanding,
+				RentIncome: class(ClassRent), OtherIncome: class(ClassOther), Deposits: class(ClassDeposit),
+				Prepayments: class(ClassPrepayment), Advance: class(ClassAdvance), NonCash: class(ClassNonCash)}
+			row.Income = row.RentIncome + row.OtherIncome
+			out.Months = append(out.Months, row)
+			t.add(&row)
 		}
 		out.Totals = append(out.Totals, t)
 	}
@@ -410,14 +471,12 @@ func (h *Handler) income(c *fiber.Ctx) error {
 		locale, words := h.words(c)
 		export.SendIn(c, format, name, incomeColumns, locale, words, func(w export.Writer) error {
 			for _, m := range months {
-				if err := w.Row(m.Month, m.Currency, export.Amount{Value: m.Charged, Currency: m.Currency},
-					export.Amount{Value: m.Collected, Currency: m.Currency}, export.Amount{Value: m.Outstanding, Currency: m.Currency}); err != nil {
+				if err := w.Row(append([]any{m.Month, m.Currency}, m.cells()...)...); err != nil {
 					return err
 				}
 			}
 			for _, t := range totals {
-				if err := w.Total(export.TotalLabel(words), t.Currency, export.Amount{Value: t.Charged, Currency: t.Currency},
-					export.Amount{Value: t.Collected, Currency: t.Currency}, export.Amount{Value: t.Outstanding, Currency: t.Currency}); err != nil {
+				if err := w.Total(append([]any{export.TotalLabel(words), t.Currency}, t.cells()...)...); err != nil {
 					return err
 				}
 			}
@@ -583,4 +642,15 @@ func nullText(s sql.NullString) any {
 		return nil
 	}
 	return s.String
+}
+
+// hasCurrency reports whether rows have a row of the currency: a
+// currency with payments only in the split still gets its months.
+func hasCurrency(rows []IncomeRow, currency string) bool {
+	for i := range rows {
+		if rows[i].Currency == currency {
+			return true
+		}
+	}
+	return false
 }

@@ -106,7 +106,7 @@ func TestOwnerStatementPDF(t *testing.T) {
 	text = strings.ReplaceAll(text, "\u00a0", " ")
 	de := printforms.StyleOf("de")
 	total := strings.ReplaceAll(de.Money(money.Amount(income), "EUR"), "\u00a0", " ")
-	for _, want := range []string{"Eigentümerabrechnung", u.Name, de.Period("2026-10"), "Summe der Einnahmen", total, "Überschuss", "Ausgaben"} {
+	for _, want := range []string{"Eigentümerabrechnung", u.Name, de.Period("2026-10"), "Summe der Zahlungseingänge", total, "Überschuss", "Zahlungsausgänge"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("statement lacks %q:\n%s", want, text)
 		}

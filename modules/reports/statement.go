@@ -3,71 +3,85 @@ package reports
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/go-pdf/fpdf"
-	"github.com/uptrace/bun"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/propman/propman/modules/accounts"
-	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/properties"
-	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/modules/translations"
+	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
 
 // Statements makes the monthly owner statement of a property.
 type Statements struct {
-	db       *bun.DB
+	store    *Store
 	accounts *accounts.Service
+	journal  *journal.Journal
+	dicts    *translations.Dictionaries
 }
 
 // NewStatements returns the statement maker.
-func NewStatements(db *bun.DB, acc *accounts.Service) *Statements {
-	return &Statements{db: db, accounts: acc}
+func NewStatements(store *Store, acc *accounts.Service, j *journal.Journal, dicts *translations.Dictionaries) *Statements {
+	return &Statements{store: store, accounts: acc, journal: j, dicts: dicts}
 }
 
-// Statement is one property's month.
+// Statement is one property's month: the money that came and went, what
+// was settled without money, and what the landlord holds or owes at the
+// month's end.
 type Statement struct {
 	Property *properties.Property
 	Month    period.Date // first day
 	Locale   string
 	Owner    string
-	// Lines is what the month's payments paid, by charge name; Credit is
-	// what they brought beyond the charges (kept as the tenant's credit).
-	Lines       []StatementLine
-	Credit      money.Amount
-	Income      money.Amount
-	Expenses    money.Amount
-	Charged     money.Amount
-	Outstanding money.Amount
+	words    map[string]string
+
+	// Cash received from tenants (set-offs excepted), by what it paid.
+	Rent, Other, Deposits, Prepayments, Advance money.Amount
+	// Books is false when no ledger keeps the books: the rest is unknown.
+	Books bool
+	// Cash paid out: bills, and refunds or compensations to tenants.
+	BillsPaid, PaidOut money.Amount
+	// Set-offs of the month: no money moved.
+	ClaimsSetOff, DepositApplied money.Amount
+	// At the month's end.
+	DepositsHeld, RefundsDue, BillsUnpaid money.Amount
+	Charged, Outstanding                  money.Amount
 }
 
-// StatementLine is one line of income.
-type StatementLine struct {
-	Name   string
-	Amount money.Amount
-}
+// Income is the rent and other income received.
+func (s *Statement) Income() money.Amount { return s.Rent + s.Other }
 
-// Net is the month's income less its expenses.
-func (s *Statement) Net() money.Amount { return s.Income - s.Expenses }
+// In is all the money received from tenants.
+func (s *Statement) In() money.Amount { return s.Income() + s.Deposits + s.Prepayments + s.Advance }
 
-// Load reads the month of prop: its income in one statement (posted
-// payments received that month, split by the charges they paid), and what
-// was charged that month and is still outstanding of it.
-//
-// Expenses: propman keeps no ledger of what a landlord pays out yet (no
-// supplier bills), so the statement shows them as 0.00 with a note; the
-// figure is here for the day such a ledger exists.
+// Out is all the money paid out.
+func (s *Statement) Out() money.Amount { return s.BillsPaid + s.PaidOut }
+
+// Net is the money received less the money paid out.
+func (s *Statement) Net() money.Amount { return s.In() - s.Out() }
+
+// statementKeys are the catalogue's words of the statement
+// (reports.statement.<key>).
+var statementKeys = []string{"title", "owner", "property", "month", "cash_in", "rent", "other", "income", "deposits", "prepayments",
+	"advance", "total_in", "none", "cash_out", "bills_paid", "payouts", "total_out", "net", "noncash", "setoff_claims",
+	"deposit_applied", "month_end", "deposits_held", "refunds_due", "bills_unpaid", "noledger", "charged", "outstanding"}
+
+// Load reads the month of prop. The money received is split as the
+// income report's cash basis splits it (set-offs apart); what went out,
+// what was set off and the month-end balances are the ledger's (the
+// property's lines of the bank and cash accounts, of the set-offs, of
+// deposits held, refunds payable and bills payable).
 func (s *Statements) Load(ctx context.Context, prop *properties.Property, month period.Date) (*Statement, error) {
 	next := period.NewDate(month.Year(), month.Month()+1, 1)
+	last := period.NewDate(month.Year(), month.Month()+1, 0)
 	st := &Statement{Property: prop, Month: month, Locale: "en"}
 	if u, err := s.accounts.User(ctx, prop.OwnerID); err == nil {
 		st.Owner = u.Name
@@ -75,93 +89,86 @@ func (s *Statements) Load(ctx context.Context, prop *properties.Property, month 
 			st.Locale = u.Locale
 		}
 	}
-	q := s.db.NewRaw(`SELECT 0 AS part, ch.name, CAST(SUM(a.amount_minor) AS BIGINT)
-		FROM payments AS pay
-		JOIN payment_allocations AS a ON a.payment_id = pay.id AND a.voided_at IS NULL
-		JOIN charges AS ch ON ch.id = a.charge_id
-		WHERE pay.property_id = ? AND pay.status = ? AND pay.paid_on >= ? AND pay.paid_on < ?
-		GROUP BY ch.name
-	UNION ALL
-	SELECT 1, '', CAST(COALESCE(SUM(pay.unallocated_minor), 0) AS BIGINT) FROM payments AS pay
-		WHERE pay.property_id = ? AND pay.status = ? AND pay.paid_on >= ? AND pay.paid_on < ?
-	UNION ALL
-	SELECT 2, '', CAST(COALESCE(SUM(ch.amount_minor), 0) AS BIGINT) FROM charges AS ch
-		WHERE ch.property_id = ? AND ch.status <> ? AND ch.due_date >= ? AND ch.due_date < ?
-	UNION ALL
-	SELECT 3, '', CAST(COALESCE(SUM(ch.amount_minor - ch.paid_amount_minor), 0) AS BIGINT) FROM charges AS ch
-		WHERE ch.property_id = ? AND ch.status <> ? AND ch.due_date >= ? AND ch.due_date < ?
-	ORDER BY 1, 2`,
-		prop.ID, payments.Posted, month, next,
-		prop.ID, payments.Posted, month, next,
-		prop.ID, expenses.Cancelled, month, next,
-		prop.ID, expenses.Cancelled, month, next)
-	text, args, err := database.Render(s.db, q)
+	keys := make([]string, len(statementKeys))
+	for i, k := range statementKeys {
+		keys[i] = "reports.statement." + k
+	}
+	found, _ := s.dicts.Select(st.Locale, keys)
+	st.words = make(map[string]string, len(found))
+	for _, k := range statementKeys {
+		st.words[k] = found["reports.statement."+k]
+	}
+	split, err := s.store.IncomeBy(ctx, prop.WorkspaceID, month.Year(), &prop.ID, true)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.DB.QueryContext(ctx, text, args...)
+	for _, r := range split {
+		if r.Month != int(month.Month()) || r.Currency != prop.Currency {
+			continue
+		}
+		switch r.Class {
+		case ClassRent:
+			st.Rent += r.Amount
+		case ClassOther:
+			st.Other += r.Amount
+		case ClassDeposit:
+			st.Deposits += r.Amount
+		case ClassPrepayment:
+			st.Prepayments += r.Amount
+		case ClassAdvance:
+			st.Advance += r.Amount
+		}
+	}
+	if st.Charged, st.Outstanding, err = s.store.MonthCharges(ctx, prop.ID, month, next); err != nil {
+		return nil, err
+	}
+	if st.Books = s.journal.Readable(); !st.Books {
+		return st, nil
+	}
+	inMonth, err := s.journal.Sums(ctx, prop.ID, month, last)
 	if err != nil {
-		return nil, fmt.Errorf("owner statement: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var part int
-		var name sql.NullString
-		var amount money.Amount
-		if err := rows.Scan(&part, &name, &amount); err != nil {
-			return nil, fmt.Errorf("owner statement: %w", err)
+	for _, l := range inMonth {
+		if l.Currency != prop.Currency {
+			continue
 		}
-		switch part {
-		case 0:
-			st.Lines = append(st.Lines, StatementLine{Name: name.String, Amount: amount})
-			st.Income += amount
-		case 1:
-			st.Credit = amount
-			st.Income += amount
-		case 2:
-			st.Charged = amount
-		case 3:
-			st.Outstanding = amount
+		net := l.Debit - l.Credit
+		switch {
+		case (l.Account == journal.Bank || l.Account == journal.Cash) && l.SourceTable == "bill_payments":
+			st.BillsPaid -= net
+		case (l.Account == journal.Bank || l.Account == journal.Cash) && l.SourceTable == "compensation_payouts":
+			st.PaidOut -= net
+		case l.SourceTable == "payments" && (l.Account == journal.CompensationExpense || l.Account == journal.RefundsPayable):
+			st.ClaimsSetOff += net
+		case l.SourceTable == "payments" && l.Account == journal.DepositsHeld:
+			st.DepositApplied += net
 		}
 	}
-	return st, rows.Err()
-}
-
-// statementWords are the statement's texts per language; others get
-// English.
-var statementWords = map[string]map[string]string{
-	"en": {"title": "Owner statement", "owner": "Owner", "property": "Property", "month": "Month", "income": "Income",
-		"credit": "Paid in advance (tenant credit)", "expenses": "Expenses", "noexp": "No expenses recorded for this property.",
-		"net": "Net", "charged": "Charged this month", "outstanding": "Still outstanding of this month", "total": "Total income", "none": "No payments received."},
-	"de": {"title": "Eigentümerabrechnung", "owner": "Eigentümer", "property": "Objekt", "month": "Monat", "income": "Einnahmen",
-		"credit": "Vorauszahlung (Guthaben des Mieters)", "expenses": "Ausgaben", "noexp": "Für dieses Objekt sind keine Ausgaben erfasst.",
-		"net": "Überschuss", "charged": "In diesem Monat berechnet", "outstanding": "Davon noch offen", "total": "Summe der Einnahmen", "none": "Keine Zahlungen eingegangen."},
-	"fr": {"title": "Relevé propriétaire", "owner": "Propriétaire", "property": "Bien", "month": "Mois", "income": "Recettes",
-		"credit": "Payé d'avance (avoir du locataire)", "expenses": "Dépenses", "noexp": "Aucune dépense enregistrée pour ce bien.",
-		"net": "Net", "charged": "Facturé ce mois", "outstanding": "Reste dû de ce mois", "total": "Total des recettes", "none": "Aucun paiement reçu."},
-	"es": {"title": "Liquidación al propietario", "owner": "Propietario", "property": "Inmueble", "month": "Mes", "income": "Ingresos",
-		"credit": "Pagado por adelantado (saldo del inquilino)", "expenses": "Gastos", "noexp": "No hay gastos registrados para este inmueble.",
-		"net": "Neto", "charged": "Facturado este mes", "outstanding": "Pendiente de este mes", "total": "Total de ingresos", "none": "No se recibieron pagos."},
-	"uk": {"title": "Звіт власнику", "owner": "Власник", "property": "Об'єкт", "month": "Місяць", "income": "Доходи",
-		"credit": "Передоплата (кредит орендаря)", "expenses": "Витрати", "noexp": "Витрат для цього об'єкта не зареєстровано.",
-		"net": "Чистий дохід", "charged": "Нараховано цього місяця", "outstanding": "Залишок до сплати за цей місяць", "total": "Усього доходів", "none": "Платежів не надходило."},
-}
-
-func wordsOf(locale string) map[string]string {
-	lang := strings.ToLower(locale)
-	if i := strings.IndexAny(lang, "-_"); i > 0 {
-		lang = lang[:i]
+	balances, err := s.journal.Sums(ctx, prop.ID, period.Date{}, last)
+	if err != nil {
+		return nil, err
 	}
-	if w, ok := statementWords[lang]; ok {
-		return w
+	for _, l := range balances {
+		if l.Currency != prop.Currency {
+			continue
+		}
+		switch l.Account {
+		case journal.DepositsHeld:
+			st.DepositsHeld += l.Credit - l.Debit
+		case journal.RefundsPayable:
+			st.RefundsDue += l.Credit - l.Debit
+		case journal.BillsPayable:
+			st.BillsUnpaid += l.Credit - l.Debit
+		}
 	}
-	return statementWords["en"]
+	return st, nil
 }
 
 // PDF draws st on one A4 page (more when it has many lines), amounts and
 // dates written as the owner's locale writes them (printforms.StyleOf).
 func (s *Statement) PDF(created time.Time) ([]byte, error) {
-	w := wordsOf(s.Locale)
+	w := s.words
 	style := printforms.StyleOf(s.Locale)
 	cur := s.Property.Currency
 	pdf := fpdf.New("P", "mm", "A4", "")
@@ -196,13 +203,13 @@ func (s *Statement) PDF(created time.Time) ([]byte, error) {
 	label("property", addr)
 	label("month", style.Period(s.Month.String()[:7]))
 	pdf.Ln(4)
-	amountRow := func(name string, a money.Amount, bold bool) {
+	amountRow := func(k string, a money.Amount, bold bool) {
 		f := ""
 		if bold {
 			f = "B"
 		}
 		pdf.SetFont("go", f, 10)
-		pdf.CellFormat(120, 6, printforms.Printable(name, false), "", 0, "L", false, 0, "")
+		pdf.CellFormat(130, 6, w[k], "", 0, "L", false, 0, "")
 		pdf.CellFormat(0, 6, style.Money(a, cur), "", 1, "R", false, 0, "")
 	}
 	section := func(k string) {
@@ -210,29 +217,42 @@ func (s *Statement) PDF(created time.Time) ([]byte, error) {
 		pdf.SetFont("go", "B", 12)
 		pdf.CellFormat(0, 8, w[k], "B", 1, "L", false, 0, "")
 	}
-	section("income")
-	if len(s.Lines) == 0 && s.Credit == 0 {
+	note := func(k string) {
 		pdf.SetFont("go", "", 10)
-		pdf.CellFormat(0, 6, w["none"], "", 1, "L", false, 0, "")
+		pdf.MultiCell(0, 5, w[k], "", "L", false)
 	}
-	for _, l := range s.Lines {
-		amountRow(l.Name, l.Amount, false)
+	section("cash_in")
+	if s.In() == 0 {
+		note("none")
 	}
-	if s.Credit != 0 {
-		amountRow(w["credit"], s.Credit, false)
+	amountRow("rent", s.Rent, false)
+	amountRow("other", s.Other, false)
+	amountRow("income", s.Income(), true)
+	amountRow("deposits", s.Deposits, false)
+	amountRow("prepayments", s.Prepayments, false)
+	amountRow("advance", s.Advance, false)
+	amountRow("total_in", s.In(), true)
+	if !s.Books {
+		pdf.Ln(2)
+		note("noledger")
+	} else {
+		section("cash_out")
+		amountRow("bills_paid", s.BillsPaid, false)
+		amountRow("payouts", s.PaidOut, false)
+		amountRow("total_out", s.Out(), true)
+		pdf.Ln(2)
+		amountRow("net", s.Net(), true)
+		section("noncash")
+		amountRow("setoff_claims", s.ClaimsSetOff, false)
+		amountRow("deposit_applied", s.DepositApplied, false)
+		section("month_end")
+		amountRow("deposits_held", s.DepositsHeld, false)
+		amountRow("refunds_due", s.RefundsDue, false)
+		amountRow("bills_unpaid", s.BillsUnpaid, false)
 	}
-	amountRow(w["total"], s.Income, true)
-	section("expenses")
-	if s.Expenses == 0 {
-		pdf.SetFont("go", "", 10)
-		pdf.CellFormat(0, 6, w["noexp"], "", 1, "L", false, 0, "")
-	}
-	amountRow(w["expenses"], s.Expenses, true)
-	section("net")
-	amountRow(w["net"], s.Net(), true)
 	pdf.Ln(4)
-	amountRow(w["charged"], s.Charged, false)
-	amountRow(w["outstanding"], s.Outstanding, false)
+	amountRow("charged", s.Charged, false)
+	amountRow("outstanding", s.Outstanding, false)
 	var out bytes.Buffer
 	if err := pdf.Output(&out); err != nil {
 		return nil, fmt.Errorf("owner statement: %w", err)

@@ -317,3 +317,112 @@ func amountOf(v sql.NullInt64) *money.Amount {
 	a := money.Amount(v.Int64)
 	return &a
 }
+
+// The classes the income report splits money into.
+const (
+	ClassRent       = "rent"
+	ClassOther      = "other"
+	ClassDeposit    = "deposit"
+	ClassPrepayment = "prepayment"
+	ClassAdvance    = "advance"
+	ClassNonCash    = "non_cash"
+)
+
+// IncomeSplit is one month's amount of one class in one currency.
+type IncomeSplit struct {
+	Month    int
+	Currency string
+	Class    string
+	Amount   money.Amount
+}
+
+// chargeClass is the SQL of a charge's class (alias ch), the rule of
+// expenses.ChargeAccount: late fees and fines are other income, the
+// contract's deposit charge a deposit, the operating-cost prepayment a
+// prepayment, other recurring charges rent, the rest other income.
+const chargeClass = `CASE WHEN ch.kind IN (?, ?) THEN 'other'
+	WHEN ch.expense_id IS NULL AND ch.kind = ? AND ch.name = ? THEN 'deposit'
+	WHEN ch.name LIKE ? THEN 'prepayment'
+	WHEN ch.expense_id IS NOT NULL THEN 'rent'
+	ELSE 'other' END`
+
+func chargeClassArgs() []any {
+	return []any{expenses.Penalty, expenses.Fine, expenses.Regular, expenses.DepositChargeName, expenses.PrepaymentPrefix + "%"}
+}
+
+// IncomeBy splits the year's money by class and month, over the workspace
+// or one property. Accrual: the charges due in the month, not cancelled,
+// by class. Cash: the posted payments received in the month, except
+// set-offs, by the class of the charges they paid (credit they brought
+// that paid a later charge counts in the month it was received), what
+// they brought beyond any charge as advance, and the set-offs of the
+// month apart as non-cash.
+func (s *Store) IncomeBy(ctx context.Context, workspaceID int64, year int, propertyID *uuid.UUID, cash bool) ([]IncomeSplit, error) {
+	from, to := period.NewDate(year, 1, 1), period.NewDate(year+1, 1, 1)
+	ws := database.Param{V: workspaceID}
+	month := func(col string) string {
+		if database.IsPostgres(s.db) {
+			return "CAST(EXTRACT(MONTH FROM " + col + ") AS INTEGER)"
+		}
+		return "CAST(strftime('%m', " + col + ") AS INTEGER)"
+	}
+	onProperty := func(args []any) (string, []any) {
+		if propertyID == nil {
+			return "", args
+		}
+		return " AND p.id = ?", append(args, *propertyID)
+	}
+	var q *bun.RawQuery
+	if !cash {
+		where, args := onProperty(append(chargeClassArgs(), ws, expenses.Cancelled, from, to))
+		q = s.db.NewRaw(`SELECT m, currency, class, CAST(SUM(v) AS BIGINT) FROM (
+			SELECT `+month("ch.due_date")+` AS m, p.currency AS currency, `+chargeClass+` AS class, ch.amount_minor AS v
+			FROM charges AS ch JOIN properties AS p ON p.id = ch.property_id
+			WHERE p.workspace_id = ? AND ch.status <> ? AND ch.due_date >= ? AND ch.due_date < ?`+where+`) AS x
+			GROUP BY currency, m, class ORDER BY currency, m, class`, args...)
+	} else {
+		w1, a1 := onProperty(append(chargeClassArgs(), ws, payments.Posted, payments.SetOff, from, to))
+		w2, a2 := onProperty([]any{ws, payments.Posted, payments.SetOff, from, to})
+		w3, a3 := onProperty([]any{ws, payments.Posted, payments.SetOff, from, to})
+		args := append(append(a1, a2...), a3...)
+		q = s.db.NewRaw(`SELECT m, currency, class, CAST(SUM(v) AS BIGINT) FROM (
+			SELECT `+month("pay.paid_on")+` AS m, p.currency AS currency, `+chargeClass+` AS class, a.amount_minor AS v
+			FROM payments AS pay JOIN properties AS p ON p.id = pay.property_id
+			JOIN payment_allocations AS a ON a.payment_id = pay.id AND a.voided_at IS NULL
+			JOIN charges AS ch ON ch.id = a.charge_id
+			WHERE p.workspace_id = ? AND pay.status = ? AND pay.method <> ? AND pay.paid_on >= ? AND pay.paid_on < ?`+w1+`
+			UNION ALL
+			SELECT `+month("pay.paid_on")+`, p.currency, 'advance', pay.unallocated_minor
+			FROM payments AS pay JOIN properties AS p ON p.id = pay.property_id
+			WHERE p.workspace_id = ? AND pay.status = ? AND pay.method <> ? AND pay.paid_on >= ? AND pay.paid_on < ?`+w2+`
+			UNION ALL
+			SELECT `+month("pay.paid_on")+`, p.currency, 'non_cash', pay.amount_minor
+			FROM payments AS pay JOIN properties AS p ON p.id = pay.property_id
+			WHERE p.workspace_id = ? AND pay.status = ? AND pay.method = ? AND pay.paid_on >= ? AND pay.paid_on < ?`+w3+`) AS x
+			GROUP BY currency, m, class ORDER BY currency, m, class`, args...)
+	}
+	var out []IncomeSplit
+	err := s.each(ctx, q, func(rows *sql.Rows) error {
+		var r IncomeSplit
+		if err := rows.Scan(&r.Month, &r.Currency, &r.Class, &r.Amount); err != nil {
+			return fmt.Errorf("income by class: %w", err)
+		}
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+// MonthCharges returns what was charged on the property in the month
+// from from to before next (not cancelled), and what of it is still
+// outstanding.
+func (s *Store) MonthCharges(ctx context.Context, propertyID uuid.UUID, from, next period.Date) (charged, outstanding money.Amount, err error) {
+	q := s.db.NewRaw(`SELECT CAST(COALESCE(SUM(ch.amount_minor), 0) AS BIGINT), CAST(COALESCE(SUM(ch.amount_minor - ch.paid_amount_minor), 0) AS BIGINT)
+		FROM charges AS ch WHERE ch.property_id = ? AND ch.status <> ? AND ch.due_date >= ? AND ch.due_date < ?`,
+		propertyID, expenses.Cancelled, from, next)
+	err = s.each(ctx, q, func(rows *sql.Rows) error { return rows.Scan(&charged, &outstanding) })
+	if err != nil {
+		return 0, 0, fmt.Errorf("month charges: %w", err)
+	}
+	return charged, outstanding, nil
+}

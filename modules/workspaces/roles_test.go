@@ -137,6 +137,7 @@ func newWorld(t *testing.T, app *testkit.App, token string, workspaceID int64) w
 	w["accountId"] = uuid.NewString() // ledger: the role check comes first
 	// banking: the role check comes before the line or mapping is looked up.
 	w["bankLineId"], w["mappingId"] = uuid.NewString(), uuid.NewString()
+	w["billId"] = uuid.NewString() // bills: the property is read first, then no bill has this id
 	w["locale"] = "en"
 	w["token"] = "no-such-token"
 	w["invitationId"] = "987654321" // refused before any lookup

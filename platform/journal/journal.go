@@ -39,6 +39,16 @@ const (
 	// DepositInterest is the interest a deposit earned for the tenant
 	// (Germany, § 551 Abs. 3 BGB), added to it at the settlement.
 	DepositInterest Account = "deposit_interest"
+	// BillsPayable is what the landlord owes suppliers: a bill is
+	// credited here when it is recorded and debited when it is paid.
+	BillsPayable Account = "bills_payable"
+	// The landlord's costs by category, which a bill is debited to.
+	CostRepairs     Account = "cost_repairs"
+	CostInsurance   Account = "cost_insurance"
+	CostPropertyTax Account = "cost_property_tax"
+	CostOperating   Account = "cost_operating"
+	CostManagement  Account = "cost_management"
+	CostOther       Account = "cost_other"
 )
 
 // Line is one line of an entry: an amount on one side of one account,
@@ -92,6 +102,8 @@ const (
 	KindRefundPaid     = "refund_paid"
 	KindCompensation   = "compensation_paid"
 	KindReversal       = "reversal"
+	KindBill           = "bill"
+	KindBillPaid       = "bill_paid"
 )
 
 // Check reports an entry that must never be written: no lines, a line
@@ -121,10 +133,29 @@ type Poster interface {
 	Reverse(ctx context.Context, tx bun.IDB, r Reversal) error
 }
 
+// Sum is what the lines of one account, source table and currency came
+// to: a report reads the books through it without knowing the chart.
+type Sum struct {
+	Account     Account
+	SourceTable string
+	Currency    string
+	Debit       money.Amount
+	Credit      money.Amount
+}
+
+// Reader reads the books; the ledger module provides one.
+type Reader interface {
+	// Sums adds up the lines of the property dated from from to to, both
+	// inclusive (from zero: since the first entry).
+	Sums(ctx context.Context, propertyID uuid.UUID, from, to period.Date) ([]Sum, error)
+}
+
 // Journal is what money modules call: every poster of the group, none
-// when the ledger is off.
+// when the ledger is off; and the reader reports use, none when it is
+// off.
 type Journal struct {
 	posters []Poster
+	readers []Reader
 }
 
 // Params are the Journal's dependencies.
@@ -132,10 +163,23 @@ type Params struct {
 	fx.In
 
 	Posters []Poster `group:"journal_posters"`
+	Readers []Reader `group:"journal_readers"`
 }
 
-// New returns the Journal of the app's posters.
-func New(p Params) *Journal { return &Journal{posters: p.Posters} }
+// New returns the Journal of the app's posters and readers.
+func New(p Params) *Journal { return &Journal{posters: p.Posters, readers: p.Readers} }
+
+// Readable reports whether the books can be read (the ledger is on).
+func (j *Journal) Readable() bool { return j != nil && len(j.readers) > 0 }
+
+// Sums returns the sums of the property's lines from from to to (see
+// Reader); nothing when no ledger keeps the books.
+func (j *Journal) Sums(ctx context.Context, propertyID uuid.UUID, from, to period.Date) ([]Sum, error) {
+	if !j.Readable() {
+		return nil, nil
+	}
+	return j.readers[0].Sums(ctx, propertyID, from, to)
+}
 
 // On reports whether anything books entries (the ledger is on).
 func (j *Journal) On() bool { return j != nil && len(j.posters) > 0 }
@@ -175,6 +219,11 @@ func (j *Journal) Reverse(ctx context.Context, tx bun.IDB, r Reversal) error {
 // ProvidePoster adds the Poster constructor makes to the app's posters.
 func ProvidePoster(constructor any) fx.Option {
 	return fx.Provide(fx.Annotate(constructor, fx.As(new(Poster)), fx.ResultTags(`group:"journal_posters"`)))
+}
+
+// ProvideReader adds the Reader constructor makes to the app's readers.
+func ProvideReader(constructor any) fx.Option {
+	return fx.Provide(fx.Annotate(constructor, fx.As(new(Reader)), fx.ResultTags(`group:"journal_readers"`)))
 }
 
 // Module is what the platform provides: the Journal, empty until a module

@@ -14,14 +14,20 @@ import (
 // still owe; the deposits held (3500) per contract are the deposit
 // charges less what settlements applied, deducted and made refundable;
 // the tenant credit (3520) per property is the payments' unallocated
-// money; and every workspace's debits equal its credits. The expected
+// money; the bills payable (3600) per property are its unpaid bills;
+// and every workspace's debits equal its credits. The expected
 // figures are computed here from the money tables, apart from the ledger.
 func checkLedger(t testing.TB, app *testkit.App) {
 	t.Helper()
 	ctx := context.Background()
 	var n int
+	// The ledger module is off (its tables may still be there: nothing
+	// books into them then).
+	if len(app.RoutesUnder("/api/v1/ledger")) == 0 {
+		return
+	}
 	if err := app.DB.NewRaw(`SELECT COUNT(*) FROM ledger_entries`).Scan(ctx, &n); err != nil {
-		return // the ledger module is off
+		return
 	}
 	var bad []map[string]any
 	err := app.DB.NewRaw(`SELECT e.id, e.total_minor, s.d, s.c, s.n FROM ledger_entries e LEFT JOIN (
@@ -64,6 +70,14 @@ func checkLedger(t testing.TB, app *testkit.App) {
 	compare(t, ctx, app, "deposits held",
 		`SELECT property_id, contract_id, SUM(credit_minor - debit_minor) AS v FROM ledger_lines WHERE account_code = '3500' GROUP BY property_id, contract_id`,
 		deposits)
+	var bills int
+	if app.DB.NewRaw(`SELECT COUNT(*) FROM bills`).Scan(ctx, &bills) == nil {
+		// The bills module is on: what the ledger owes suppliers is what
+		// the bills not paid yet come to, property by property.
+		compare(t, ctx, app, "bills payable",
+			`SELECT property_id, NULL AS contract_id, SUM(credit_minor - debit_minor) AS v FROM ledger_lines WHERE account_code = '3600' GROUP BY property_id`,
+			`SELECT property_id, NULL AS contract_id, SUM(amount_minor) AS v FROM bills WHERE paid_on IS NULL GROUP BY property_id`)
+	}
 	var sums []map[string]any
 	if err := app.DB.NewRaw(`SELECT workspace_id, currency, SUM(debit_minor) AS d, SUM(credit_minor) AS c FROM ledger_lines
 		GROUP BY workspace_id, currency`).Scan(ctx, &sums); err != nil {
