@@ -934,6 +934,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's bills, newest first
+         * @description One page of the bills of the workspace (`X-Workspace-ID`) by bill
+         *     date, newest first, then id. Filters combine: `property_id`,
+         *     `category`, `operating_cost_category`, `from`/`to` (bill date,
+         *     inclusive), `status` (`paid`: with a paid date, `unpaid`: without).
+         *     `?format=csv|xlsx` gives every bill under the same filters as a
+         *     file.
+         */
+        get: operations["listBills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/calendar-events": {
         parameters: {
             query?: never;
@@ -1697,9 +1722,10 @@ export interface paths {
          *     1 assets (1200 rent receivables, one per contract as the lines'
          *     `contract_id`; 1600 cash; 1800 bank), 3 liabilities (3500 deposits
          *     held, 3510 operating-cost prepayments received, 3520 tenant credit,
-         *     3530 refunds payable), 4 income (4100 rent income, 4200 other
+         *     3530 refunds payable, 3600 bills payable), 4 income (4100 rent income, 4200 other
          *     income: late fees, interest, fines, deposit deductions, one-off
-         *     charges), 6 expenses (6300-6390 landlord costs by category, 6800
+         *     charges), 6 expenses (6300-6390 landlord costs by category, which
+         *     bills are booked to, 6800
          *     compensations set off against rent). `name` is in the caller's
          *     profile language. `balances` holds, per currency, the sums of the
          *     account's lines dated on or before `as_of` (all when absent);
@@ -2371,6 +2397,73 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/bills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A property's bills, newest first
+         * @description One page of the property's bills, in the order and with the
+         *     filters of the workspace's list (`property_id` is then redundant).
+         *     403 when the property is another workspace's.
+         */
+        get: operations["listPropertyBills"];
+        put?: never;
+        /**
+         * Record a bill of the property
+         * @description Records a bill in the property's currency and books it (see the
+         *     tag). `supplier_id`, `bill_date`, `amount` and `category` are
+         *     required; `due_date` defaults to the bill date. A bad field, an
+         *     unknown category, a non-positive amount, a supplier that is not a
+         *     contragent of the workspace, a document that is not the
+         *     property's, a paid date after today or a due date before the bill
+         *     date: 400 listing every broken rule, nothing written. The
+         *     property's access check (404/403) comes before the body is read;
+         *     a supplier of another workspace is a 403.
+         */
+        post: operations["createBill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/properties/{propertyId}/bills/{billId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One bill of the property
+         * @description The bill; 404 when the id is not a bill of this property, 403 when the property is another workspace's.
+         */
+        get: operations["getBill"];
+        /**
+         * Change a bill (partial update)
+         * @description Changes the fields given, with the rules of the creation; `null`
+         *     clears `paid_on` (the payment is reversed), `operating_cost_category`
+         *     and `document_id`. A changed amount, category or bill date reverses
+         *     the bill's entry and books it anew; a changed paid date (or the
+         *     amount of a paid bill) does the same with its payment. Setting
+         *     `paid_on` is how a bill is marked paid.
+         */
+        put: operations["updateBill"];
+        post?: never;
+        /**
+         * Delete a bill
+         * @description Deletes the bill and reverses what it booked (its payment too), dated today.
+         */
+        delete: operations["deleteBill"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4389,14 +4482,34 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Charged, collected and outstanding per month
+         * Income per month, by cash or by accrual, apart from deposits and prepayments
          * @description Twelve months of `year` (default this year) for each currency with
          *     a figure, over the workspace or one property (`property_id`; its
-         *     currency's twelve months even when empty): `charged` (charges due
-         *     that month, not cancelled), `collected` (posted payments received
-         *     that month) and `outstanding` (what is still owed of that month's
-         *     charges). `?format=svg` (or `Accept: image/svg+xml`) draws it as a
-         *     bar chart, one panel per currency.
+         *     currency's twelve months even when empty).
+         *
+         *     Whatever the basis: `charged` (charges due that month, not
+         *     cancelled, deposits and prepayments included), `collected` (posted
+         *     payments received that month, set-offs included) and `outstanding`
+         *     (what is still owed of that month's charges).
+         *
+         *     The income, by `basis`: `rent_income` (recurring charges but the
+         *     operating-cost prepayment) and `other_income` (late fees, default
+         *     interest, fines, one-off and metered charges), `income` their sum;
+         *     apart from it, never counted as income, `deposits` (the contract's
+         *     deposit charge: the tenant's money held) and `prepayments`
+         *     (operating-cost prepayments, owed back or settled by the yearly
+         *     statement).
+         *     - `cash` (default): money received that month, by the charges it
+         *       paid (credit a payment brought that paid a later charge counts
+         *       in the month the money came); `advance` is what payments brought
+         *       beyond every charge (tenant credit); `non_cash` is the set-offs
+         *       of the month (a compensation credited, the deposit applied),
+         *       which are no money received and are in no other column.
+         *     - `accrual`: the charges due that month, not cancelled, by class;
+         *       `advance` and `non_cash` are 0.
+         *
+         *     `?format=svg` (or `Accept: image/svg+xml`) draws charged,
+         *     collected and outstanding as a bar chart, one panel per currency.
          */
         get: operations["getIncomeReport"];
         put?: never;
@@ -4416,13 +4529,26 @@ export interface paths {
         };
         /**
          * A property's monthly owner statement (PDF)
-         * @description The month's income of one property (posted payments received that
-         *     month, split by the charges they paid, and what they brought beyond
-         *     them), its expenses (propman records no landlord expenses yet: 0.00
-         *     with a note), the net, and what was charged that month and is still
-         *     outstanding of it, in the owner's language (en, de, fr, es, uk;
+         * @description One property's month, in the owner's language (en, de, fr, es, uk;
          *     English otherwise) with amounts and dates as that locale writes
-         *     them.
+         *     them:
+         *     - money received from tenants (posted payments of the month, set-offs
+         *       excepted), split as the income report's cash basis splits it: rent
+         *       and other income (their sum is the income), then deposits and
+         *       operating-cost prepayments (received, not income) and what was
+         *       paid in advance (tenant credit), and the total;
+         *     - money paid out, from the ledger: bills paid that month (modules/bills)
+         *       and refunds or compensations paid out to tenants; the net (received
+         *       less paid out);
+         *     - settled without payment, from the ledger: the tenant's claims set
+         *       off against what they owed (compensations credited, a refund set
+         *       off) and the deposit applied at a settlement; neither is money
+         *       received;
+         *     - at the month's end, from the ledger: the deposits held, the refunds
+         *       due to tenants and the bills not yet paid;
+         *     - what was charged that month and is still outstanding of it.
+         *     With the ledger module off the statement shows the money received
+         *     and says that the rest cannot be shown.
          */
         get: operations["getOwnerStatement"];
         put?: never;
@@ -6040,6 +6166,172 @@ export interface components {
              */
             mapping_id?: string;
         };
+        Bill: {
+            /** @description Whether the cost may be passed on to tenants in the operating-cost statement */
+            allocable: boolean;
+            amount: components["schemas"]["BillAmount"];
+            /**
+             * Format: date
+             * @description The day of the bill; its entry is dated so
+             */
+            bill_date: string;
+            category: components["schemas"]["BillCategory"];
+            /** Format: date-time */
+            created_at: string;
+            /** @description ISO 4217 code: the property's currency */
+            currency: string;
+            /**
+             * Format: uuid
+             * @description The voucher, a document of the property; null when none (or when it was deleted)
+             */
+            document_id: string | null;
+            /** Format: date */
+            due_date: string;
+            /** Format: uuid */
+            id: string;
+            /** @description amount less vat_amount */
+            net_amount: components["schemas"]["BillAmountOrZero"];
+            /** @description Multi-line: may hold tab and line breaks */
+            note: string;
+            /**
+             * @description The kind of operating cost (see BillOperatingCategory); null when the bill is no operating cost
+             * @enum {string|null}
+             */
+            operating_cost_category: "heating" | "water" | "waste" | "cleaning" | "garden" | "insurance_building" | "property_tax" | "caretaker" | "elevator" | "lighting" | "other_allocable" | null;
+            /**
+             * Format: date
+             * @description The day it was paid (its payment's entry is dated so); null while unpaid
+             */
+            paid_on: string | null;
+            /** Format: uuid */
+            property_id: string;
+            /**
+             * @description `paid` when `paid_on` is set
+             * @enum {string}
+             */
+            status: "paid" | "unpaid";
+            /**
+             * Format: uuid
+             * @description The contragent who billed
+             */
+            supplier_id: string;
+            /** Format: date-time */
+            updated_at: string;
+            vat_amount: components["schemas"]["BillVATAmount"];
+            /** @description The rate in percent the VAT was entered with; null when it was entered as an amount */
+            vat_rate: number | null;
+        };
+        /**
+         * @description An amount with at most 2 decimals, written as a JSON number (no exponent); answers carry exactly 2 decimals.
+         * @example 1200.5
+         */
+        BillAmount: number;
+        /**
+         * @description An amount of 0 or more with at most 2 decimals; answers carry exactly 2 decimals.
+         * @example 0
+         */
+        BillAmountOrZero: number;
+        /**
+         * @description The tax category, which decides the cost account: `repairs` 6300,
+         *     `insurance` 6310, `property_tax` 6320, `operating` 6330,
+         *     `management` 6340, `other` 6390.
+         * @enum {string}
+         */
+        BillCategory: "repairs" | "insurance" | "property_tax" | "operating" | "management" | "other";
+        BillCreate: {
+            /** @description Default false; true needs an operating_cost_category */
+            allocable?: boolean;
+            amount: components["schemas"]["BillAmount"];
+            /** Format: date */
+            bill_date: string;
+            category: components["schemas"]["BillCategory"];
+            /**
+             * Format: uuid
+             * @description A document of the same property
+             */
+            document_id?: string | null;
+            /**
+             * Format: date
+             * @description Defaults to the bill date; not before it
+             */
+            due_date?: string;
+            /** @description Multi-line: may hold tab and line breaks */
+            note?: string;
+            /**
+             * @description The kind of operating cost (see BillOperatingCategory); null when the bill is no operating cost
+             * @enum {string|null}
+             */
+            operating_cost_category?: "heating" | "water" | "waste" | "cleaning" | "garden" | "insurance_building" | "property_tax" | "caretaker" | "elevator" | "lighting" | "other_allocable" | null;
+            /**
+             * Format: date
+             * @description When it was paid; not after today
+             */
+            paid_on?: string | null;
+            /**
+             * Format: uuid
+             * @description A contragent of the workspace
+             */
+            supplier_id: string;
+            vat_amount?: components["schemas"]["BillVATAmount"];
+            vat_rate?: components["schemas"]["BillVATRate"];
+        };
+        /**
+         * @description The kind of operating cost, for the yearly operating-cost statement
+         *     (positions of § 2 BetrKV in Germany): heating, water, waste,
+         *     cleaning, garden, building insurance, property tax, caretaker,
+         *     elevator, lighting, other allocable costs.
+         * @enum {string}
+         */
+        BillOperatingCategory: "heating" | "water" | "waste" | "cleaning" | "garden" | "insurance_building" | "property_tax" | "caretaker" | "elevator" | "lighting" | "other_allocable";
+        BillPage: {
+            bills: components["schemas"]["Bill"][];
+            next: components["schemas"]["NextCursor"];
+            /** @description the page number; only on ?page= answers */
+            page?: number;
+            per_page: number;
+            /** @description how many match; only on ?page= answers */
+            total?: number;
+        };
+        BillUpdate: {
+            allocable?: boolean;
+            amount?: components["schemas"]["BillAmount"];
+            /** Format: date */
+            bill_date?: string;
+            category?: components["schemas"]["BillCategory"];
+            /** Format: uuid */
+            document_id?: string | null;
+            /** Format: date */
+            due_date?: string;
+            /** @description Multi-line: may hold tab and line breaks */
+            note?: string;
+            /**
+             * @description The kind of operating cost (see BillOperatingCategory); null when the bill is no operating cost
+             * @enum {string|null}
+             */
+            operating_cost_category?: "heating" | "water" | "waste" | "cleaning" | "garden" | "insurance_building" | "property_tax" | "caretaker" | "elevator" | "lighting" | "other_allocable" | null;
+            /**
+             * Format: date
+             * @description Marks the bill paid on that day; null marks it unpaid (the payment is reversed)
+             */
+            paid_on?: string | null;
+            /**
+             * Format: uuid
+             * @description A contragent of the workspace
+             */
+            supplier_id?: string;
+            vat_amount?: components["schemas"]["BillVATAmount"];
+            vat_rate?: components["schemas"]["BillVATRate"];
+        };
+        /**
+         * @description The VAT the gross amount contains, at most 2 decimals; not more than the amount.
+         * @example 47.9
+         */
+        BillVATAmount: number;
+        /**
+         * @description A VAT rate in percent (at most 2 decimals); the VAT is computed from the gross amount, gross × rate / (100 + rate), rounded half up to the cent, and follows later changes of the amount.
+         * @example 19
+         */
+        BillVATRate: number;
         BillingInvoice: {
             country: string;
             /** @description credits taken off (a partner's reward) */
@@ -7211,14 +7503,33 @@ export interface components {
             locale: string;
         };
         IncomeMonth: {
+            /** @description Cash basis: money received beyond every charge (tenant credit); 0 on accrual */
+            advance: components["schemas"]["ReportAmount"];
             charged: components["schemas"]["ReportAmount"];
             collected: components["schemas"]["ReportAmount"];
             currency: string;
+            /** @description Deposit charges: received (cash) or due (accrual); held for the tenant, not income */
+            deposits: components["schemas"]["ReportAmount"];
+            /** @description rent_income plus other_income; deposits and prepayments are not income */
+            income: components["schemas"]["ReportAmount"];
             /** @example 2026-01 */
             month?: string;
+            /** @description Cash basis: set-offs of the month (compensation credited, deposit applied), no money received; 0 on accrual */
+            non_cash: components["schemas"]["ReportAmount"];
+            /** @description Late fees, interest, fines, one-off and metered charges: received (cash) or due (accrual) */
+            other_income: components["schemas"]["ReportAmount"];
             outstanding: components["schemas"]["ReportAmount"];
+            /** @description Operating-cost prepayments: received (cash) or due (accrual); not income until the yearly statement */
+            prepayments: components["schemas"]["ReportAmount"];
+            /** @description Rent: received (cash) or due (accrual) */
+            rent_income: components["schemas"]["ReportAmount"];
         };
         IncomeReport: {
+            /**
+             * @description The basis of the income columns
+             * @enum {string}
+             */
+            basis: "cash" | "accrual";
             /** @description Twelve per currency, January first. */
             months: components["schemas"]["IncomeMonth"][];
             /** Format: uuid */
@@ -7341,7 +7652,7 @@ export interface components {
              * @description What the account is for; money events book to roles.
              * @enum {string}
              */
-            role: "receivable" | "cash" | "bank" | "deposits_held" | "prepayments" | "tenant_credit" | "refunds_payable" | "rent_income" | "other_income" | "cost_repairs" | "cost_insurance" | "cost_property_tax" | "cost_operating" | "cost_management" | "cost_other" | "compensation_expense" | "deposit_interest";
+            role: "receivable" | "cash" | "bank" | "deposits_held" | "prepayments" | "tenant_credit" | "refunds_payable" | "bills_payable" | "rent_income" | "other_income" | "cost_repairs" | "cost_insurance" | "cost_property_tax" | "cost_operating" | "cost_management" | "cost_other" | "compensation_expense" | "deposit_interest";
             /** @enum {string} */
             type: "asset" | "liability" | "income" | "expense";
         };
@@ -7389,10 +7700,12 @@ export interface components {
          *     `deposit_settled` (deductions: Dr deposits held, Cr other income),
          *     `refund_due` (Dr deposits held, Cr refunds payable), `refund_paid`
          *     and `compensation_paid` (Dr the claim, Cr bank or cash),
+         *     `bill` (a bill recorded: Dr the cost account of its category, Cr
+         *     bills payable), `bill_paid` (Dr bills payable, Cr bank),
          *     `reversal` (takes back what the source's entries booked).
          * @enum {string}
          */
-        LedgerEntryKind: "charge" | "payment" | "set_off" | "credit_applied" | "deposit_settled" | "refund_due" | "refund_paid" | "compensation_paid" | "reversal";
+        LedgerEntryKind: "charge" | "payment" | "set_off" | "credit_applied" | "deposit_settled" | "refund_due" | "refund_paid" | "compensation_paid" | "bill" | "bill_paid" | "reversal";
         LedgerLine: {
             account_code: string;
             account_role: string;
@@ -8794,6 +9107,22 @@ export interface components {
         BankAccountId: string;
         /** @description The bank line's UUID; anything else is a 404 */
         BankLineId: string;
+        /** @description Only bills of this tax category */
+        BillCategory: components["schemas"]["BillCategory"];
+        /** @description Only bills dated on or after this day (YYYY-MM-DD) */
+        BillFrom: string;
+        /** @description Only bills of this operating-cost category */
+        BillOperatingCategory: components["schemas"]["BillOperatingCategory"];
+        /** @description The bill's id */
+        BillPath: string;
+        /** @description Only the bills of this property */
+        BillProperty: string;
+        /** @description The property's id */
+        BillPropertyPath: string;
+        /** @description `paid`: bills with a paid date; `unpaid`: without */
+        BillStatus: "paid" | "unpaid";
+        /** @description Only bills dated on or before this day (YYYY-MM-DD) */
+        BillTo: string;
         /** @description The compensation's UUID; anything else is a 404 */
         CompensationId: string;
         /** @description The contract's UUID; anything else is a 404 */
@@ -10922,6 +11251,74 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBills: {
+        parameters: {
+            query?: {
+                /** @description Only the bills of this property */
+                property_id?: components["parameters"]["BillProperty"];
+                /** @description Only bills of this tax category */
+                category?: components["parameters"]["BillCategory"];
+                /** @description Only bills of this operating-cost category */
+                operating_cost_category?: components["parameters"]["BillOperatingCategory"];
+                /** @description Only bills dated on or after this day (YYYY-MM-DD) */
+                from?: components["parameters"]["BillFrom"];
+                /** @description Only bills dated on or before this day (YYYY-MM-DD) */
+                to?: components["parameters"]["BillTo"];
+                /** @description `paid`: bills with a paid date; `unpaid`: without */
+                status?: components["parameters"]["BillStatus"];
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of bills */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -14060,6 +14457,259 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Balance"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPropertyBills: {
+        parameters: {
+            query?: {
+                /** @description Only the bills of this property */
+                property_id?: components["parameters"]["BillProperty"];
+                /** @description Only bills of this tax category */
+                category?: components["parameters"]["BillCategory"];
+                /** @description Only bills of this operating-cost category */
+                operating_cost_category?: components["parameters"]["BillOperatingCategory"];
+                /** @description Only bills dated on or after this day (YYYY-MM-DD) */
+                from?: components["parameters"]["BillFrom"];
+                /** @description Only bills dated on or before this day (YYYY-MM-DD) */
+                to?: components["parameters"]["BillTo"];
+                /** @description `paid`: bills with a paid date; `unpaid`: without */
+                status?: components["parameters"]["BillStatus"];
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's id */
+                propertyId: components["parameters"]["BillPropertyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the property's bills */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's id */
+                propertyId: components["parameters"]["BillPropertyPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "allocable": true,
+                 *       "amount": 299.88,
+                 *       "bill_date": "2026-03-01",
+                 *       "category": "insurance",
+                 *       "operating_cost_category": "insurance_building",
+                 *       "supplier_id": "0192f0a4-7b1c-7d2e-9f00-000000000001",
+                 *       "vat_rate": 19
+                 *     }
+                 */
+                "application/json": components["schemas"]["BillCreate"];
+            };
+        };
+        responses: {
+            /** @description The bill recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's id */
+                propertyId: components["parameters"]["BillPropertyPath"];
+                /** @description The bill's id */
+                billId: components["parameters"]["BillPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bill */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's id */
+                propertyId: components["parameters"]["BillPropertyPath"];
+                /** @description The bill's id */
+                billId: components["parameters"]["BillPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "paid_on": "2026-03-15"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BillUpdate"];
+            };
+        };
+        responses: {
+            /** @description The bill as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's id */
+                propertyId: components["parameters"]["BillPropertyPath"];
+                /** @description The bill's id */
+                billId: components["parameters"]["BillPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -18570,6 +19220,8 @@ export interface operations {
                 year?: number;
                 /** @description Only this property of the workspace (404 when it is not one). */
                 property_id?: string;
+                /** @description `cash` (default: money received by month) or `accrual` (charges by the month they are due); another value is a 400. */
+                basis?: "cash" | "accrual";
                 /** @description `json` (default), `csv`, `xlsx` or `svg` (a chart). */
                 format?: "json" | "csv" | "xlsx" | "svg";
                 /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
