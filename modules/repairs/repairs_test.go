@@ -110,6 +110,21 @@ func TestRepairFromReportToClosed(t *testing.T) {
 	if res := app.Post(mine+"/slot", l.tenant.Token, map[string]any{"start": "2026-11-24T08:00:00Z"}).Expect(http.StatusConflict); code(res) != "invalid_transition" {
 		t.Errorf("a second pick: %s", res.Body)
 	}
+	// The visit is in the members' calendar, at the property, once.
+	var events struct {
+		Events []struct {
+			Title      string  `json:"title"`
+			Kind       string  `json:"kind"`
+			StartsAt   string  `json:"starts_at"`
+			EndsAt     string  `json:"ends_at"`
+			PropertyID *string `json:"property_id"`
+		} `json:"calendar_events"`
+	}
+	app.Get("/api/v1/calendar-events?kind=repair", l.landlord.Token).Expect(http.StatusOK).JSON(&events)
+	if len(events.Events) != 1 || events.Events[0].StartsAt != "2026-11-24T15:00:00Z" || events.Events[0].EndsAt != "2026-11-24T17:00:00Z" ||
+		events.Events[0].PropertyID == nil || !strings.HasPrefix(events.Events[0].Title, "Heizung fällt aus – ") {
+		t.Errorf("the visit in the calendar: %+v", events.Events)
+	}
 
 	app.Clock.Advance(2 * 24 * time.Hour)
 	app.Post(page+"/done", "", map[string]any{"note": "Umwälzpumpe getauscht.", "invoice_amount": 412.35}).Expect(http.StatusOK)

@@ -20,6 +20,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/calendar"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/documents"
@@ -48,6 +49,7 @@ type Service struct {
 	messages    *messages.Service
 	files       *documents.Files
 	dicts       *translations.Dictionaries
+	calendar    *calendar.Service
 }
 
 // ServiceParams are the service's dependencies.
@@ -64,12 +66,13 @@ type ServiceParams struct {
 	Messages    *messages.Service
 	Files       *documents.Files
 	Dicts       *translations.Dictionaries `optional:"true"`
+	Calendar    *calendar.Service
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, store: p.Store, cfg: p.Config, clock: p.Clock, mailer: p.Mailer, contracts: p.Contracts,
-		contragents: p.Contragents, messages: p.Messages, files: p.Files, dicts: p.Dicts}
+		contragents: p.Contragents, messages: p.Messages, files: p.Files, dicts: p.Dicts, calendar: p.Calendar}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
@@ -713,6 +716,13 @@ func (s *Service) PickSlot(ctx context.Context, c *contracts.Contract, rawID str
 		}
 		provider, err := s.contragents.ByID(ctx, tx, o.ProviderID)
 		if err != nil {
+			return err
+		}
+		// The visit is an event of the property in the members' calendars
+		// and feeds, booked with the request.
+		if _, err := s.calendar.BookVisit(ctx, tx, calendar.Visit{WorkspaceID: r.WorkspaceID, PropertyID: r.PropertyID,
+			ContractID: r.ContractID, Title: r.Title + " – " + provider.Name, Description: r.AccessNotes,
+			Start: slots[i].Start, End: slots[i].End}); err != nil {
 			return err
 		}
 		w := s.words(c.Locale)
