@@ -18,6 +18,7 @@ import (
 	"github.com/propman/propman/modules/banking"
 	"github.com/propman/propman/modules/billing"
 	"github.com/propman/propman/modules/bills"
+	"github.com/propman/propman/modules/buildings"
 	"github.com/propman/propman/modules/calendar"
 	"github.com/propman/propman/modules/compensations"
 	"github.com/propman/propman/modules/contracts"
@@ -84,6 +85,7 @@ func Catalog() []module.Entry {
 		compensations.Entry(),
 		ledger.Entry(),
 		bills.Entry(),
+		buildings.Entry(),
 		tools.Entry(),
 		calendar.Entry(),
 		reports.Entry(),
