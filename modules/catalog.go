@@ -31,6 +31,7 @@ import (
 	"github.com/propman/propman/modules/negotiations"
 	"github.com/propman/propman/modules/notices"
 	"github.com/propman/propman/modules/oidc"
+	"github.com/propman/propman/modules/opcosts"
 	"github.com/propman/propman/modules/partners"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/penalties"
@@ -86,6 +87,7 @@ func Catalog() []module.Entry {
 		ledger.Entry(),
 		bills.Entry(),
 		buildings.Entry(),
+		opcosts.Entry(),
 		tools.Entry(),
 		calendar.Entry(),
 		reports.Entry(),
