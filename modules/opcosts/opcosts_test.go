@@ -329,3 +329,37 @@ func TestBadInput(t *testing.T) {
 	other := accountstest.NewUser(t, app).Token
 	app.Post(w.path("/opcost-statements"), other, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31"}).Expect(http.StatusForbidden)
 }
+
+// The units, share and direct keys (figures derived by hand): two flats
+// with shares 600 and 400; X-1 all 2025, Y-1 from 2025-07-01 (184 of 365
+// days), nothing prepaid.
+//   - elevator 1,000.00 per unit: X-1 500.00; Y-1 500.00 × 184/365 =
+//     252.054… = 252.05
+//   - cleaning 500.00 by share: X-1 500.00 × 600/1000 = 300.00; Y-1
+//     500.00 × 400/1000 × 184/365 = 100.821… = 100.82
+//   - garden 200.00 recorded for Y-1's flat, direct: Y-1 200.00 × 184/365
+//     = 100.82; X-1 nothing
+func TestUnitsShareAndDirectKeys(t *testing.T) {
+	w := newWorld(t)
+	app, token := w.app, w.token
+	x, y := w.unit(t, "WE X", 70), w.unit(t, "WE Y", 50)
+	app.Put(w.path("/units/"+x), token, map[string]any{"share": 600}).Expect(http.StatusOK)
+	app.Put(w.path("/units/"+y), token, map[string]any{"share": 400}).Expect(http.StatusOK)
+	w.lease(t, x, "X-1", "de", "Xaver", "2025-01-01", "", 10)
+	w.lease(t, y, "Y-1", "de", "Yvonne", "2025-07-01", "", 10)
+	w.bill(t, x, "elevator", "2025-02-01", 1000)
+	w.bill(t, x, "cleaning", "2025-02-01", 500)
+	w.bill(t, y, "garden", "2025-09-01", 200)
+	app.Put(w.path("/opcost-keys"), token, map[string]any{"keys": map[string]any{"elevator": "units", "cleaning": "share", "garden": "direct"}}).
+		Expect(http.StatusOK)
+	body := app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31"}).
+		Expect(http.StatusCreated).String()
+	has(t, "statement", body,
+		`"category":"elevator","key":"units","building_total":1000.00,"unit_value":"1","total_value":"2","days":365,"period_days":365,"amount":500.00`,
+		`"category":"elevator","key":"units","building_total":1000.00,"unit_value":"1","total_value":"2","days":184,"period_days":365,"amount":252.05`,
+		`"category":"cleaning","key":"share","building_total":500.00,"unit_value":"600","total_value":"1000","days":365,"period_days":365,"amount":300.00`,
+		`"category":"cleaning","key":"share","building_total":500.00,"unit_value":"400","total_value":"1000","days":184,"period_days":365,"amount":100.82`,
+		`"category":"garden","key":"direct","building_total":200.00,"unit_value":"1","total_value":"1","days":184,"period_days":365,"amount":100.82`,
+		`"category":"garden","key":"direct","total":200.00,"tenants":100.82,"landlord":99.18`,
+		`"cost_total":800.00,"prepayments_paid":0.00`, `"cost_total":453.69,"prepayments_paid":0.00`)
+}
