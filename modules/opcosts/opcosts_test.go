@@ -2,6 +2,7 @@ package opcosts_test
 
 import (
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/propman/propman/modules/payments/paymentstest"
 	"github.com/propman/propman/platform/mail/mailtest"
 	"github.com/propman/propman/platform/testkit"
+	"github.com/propman/propman/platform/testkit/golden"
 )
 
 func id(t testing.TB, r *testkit.Response) string {
@@ -211,6 +213,10 @@ func TestWorkedExampleWithTenantChangeAndVacancy(t *testing.T) {
 		has(t, "English letter", strings.ReplaceAll(en, "\u00a0", " "), "Operating-cost statement", "Balance due", "162.91")
 	}
 	app.Get(w.path("/opcost-statements/"+st.ID+"/contracts/"+we1+"/pdf"), token).Expect(http.StatusNotFound)
+	// The whole letters as the tenants read them (rewrite with -update,
+	// then read them).
+	golden.Dir(t, filepath.Join("testdata", "golden"), map[string]string{"statement.de.pdf.txt": de, "statement.fr.pdf.txt": fr,
+		"statement.en.pdf.txt": en})
 
 	// Posted once: two charges and one credit.
 	r = app.Post(w.path("/opcost-statements/"+st.ID+"/post"), token, nil).Expect(http.StatusOK)

@@ -81,7 +81,6 @@ func (s *Service) PDF(ctx context.Context, b *buildings.Building, st *Statement,
 	}
 	sh.Row(w("building"), printforms.AddressLine(name, b.Address, strings.TrimSpace(b.PostalCode+" "+b.City)))
 	sh.Row(w("unit"), line.Unit)
-	sh.Row(w("period"), sty.Date(st.From)+" – "+sty.Date(st.To))
 	sh.Row(w("occupancy"), w("occupancy_value", "from", sty.Date(line.From), "to", sty.Date(line.To),
 		"days", strconv.Itoa(line.Days), "period_days", strconv.Itoa(comp.PeriodDays)))
 	sh.Section(w("costs"))
