@@ -8,6 +8,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/listing"
 )
 
 // Handler turns HTTP requests into service calls.
@@ -66,6 +67,27 @@ func (h *Handler) create(c *fiber.Ctx) error {
 		return err
 	}
 	return c.Status(fiber.StatusCreated).JSON(toJSON(b.Country, st, comp))
+}
+
+func (h *Handler) list(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	b, err := h.svc.Building(ctx, auth.Current(c), c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	q, err := listing.Parse(c)
+	if err != nil {
+		return err
+	}
+	list, comps, res, err := h.svc.List(ctx, b, q)
+	if err != nil {
+		return err
+	}
+	byID := make(map[*Statement]*Computation, len(list))
+	for i := range list {
+		byID[&list[i]] = comps[i]
+	}
+	return c.JSON(listing.NewPage("statements", list, func(st *Statement) statementJSON { return toJSON(b.Country, st, byID[st]) }, res, q))
 }
 
 func (h *Handler) get(c *fiber.Ctx) error {

@@ -244,6 +244,18 @@ func TestWorkedExampleWithTenantChangeAndVacancy(t *testing.T) {
 	// Another statement overlapping the posted year: refused, nothing new.
 	app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-07-01", "period_to": "2026-06-30"}).Expect(http.StatusConflict)
 	app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2026-01-01", "period_to": "2026-10-31"}).Expect(http.StatusCreated)
+	var page struct {
+		Statements []statement `json:"statements"`
+		Next       *string     `json:"next"`
+	}
+	app.Get(w.path("/opcost-statements?per_page=1"), token).Expect(http.StatusOK).JSON(&page)
+	if len(page.Statements) != 1 || page.Statements[0].Status != "draft" || page.Next == nil {
+		t.Fatalf("first page: %+v", page)
+	}
+	app.Get(w.path("/opcost-statements?per_page=1&after="+*page.Next), token).Expect(http.StatusOK).JSON(&page)
+	if len(page.Statements) != 1 || page.Statements[0].ID != st.ID || page.Statements[0].Status != "posted" {
+		t.Fatalf("second page: %+v", page)
+	}
 }
 
 // § 556 Abs. 3 BGB: the statement of 2024 was due by 2025-12-31; today

@@ -15,6 +15,7 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		r := guard.Routes(api)
 		r.Get("/buildings/:buildingId/opcost-keys", auth.Viewer, h.keys)
 		r.Put("/buildings/:buildingId/opcost-keys", auth.Manager, h.setKeys)
+		r.Get("/buildings/:buildingId/opcost-statements", auth.Viewer, h.list)
 		r.Post("/buildings/:buildingId/opcost-statements", auth.Accountant, h.create)
 		r.Get("/buildings/:buildingId/opcost-statements/:statementId", auth.Viewer, h.get)
 		r.Post("/buildings/:buildingId/opcost-statements/:statementId/post", auth.Accountant, h.post)

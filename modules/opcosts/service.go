@@ -29,6 +29,7 @@ import (
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/law"
+	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/period"
 )
 
@@ -311,6 +312,23 @@ func (s *Service) Get(ctx context.Context, b *buildings.Building, rawID string) 
 		return nil, nil, fmt.Errorf("statement %s: %w", st.ID, err)
 	}
 	return st, comp, nil
+}
+
+// List returns a page of the building's statements, latest period first,
+// each with what it computed.
+func (s *Service) List(ctx context.Context, b *buildings.Building, q listing.Query) ([]Statement, []*Computation, listing.Result, error) {
+	list, res, err := s.p.Store.list(ctx, b.ID, q)
+	if err != nil {
+		return nil, nil, res, err
+	}
+	comps := make([]*Computation, len(list))
+	for i := range list {
+		comps[i] = new(Computation)
+		if err := json.Unmarshal([]byte(list[i].Computation), comps[i]); err != nil {
+			return nil, nil, res, fmt.Errorf("statement %s: %w", list[i].ID, err)
+		}
+	}
+	return list, comps, res, nil
 }
 
 // Deadline is the day the statement must reach the tenants for a balance

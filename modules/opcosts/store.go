@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/period"
 )
 
@@ -89,4 +90,15 @@ func (s *Store) markPosted(ctx context.Context, db bun.IDB, st *Statement) (bool
 		return false, fmt.Errorf("post statement: %w", err)
 	}
 	return n == 1, nil
+}
+
+// list returns a page of the building's statements, latest period first.
+func (s *Store) list(ctx context.Context, buildingID uuid.UUID, q listing.Query) ([]Statement, listing.Result, error) {
+	var out []Statement
+	sel := s.db.NewSelect().Model(&out).Where("building_id = ?", buildingID)
+	res, err := listing.Scan(ctx, sel, q, listing.Desc("period_from", "id"))
+	if err != nil {
+		return nil, listing.Result{}, fmt.Errorf("list statements: %w", err)
+	}
+	return out, res, nil
 }
