@@ -340,9 +340,21 @@ func TestBadInput(t *testing.T) {
 	app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-12-31", "period_to": "2025-01-01"}).Expect(http.StatusBadRequest)
 	app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-01-01", "period_to": "2026-01-01"}).Expect(http.StatusBadRequest)
 	app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-01-01"}).Expect(http.StatusBadRequest)
-	app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31"}).Expect(http.StatusCreated)
+	var first, second statement
+	app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31"}).
+		Expect(http.StatusCreated).JSON(&first)
+	app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-06-01", "period_to": "2026-05-31"}).
+		Expect(http.StatusCreated).JSON(&second)
 	if got := app.Get("/api/v1/properties/"+we1+"/charges?per_page=200", token).Expect(http.StatusOK).String(); strings.Contains(got, "Operating-cost statement") {
 		t.Errorf("a draft was charged: %s", got)
+	}
+	// Two drafts over the same months: once one is posted, the other is
+	// refused and posts nothing.
+	app.Post(w.path("/opcost-statements/"+first.ID+"/post"), token, nil).Expect(http.StatusOK)
+	r = app.Post(w.path("/opcost-statements/"+second.ID+"/post"), token, nil).Expect(http.StatusConflict)
+	has(t, "refusal", r.String(), `"period_overlaps_posted"`)
+	if got := app.Get("/api/v1/properties/"+we1+"/charges?per_page=200", token).Expect(http.StatusOK).String(); strings.Count(got, "Operating-cost statement") != 1 {
+		t.Errorf("want one statement charge: %s", got)
 	}
 	other := accountstest.NewUser(t, app).Token
 	app.Post(w.path("/opcost-statements"), other, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31"}).Expect(http.StatusForbidden)

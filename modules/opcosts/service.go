@@ -355,13 +355,6 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 	if st.Status == Posted {
 		return apierror.Conflict("already_posted", "This statement has been posted.")
 	}
-	overlap, err := s.p.Store.postedOverlapping(ctx, s.p.DB, b.ID, st.From, st.To, st.ID)
-	if err != nil {
-		return err
-	}
-	if overlap {
-		return apierror.Conflict("period_overlaps_posted", "A posted statement of this building covers part of this period.")
-	}
 	deadline, ok := Deadline(b.Country, st.To)
 	late := ok && s.today().After(deadline)
 	dues := 0
@@ -395,6 +388,15 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 				return err
 			}
 			locked[id] = prop
+		}
+		// Asked under the units' locks: another draft of the building
+		// posted meanwhile has taken the same locks, so it is seen here.
+		overlap, err := s.p.Store.postedOverlapping(ctx, tx, b.ID, st.From, st.To, st.ID)
+		if err != nil {
+			return err
+		}
+		if overlap {
+			return apierror.Conflict("period_overlaps_posted", "A posted statement of this building covers part of this period.")
 		}
 		for i := range comp.Contracts {
 			l := &comp.Contracts[i]
