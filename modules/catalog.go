@@ -18,6 +18,7 @@ import (
 	"github.com/propman/propman/modules/banking"
 	"github.com/propman/propman/modules/billing"
 	"github.com/propman/propman/modules/bills"
+	"github.com/propman/propman/modules/buildings"
 	"github.com/propman/propman/modules/calendar"
 	"github.com/propman/propman/modules/compensations"
 	"github.com/propman/propman/modules/contracts"
@@ -30,6 +31,7 @@ import (
 	"github.com/propman/propman/modules/negotiations"
 	"github.com/propman/propman/modules/notices"
 	"github.com/propman/propman/modules/oidc"
+	"github.com/propman/propman/modules/opcosts"
 	"github.com/propman/propman/modules/partners"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/penalties"
@@ -84,6 +86,8 @@ func Catalog() []module.Entry {
 		compensations.Entry(),
 		ledger.Entry(),
 		bills.Entry(),
+		buildings.Entry(),
+		opcosts.Entry(),
 		tools.Entry(),
 		calendar.Entry(),
 		reports.Entry(),

@@ -114,3 +114,19 @@ func (s *Store) listProperty(ctx context.Context, propertyID uuid.UUID, q listin
 	}
 	return out, res, nil
 }
+
+// AllocableIn returns, through db, the allocable bills of the properties
+// dated from..to (both inclusive), oldest first: what the yearly
+// operating-cost statement (modules/opcosts) spreads over the tenants.
+func AllocableIn(ctx context.Context, db bun.IDB, propertyIDs []uuid.UUID, from, to period.Date) ([]Bill, error) {
+	var out []Bill
+	if len(propertyIDs) == 0 {
+		return out, nil
+	}
+	q := db.NewSelect().Model(&out).Where("property_id ?", database.In(propertyIDs)).Where("allocable").
+		Where("bill_date >= ?", from).Where("bill_date <= ?", to).Order("bill_date", "id")
+	if err := database.Select(ctx, db, q); err != nil {
+		return nil, fmt.Errorf("allocable bills: %w", err)
+	}
+	return out, nil
+}

@@ -31,7 +31,10 @@ func Entry() module.Entry {
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,
-			fx.Provide(fx.Private, NewService, NewHandler),
+			// The service is shared: the opcosts module records a
+			// statement's credit through CreateTx.
+			fx.Provide(NewService),
+			fx.Provide(fx.Private, NewHandler),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}

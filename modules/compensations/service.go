@@ -158,6 +158,17 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, prop *properties
 	return out, err
 }
 
+// CreateTx is Create inside tx, the caller's transaction: another module
+// records what the landlord owes a tenant together with its own writes
+// (the operating-cost statement's credit).
+func (s *Service) CreateTx(ctx context.Context, tx bun.IDB, p auth.Principal, prop *properties.Property, in Input) (*Compensation, error) {
+	c, err := s.contractOf(ctx, tx, prop, in.ContractID, "contract_id")
+	if err != nil {
+		return nil, err
+	}
+	return s.insert(ctx, tx, p, prop, c, in, nil)
+}
+
 func (s *Service) insert(ctx context.Context, tx bun.IDB, p auth.Principal, prop *properties.Property, c *contracts.Contract, in Input, settlement *uuid.UUID) (*Compensation, error) {
 	id, err := uuid.NewV7()
 	if err != nil {

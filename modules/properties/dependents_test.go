@@ -21,7 +21,8 @@ func TestDeleteWithoutTheExpensesModuleRelyOnTheSchema(t *testing.T) {
 		testkit.WithConfig("modules.calendar.enabled", false),
 		testkit.WithConfig("modules.proposals.enabled", false), testkit.WithConfig("modules.negotiations.enabled", false),
 		testkit.WithConfig("modules.ledger.enabled", false), testkit.WithConfig("modules.banking.enabled", false),
-		testkit.WithConfig("modules.repairs.enabled", false))
+		testkit.WithConfig("modules.repairs.enabled", false), testkit.WithConfig("modules.buildings.enabled", false),
+		testkit.WithConfig("modules.opcosts.enabled", false))
 	u := accountstest.NewUser(t, app)
 	create := func() string {
 		var p property

@@ -138,6 +138,8 @@ func newWorld(t *testing.T, app *testkit.App, token string, workspaceID int64) w
 	// banking: the role check comes before the line or mapping is looked up.
 	w["bankLineId"], w["mappingId"] = uuid.NewString(), uuid.NewString()
 	w["billId"] = uuid.NewString() // bills: the property is read first, then no bill has this id
+	w["buildingId"] = created(t, app.Post("/api/v1/buildings", token, map[string]any{"name": "House", "country_code": "DE"}))
+	w["statementId"] = uuid.NewString() // opcosts: the building is read first, then no statement has this id
 	w["locale"] = "en"
 	w["token"] = "no-such-token"
 	w["invitationId"] = "987654321" // refused before any lookup

@@ -8,7 +8,10 @@
 // statutory interest allows no fixed late fee.
 package law
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // Rules are one country's rules for a residential lease.
 type Rules struct {
@@ -28,6 +31,39 @@ type Rules struct {
 	// DepositInterest says whether the deposit earns interest for the
 	// tenant while the landlord holds it.
 	DepositInterest DepositInterestRule
+	// OperatingCosts is the deadline of the yearly operating-cost
+	// statement.
+	OperatingCosts OperatingCostsRule
+}
+
+// OperatingCostsRule is when a yearly operating-cost statement must reach
+// the tenant for a balance due to be claimed.
+type OperatingCostsRule struct {
+	// DeadlineMonths: the statement is due by the end of this many months
+	// after the end of the period; after it the landlord may claim no
+	// balance, unless the delay was not their fault (a credit is owed to
+	// the tenant anyway). 0: the law sets no such deadline.
+	DeadlineMonths int
+	// Source is the provision.
+	Source string
+}
+
+// Deadline is the last day a statement of the period ending on periodEnd
+// may reach the tenant with a claim, and whether the law sets one. A
+// period ending on the last day of a month ends the deadline on the last
+// day of the month DeadlineMonths later (a period ending 2024-02-29 has
+// until 2025-02-28, not 2025-03-01).
+func (r OperatingCostsRule) Deadline(periodEnd time.Time) (time.Time, bool) {
+	if r.DeadlineMonths == 0 {
+		return time.Time{}, false
+	}
+	y, m, d := periodEnd.Date()
+	first := time.Date(y, m+time.Month(r.DeadlineMonths), 1, 0, 0, 0, 0, time.UTC)
+	last := first.AddDate(0, 1, -1).Day()
+	if d > last || periodEnd.AddDate(0, 0, 1).Day() == 1 {
+		d = last
+	}
+	return time.Date(first.Year(), first.Month(), d, 0, 0, 0, 0, time.UTC), true
 }
 
 // TermRule is the term of a residential lease fixed by law, in years, by
@@ -88,9 +124,16 @@ var table = map[string]Rules{
 	// institution at the usual interest rate for savings deposits with a
 	// three-month notice period; the income is the tenant's and increases
 	// the security.
+	//
+	// § 556 Abs. 3 Satz 2 und 3 BGB: the landlord must send the yearly
+	// statement of operating costs by the end of the twelfth month after
+	// the end of the period; after that the landlord can claim no further
+	// payment, unless the landlord is not responsible for the delay.
+	// (A credit owed to the tenant is not excluded.)
 	"DE": {Country: "DE", Fines: false, FinesSource: "§ 555 BGB",
 		Index:           IndexRule{Required: true, Name: "Verbraucherpreisindex für Deutschland (VPI)", Source: "§ 557b BGB"},
-		DepositInterest: DepositInterestRule{Owed: true, Source: "§ 551 Abs. 3 BGB"}},
+		DepositInterest: DepositInterestRule{Owed: true, Source: "§ 551 Abs. 3 BGB"},
+		OperatingCosts:  OperatingCostsRule{DeadlineMonths: 12, Source: "§ 556 Abs. 3 BGB"}},
 	// France. Loi n° 89-462 du 6 juillet 1989, art. 4 i): any clause that
 	// authorises the landlord to collect fines or penalties for a breach of
 	// the lease or of the building's rules is deemed unwritten.

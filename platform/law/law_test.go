@@ -1,6 +1,9 @@
 package law
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestFines(t *testing.T) {
 	for country, want := range map[string]bool{"DE": false, "de": false, "FR": false, " fr ": false, "GB": false,
@@ -43,5 +46,28 @@ func TestLeaseTermAndDepositInterest(t *testing.T) {
 	}
 	if Of("FR").Term.Source != "loi n° 89-462, art. 10" || Of("DE").DepositInterest.Source != "§ 551 Abs. 3 BGB" {
 		t.Error("a rule lacks its source")
+	}
+}
+
+// § 556 Abs. 3 BGB: the statement of a calendar year is due by the end of
+// the following year; France sets no exclusion deadline.
+func TestOperatingCostsDeadline(t *testing.T) {
+	day := func(s string) time.Time {
+		d, err := time.Parse("2006-01-02", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	for _, c := range []struct{ end, want string }{
+		{"2025-12-31", "2026-12-31"}, {"2024-02-29", "2025-02-28"}, {"2025-06-30", "2026-06-30"}, {"2025-06-15", "2026-06-15"},
+	} {
+		got, ok := Of("de").OperatingCosts.Deadline(day(c.end))
+		if !ok || got.Format("2006-01-02") != c.want {
+			t.Errorf("period ending %s: deadline %s %v, want %s", c.end, got.Format("2006-01-02"), ok, c.want)
+		}
+	}
+	if _, ok := Of("FR").OperatingCosts.Deadline(day("2025-12-31")); ok {
+		t.Error("France: no exclusion deadline")
 	}
 }

@@ -1,0 +1,150 @@
+package opcosts
+
+import (
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/listing"
+)
+
+// Handler turns HTTP requests into service calls.
+type Handler struct {
+	svc *Service
+}
+
+// NewHandler returns the handler.
+func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
+
+func (h *Handler) keys(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	b, err := h.svc.Building(ctx, auth.Current(c), c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	keys, err := h.svc.Keys(ctx, b)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"keys": keys})
+}
+
+func (h *Handler) setKeys(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	b, err := h.svc.Building(ctx, auth.Current(c), c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Keys map[string]string `json:"keys"`
+	}
+	if err := httpserver.DecodeJSON(c, &in); err != nil {
+		return err
+	}
+	keys, err := h.svc.SetKeys(ctx, b, in.Keys)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"keys": keys})
+}
+
+func (h *Handler) create(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	p := auth.Current(c)
+	b, err := h.svc.Building(ctx, p, c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	var in Period
+	if err := httpserver.DecodeJSON(c, &in); err != nil {
+		return err
+	}
+	st, comp, err := h.svc.Create(ctx, p, b, in)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(toJSON(b.Country, st, comp))
+}
+
+func (h *Handler) list(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	b, err := h.svc.Building(ctx, auth.Current(c), c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	q, err := listing.Parse(c)
+	if err != nil {
+		return err
+	}
+	list, comps, res, err := h.svc.List(ctx, b, q)
+	if err != nil {
+		return err
+	}
+	byID := make(map[*Statement]*Computation, len(list))
+	for i := range list {
+		byID[&list[i]] = comps[i]
+	}
+	return c.JSON(listing.NewPage("statements", list, func(st *Statement) statementJSON { return toJSON(b.Country, st, byID[st]) }, res, q))
+}
+
+func (h *Handler) get(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	b, err := h.svc.Building(ctx, auth.Current(c), c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	st, comp, err := h.svc.Get(ctx, b, c.Params("statementId"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(toJSON(b.Country, st, comp))
+}
+
+func (h *Handler) post(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	p := auth.Current(c)
+	b, err := h.svc.Building(ctx, p, c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	st, comp, err := h.svc.Get(ctx, b, c.Params("statementId"))
+	if err != nil {
+		return err
+	}
+	var in PostInput
+	if len(c.Body()) > 0 {
+		if err := httpserver.DecodeJSON(c, &in); err != nil {
+			return err
+		}
+		if in.LateNotAtFault == nil {
+			return apierror.Validation("late_not_at_fault: is required in a body (leave the body out to excuse nothing)")
+		}
+	}
+	if err := h.svc.Post(ctx, p, b, st, comp, in); err != nil {
+		return err
+	}
+	return c.JSON(toJSON(b.Country, st, comp))
+}
+
+func (h *Handler) pdf(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	p := auth.Current(c)
+	b, err := h.svc.Building(ctx, p, c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	st, comp, err := h.svc.Get(ctx, b, c.Params("statementId"))
+	if err != nil {
+		return err
+	}
+	pdf, name, err := h.svc.PDF(ctx, b, st, comp, c.Params("contractId"), strings.Clone(c.Query("locale")))
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "application/pdf")
+	c.Set(fiber.HeaderContentDisposition, `inline; filename="`+name+`"`)
+	return c.Send(pdf)
+}

@@ -1,0 +1,3 @@
+DROP TABLE opcost_statements;
+--bun:split
+DROP TABLE opcost_keys;

@@ -1,0 +1,150 @@
+package opcosts
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/propman/propman/modules/buildings"
+	"github.com/propman/propman/modules/printforms"
+	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/money"
+)
+
+// say is the catalogue's text of opcosts.<key> in locale with its
+// {placeholders} filled from vars (name, value pairs); the key itself when
+// missing, so a missing word shows in tests.
+func (s *Service) say(locale, key string, vars ...string) string {
+	key = "opcosts." + key
+	text := key
+	if t, _ := s.p.Dicts.Select(locale, []string{key}); t[key] != "" {
+		text = t[key]
+	}
+	pairs := make([]string, 0, len(vars))
+	for i := 0; i+1 < len(vars); i += 2 {
+		pairs = append(pairs, "{"+vars[i]+"}", vars[i+1])
+	}
+	return strings.NewReplacer(pairs...).Replace(text)
+}
+
+// PDF is the letter of one contract of the statement in locale, else the
+// contract's: every cost with its key, the building's total, the unit's
+// value against the building's, the days and the amount, then the
+// prepayments and the result, and the note the building's country
+// requires.
+func (s *Service) PDF(ctx context.Context, b *buildings.Building, st *Statement, comp *Computation, rawContract, locale string) ([]byte, string, error) {
+	id, err := uuid.Parse(rawContract)
+	var line *ContractLine
+	if err == nil {
+		for i := range comp.Contracts {
+			if comp.Contracts[i].ContractID == id {
+				line = &comp.Contracts[i]
+			}
+		}
+	}
+	if line == nil {
+		return nil, "", apierror.NotFound("The contract is not part of this statement.")
+	}
+	loc := locale
+	if loc == "" {
+		loc = line.Locale
+	}
+	if !knownLocale(loc) {
+		loc = "en"
+	}
+	c, err := s.p.Contracts.ByID(ctx, s.p.DB, line.ContractID)
+	if err != nil {
+		return nil, "", err
+	}
+	tenant := ""
+	if s.p.Tenants != nil {
+		if t, err := s.p.Tenants.ByID(ctx, s.p.DB, c.TenantID); err == nil {
+			tenant = t.Name
+		}
+	}
+	landlord := ""
+	if u, err := s.p.Accounts.User(ctx, st.OwnerID); err == nil {
+		landlord = u.Name
+	}
+	w := func(k string, vars ...string) string { return s.say(loc, k, vars...) }
+	sty := printforms.StyleOf(loc)
+	m := func(a money.Amount) string { return sty.Money(a, st.Currency) }
+	sh := s.p.Renderer.Sheet(loc, w("title"), w("period")+" "+sty.Date(st.From)+" – "+sty.Date(st.To), st.CreatedAt)
+	sh.Row(w("landlord"), landlord)
+	sh.Row(w("tenant"), tenant)
+	sh.Row(w("contract"), line.ContractNumber)
+	name := b.Name
+	if strings.EqualFold(strings.TrimSpace(b.Name), strings.TrimSpace(b.Address)) {
+		name = ""
+	}
+	sh.Row(w("building"), printforms.AddressLine(name, b.Address, strings.TrimSpace(b.PostalCode+" "+b.City)))
+	sh.Row(w("unit"), line.Unit)
+	sh.Row(w("occupancy"), w("occupancy_value", "from", sty.Date(line.From), "to", sty.Date(line.To),
+		"days", strconv.Itoa(line.Days), "period_days", strconv.Itoa(comp.PeriodDays)))
+	sh.Section(w("costs"))
+	for _, cl := range line.Costs {
+		sh.Row(w("category."+cl.Category), m(cl.Amount))
+		vars := []string{"total", m(cl.Total), "unit", value(sty, cl.Key, cl.UnitValue), "all", value(sty, cl.Key, cl.TotalValue),
+			"days", strconv.Itoa(cl.Days), "period_days", strconv.Itoa(cl.PeriodDays), "amount", m(cl.Amount)}
+		arithmetic := "line"
+		switch cl.Key {
+		case KeyPersons:
+			arithmetic = "line_persons"
+		case KeyDirect:
+			arithmetic = "line_direct"
+		}
+		sh.Para(w("key."+cl.Key) + sty.Colon() + " " + w(arithmetic, vars...))
+	}
+	sh.Section(w("summary"))
+	sh.Row(w("cost_total"), m(line.CostTotal))
+	sh.Row(w("prepaid"), "− "+m(line.Prepaid))
+	if line.Result >= 0 {
+		sh.Row(w("balance_due"), m(line.Result))
+	} else {
+		sh.Row(w("credit"), m(-line.Result))
+	}
+	switch strings.ToUpper(b.Country) {
+	case "DE":
+		sh.Para(w("note.de_objections"))
+	case "FR":
+		sh.Para(w("note.fr_receipts"))
+	}
+	pdf, err := sh.Finish(w("title") + " " + line.ContractNumber)
+	if err != nil {
+		return nil, "", err
+	}
+	return pdf, "opcosts-" + st.From.String() + "-" + safeName(line.ContractNumber) + ".pdf", nil
+}
+
+// value writes a key's value in the locale: areas and shares as decimals
+// with the locale's separators, person-days and counts as they are.
+func value(sty printforms.Style, key, v string) string {
+	switch key {
+	case KeyArea:
+		return sty.Decimal(v) + " m²"
+	case KeyShare:
+		return sty.Decimal(v)
+	}
+	return v
+}
+
+func knownLocale(l string) bool {
+	switch l {
+	case "en", "de", "fr", "es", "uk":
+		return true
+	}
+	return false
+}
+
+// safeName keeps letters, digits, '-' and '_' of a contract number, so a
+// filename in a header never carries a quote.
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
+			return r
+		}
+		return '_'
+	}, s)
+}

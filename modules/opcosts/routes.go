@@ -1,0 +1,24 @@
+package opcosts
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/module"
+)
+
+// NewRoutes lists every route of the module. A statement is bookkeeping:
+// an accountant computes and posts it; the keys are the landlord's
+// choice (a manager's).
+func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
+	return module.Routes{Module: Name, Register: func(api fiber.Router) {
+		r := guard.Routes(api)
+		r.Get("/buildings/:buildingId/opcost-keys", auth.Viewer, h.keys)
+		r.Put("/buildings/:buildingId/opcost-keys", auth.Manager, h.setKeys)
+		r.Get("/buildings/:buildingId/opcost-statements", auth.Viewer, h.list)
+		r.Post("/buildings/:buildingId/opcost-statements", auth.Accountant, h.create)
+		r.Get("/buildings/:buildingId/opcost-statements/:statementId", auth.Viewer, h.get)
+		r.Post("/buildings/:buildingId/opcost-statements/:statementId/post", auth.Accountant, h.post)
+		r.Get("/buildings/:buildingId/opcost-statements/:statementId/contracts/:contractId/pdf", auth.Viewer, h.pdf)
+	}}
+}

@@ -1,0 +1,104 @@
+package opcosts
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
+)
+
+// Store reads and writes keys and statements.
+type Store struct {
+	db *bun.DB
+}
+
+// NewStore returns a store on db.
+func NewStore(db *bun.DB) *Store { return &Store{db: db} }
+
+func (s *Store) keys(ctx context.Context, db bun.IDB, buildingID uuid.UUID) (map[string]string, error) {
+	var rows []KeyRow
+	if err := database.Select(ctx, db, db.NewSelect().Model(&rows).Where("building_id = ?", buildingID)); err != nil {
+		return nil, fmt.Errorf("opcost keys: %w", err)
+	}
+	out := make(map[string]string, len(rows))
+	for _, r := range rows {
+		out[r.Category] = r.Key
+	}
+	return out, nil
+}
+
+func (s *Store) setKey(ctx context.Context, db bun.IDB, r *KeyRow) error {
+	if _, err := database.Exec(ctx, db, db.NewDelete().Model((*KeyRow)(nil)).
+		Where("building_id = ?", r.BuildingID).Where("category = ?", r.Category)); err != nil {
+		return fmt.Errorf("replace opcost key: %w", err)
+	}
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(r)); err != nil {
+		return fmt.Errorf("insert opcost key: %w", err)
+	}
+	return nil
+}
+
+var errNotFound = errors.New("statement not found")
+
+func (s *Store) byID(ctx context.Context, db bun.IDB, buildingID, id uuid.UUID) (*Statement, error) {
+	st := new(Statement)
+	err := database.Select(ctx, db, db.NewSelect().Model(st).Where("id = ?", id).Where("building_id = ?", buildingID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("statement: %w", err)
+	}
+	return st, nil
+}
+
+// postedOverlapping tells whether a posted statement of the building
+// other than except covers a day of from..to.
+func (s *Store) postedOverlapping(ctx context.Context, db bun.IDB, buildingID uuid.UUID, from, to period.Date, except uuid.UUID) (bool, error) {
+	ok, err := database.Exists(ctx, db, db.NewSelect().Model((*Statement)(nil)).Where("building_id = ?", buildingID).
+		Where("status = ?", Posted).Where("period_from <= ?", to).Where("period_to >= ?", from).Where("id <> ?", except))
+	if err != nil {
+		return false, fmt.Errorf("posted statements: %w", err)
+	}
+	return ok, nil
+}
+
+func (s *Store) insert(ctx context.Context, db bun.IDB, st *Statement) error {
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(st)); err != nil {
+		return fmt.Errorf("insert statement: %w", err)
+	}
+	return nil
+}
+
+// markPosted turns the draft into a posted statement; false when it was
+// posted already (a concurrent post).
+func (s *Store) markPosted(ctx context.Context, db bun.IDB, st *Statement) (bool, error) {
+	res, err := database.Exec(ctx, db, db.NewUpdate().Model(st).Column("status", "computation", "late_not_at_fault", "posted_at").
+		Where("id = ?", st.ID).Where("status = ?", Draft))
+	if err != nil {
+		return false, fmt.Errorf("post statement: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("post statement: %w", err)
+	}
+	return n == 1, nil
+}
+
+// list returns a page of the building's statements, latest period first.
+func (s *Store) list(ctx context.Context, buildingID uuid.UUID, q listing.Query) ([]Statement, listing.Result, error) {
+	var out []Statement
+	sel := s.db.NewSelect().Model(&out).Where("building_id = ?", buildingID)
+	res, err := listing.Scan(ctx, sel, q, listing.Desc("period_from", "id"))
+	if err != nil {
+		return nil, listing.Result{}, fmt.Errorf("list statements: %w", err)
+	}
+	return out, res, nil
+}
