@@ -959,6 +959,254 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/buildings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's buildings, oldest first
+         * @description One page of the buildings of the workspace (`X-Workspace-ID`), in creation order (id).
+         */
+        get: operations["listBuildings"];
+        put?: never;
+        /**
+         * Record a building
+         * @description Records a building of the workspace. `name` and `country_code` are
+         *     required; a blank name or a country code that is not two letters:
+         *     400 listing every broken rule, nothing written.
+         */
+        post: operations["createBuilding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/buildings/{buildingId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One building
+         * @description The building; 403 when it is another workspace's.
+         */
+        get: operations["getBuilding"];
+        /**
+         * Change a building (partial update)
+         * @description Changes the fields given, under the rules of the creation.
+         */
+        put: operations["updateBuilding"];
+        post?: never;
+        /**
+         * Delete a building
+         * @description Deletes the building and its unit data (rooms, floor, share,
+         *     heating) and its operating-cost statements and keys; the
+         *     properties themselves, their contracts and any charge or credit a
+         *     statement posted stay.
+         */
+        delete: operations["deleteBuilding"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/buildings/{buildingId}/opcost-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key of every operating-cost category of the building
+         * @description Every operating-cost category with its key; a category not set is spread by `area`.
+         */
+        get: operations["getOpcostKeys"];
+        /**
+         * Set the keys of some operating-cost categories
+         * @description Sets the key of each category given; the others keep theirs. An
+         *     unknown category or key, or `consumption`/`heizkv` (not available
+         *     yet), is a 400 naming each, and nothing is written.
+         */
+        put: operations["setOpcostKeys"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/buildings/{buildingId}/opcost-statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The building's statements, latest period first
+         * @description One page of the building's statements, drafts and posted, by period start (latest first), then id; each with its arithmetic.
+         */
+        get: operations["listOpcostStatements"];
+        put?: never;
+        /**
+         * Compute a draft statement of the building for a period
+         * @description Computes and keeps a draft statement for `period_from`..`period_to`
+         *     (both included, at most one year, § 556 Abs. 3 Satz 1 BGB): see
+         *     the tag for the arithmetic. Contracts count from the later of
+         *     their start and the period's start to the earlier of their end
+         *     (or termination day) and the period's end. Nothing is posted. 409
+         *     `period_overlaps_posted` when a posted statement of the building
+         *     covers a day of the period; 422 `key_weight_missing` naming the
+         *     unit whose area or share a key needs, `household_missing` naming
+         *     the contract without a household size for every day of its stay
+         *     (`persons` key), `key_sums_to_zero`, `no_units`,
+         *     `currency_mismatch`.
+         */
+        post: operations["createOpcostStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/buildings/{buildingId}/opcost-statements/{statementId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One statement with its arithmetic
+         * @description The statement as computed (and, once posted, the charge or credit of each contract).
+         */
+        get: operations["getOpcostStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/buildings/{buildingId}/opcost-statements/{statementId}/contracts/{contractId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The statement letter of one tenant
+         * @description The PDF for one contract of the statement, in `locale` (default:
+         *     the contract's): every cost with its category and key, the
+         *     building's total, the unit's value against the building's, the
+         *     days against the period's, the amount, then the costs, the
+         *     prepayments paid and the balance due or credit, and the note the
+         *     building's country requires (Germany: the tenant's objection
+         *     deadline, § 556 Abs. 3 Satz 5 BGB; France: the receipts held
+         *     for six months, loi n° 89-462 art. 23). 404 when the contract is
+         *     not part of the statement.
+         */
+        get: operations["getOpcostStatementPDF"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/buildings/{buildingId}/opcost-statements/{statementId}/post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post the statement, once
+         * @description In one transaction: for each contract with a balance due a charge
+         *     of the contract (named "Operating-cost statement <from> – <to>",
+         *     due 30 days after today; the ledger books it as every charge), for
+         *     each credit a pending compensation of kind `overpayment_refund`
+         *     (the landlord then credits it against the rent or pays it out, see
+         *     compensations). A second post: 409 `already_posted`; a posted
+         *     statement of another draft covering the period: 409
+         *     `period_overlaps_posted`. Where the building's country sets a
+         *     deadline (Germany: the end of the twelfth month after the
+         *     period, § 556 Abs. 3 BGB) and today is after it, a statement with
+         *     a balance due is refused with 422 `deadline_passed` unless
+         *     `late_not_at_fault: true` (the landlord records that the delay
+         *     was not their fault: everything posts) or `credits_only: true`
+         *     (the credits post, each balance due is marked `excluded`, not
+         *     posted). Credits always post. The body may be left out (nothing late
+         *     excused); when sent, it names `late_not_at_fault`.
+         */
+        post: operations["postOpcostStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/buildings/{buildingId}/units": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The building's units
+         * @description Every unit of the building with its property's name and living area, by property id.
+         */
+        get: operations["listBuildingUnits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/buildings/{buildingId}/units/{propertyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make a property a unit of the building, or change its unit data
+         * @description Joins the property to the building (a property already in another
+         *     building moves to this one) and sets the fields given; fields
+         *     left out keep their value. The property must be of the building's
+         *     workspace (400 otherwise); an unknown heating type, a negative
+         *     share or one with more than 4 decimals: 400, nothing written.
+         */
+        put: operations["putBuildingUnit"];
+        post?: never;
+        /**
+         * Take a property out of the building
+         * @description Removes the property's unit data; the property stays. 404 when it is not a unit of this building.
+         */
+        delete: operations["deleteBuildingUnit"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/calendar-events": {
         parameters: {
             query?: never;
@@ -1217,6 +1465,32 @@ export interface paths {
          *     `GET /print-forms/contracts/{id}` stores it.
          */
         post: operations["activateContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contracts/{contractId}/household": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The contract's household sizes
+         * @description Every recorded household size of the contract, oldest first; each holds from its day until the next one.
+         */
+        get: operations["listContractHousehold"];
+        put?: never;
+        /**
+         * Record the contract's household size from a day on
+         * @description Records how many persons live under the contract from `from` on
+         *     (the `persons` key of the operating-cost statement counts them to
+         *     the day). A second size from the same day: 409 `household_exists`.
+         */
+        post: operations["addContractHousehold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6416,6 +6690,77 @@ export interface components {
             plan?: "free" | "pro";
             vat_id?: string;
         };
+        Building: {
+            address: string;
+            city: string;
+            /** @description ISO 3166-1 alpha-2, upper case */
+            country_code: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            postal_code: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        BuildingCreate: {
+            address?: string;
+            city?: string;
+            /** @description ISO 3166-1 alpha-2 */
+            country_code: string;
+            name: string;
+            postal_code?: string;
+        };
+        /**
+         * @description `central` (the building's central heating), `district` (district heating), `storey` (a heating per flat, Etagenheizung), `individual` (stoves, electric), `none`, `unknown` (not recorded).
+         * @enum {string}
+         */
+        BuildingHeatingType: "unknown" | "central" | "district" | "storey" | "individual" | "none";
+        BuildingPage: {
+            buildings: components["schemas"]["Building"][];
+            next: components["schemas"]["NextCursor"];
+            /** @description Only in answers to `?page=` requests */
+            page?: number;
+            per_page: number;
+            /** @description Only in answers to `?page=` requests */
+            total?: number;
+        };
+        /**
+         * @description The unit's share of the building (Miteigentumsanteil, tantièmes), a decimal with at most 4 places; the `share` key divides by the sum of the shares of the building's units, so any scale (per 1,000, per 10,000) works.
+         * @example 125.5
+         */
+        BuildingShare: number;
+        BuildingUnit: {
+            /** Format: uuid */
+            building_id: string;
+            /** @description 0 the ground floor, negative below it */
+            floor: number | null;
+            heating_type: components["schemas"]["BuildingHeatingType"];
+            /** @description The property's living area in m² (set on the property); null when not recorded */
+            living_area: number | null;
+            /** @description The property's name */
+            name: string;
+            /** Format: uuid */
+            property_id: string;
+            rooms: number | null;
+            /** @description The unit's share of the building (see BuildingShare); null when not recorded */
+            share: number | null;
+        };
+        BuildingUnitUpdate: {
+            floor?: number;
+            heating_type?: components["schemas"]["BuildingHeatingType"];
+            rooms?: number;
+            share?: components["schemas"]["BuildingShare"];
+        };
+        BuildingUpdate: {
+            address?: string;
+            city?: string;
+            /** @description ISO 3166-1 alpha-2 */
+            country_code?: string;
+            name?: string;
+            postal_code?: string;
+        };
         CalendarEvent: {
             all_day: boolean;
             attendees: string[];
@@ -7502,6 +7847,23 @@ export interface components {
              */
             locale: string;
         };
+        Household: {
+            /** Format: uuid */
+            contract_id: string;
+            /**
+             * Format: date
+             * @description The day from which the size holds, until the next recorded size
+             */
+            from: string;
+            /** Format: uuid */
+            id: string;
+            persons: number;
+        };
+        HouseholdCreate: {
+            /** Format: date */
+            from: string;
+            persons: number;
+        };
         IncomeMonth: {
             /** @description Cash basis: money received beyond every charge (tenant credit); 0 on accrual */
             advance: components["schemas"]["ReportAmount"];
@@ -8005,6 +8367,128 @@ export interface components {
         OIDCExchange: {
             /** @description The one-time code of the callback's redirect */
             code: string;
+        };
+        /**
+         * @description An amount with exactly 2 decimals (may be negative for a credit)
+         * @example 120.5
+         */
+        OpcostAmount: number;
+        OpcostContractLine: {
+            /**
+             * Format: uuid
+             * @description The charge posted for a balance due
+             */
+            charge_id: string | null;
+            /**
+             * Format: uuid
+             * @description The compensation posted for a credit
+             */
+            compensation_id: string | null;
+            /** Format: uuid */
+            contract_id: string;
+            contract_number: string;
+            cost_total: components["schemas"]["OpcostAmount"];
+            costs: {
+                amount: components["schemas"]["OpcostAmount"];
+                building_total: components["schemas"]["OpcostAmount"];
+                category: string;
+                days: number;
+                key: components["schemas"]["OpcostKey"];
+                period_days: number;
+                /** @description The building's sum under the key */
+                total_value: string;
+                /** @description The unit's value under the key, a decimal (m² for area) */
+                unit_value: string;
+            }[];
+            days: number;
+            /** @description A balance due not posted: the deadline had passed (credits_only) */
+            excluded: boolean;
+            /**
+             * Format: date
+             * @description First day of the contract in the period
+             */
+            from: string;
+            /** @description The contract's language (the letter's default) */
+            locale: string;
+            prepayments_charged: components["schemas"]["OpcostAmount"];
+            prepayments_paid: components["schemas"]["OpcostAmount"];
+            /** Format: uuid */
+            property_id: string;
+            result: components["schemas"]["OpcostAmount"];
+            /**
+             * Format: date
+             * @description Last day of the contract in the period
+             */
+            to: string;
+            /** @description The property's name */
+            unit: string;
+        };
+        /**
+         * @description `area` living area, `persons` person-days, `units` one per unit, `share` share of the building, `direct` the unit the bill was recorded for
+         * @enum {string}
+         */
+        OpcostKey: "area" | "persons" | "units" | "share" | "direct";
+        OpcostKeys: {
+            /** @description Every operating-cost category (see BillOperatingCategory) with its key */
+            keys: {
+                [key: string]: components["schemas"]["OpcostKey"];
+            };
+        };
+        OpcostKeysUpdate: {
+            /** @description Category: key, for the categories to change */
+            keys: {
+                [key: string]: string;
+            };
+        };
+        OpcostStatement: {
+            /** Format: uuid */
+            building_id: string;
+            /** @description Each category with bills in the period, by name */
+            categories: {
+                category: string;
+                key: components["schemas"]["OpcostKey"];
+                landlord: components["schemas"]["OpcostAmount"];
+                tenants: components["schemas"]["OpcostAmount"];
+                total: components["schemas"]["OpcostAmount"];
+            }[];
+            contracts: components["schemas"]["OpcostContractLine"][];
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            /**
+             * Format: date
+             * @description The last day the statement may reach the tenants for a balance due to be claimed; null where the building's country sets none
+             */
+            deadline: string | null;
+            /** @description The provision of the deadline (§ 556 Abs. 3 BGB) */
+            deadline_source: string | null;
+            /** Format: uuid */
+            id: string;
+            late_not_at_fault: boolean;
+            period_days: number;
+            /** Format: date */
+            period_from: string;
+            /** Format: date */
+            period_to: string;
+            /** Format: date-time */
+            posted_at: string | null;
+            /** @enum {string} */
+            status: "draft" | "posted";
+        };
+        OpcostStatementCreate: {
+            /** Format: date */
+            period_from: string;
+            /**
+             * Format: date
+             * @description The last day, included; at most one year after period_from
+             */
+            period_to: string;
+        };
+        OpcostStatementPost: {
+            /** @description After the deadline: post the credits and mark the balances due as excluded */
+            credits_only?: boolean;
+            /** @description After the deadline: the landlord records that the delay was not their fault, so balances due post too */
+            late_not_at_fault: boolean;
         };
         PartnerInvitation: {
             /** @description the referral code to register with */
@@ -9123,6 +9607,10 @@ export interface components {
         BillStatus: "paid" | "unpaid";
         /** @description Only bills dated on or before this day (YYYY-MM-DD) */
         BillTo: string;
+        /** @description The building's id */
+        BuildingPath: string;
+        /** @description The property's id */
+        BuildingUnitPath: string;
         /** @description The compensation's UUID; anything else is a 404 */
         CompensationId: string;
         /** @description The contract's UUID; anything else is a 404 */
@@ -9137,6 +9625,8 @@ export interface components {
         ExpenseId: string;
         /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
         FileLocale: "en" | "de" | "fr" | "es" | "uk";
+        /** @description The contract's id */
+        HouseholdContractPath: string;
         /** @description An ETag from an earlier answer; 304 when it is still current */
         IfNoneMatch: string;
         /** @description The inspection's UUID; anything else is a 404 */
@@ -9160,6 +9650,10 @@ export interface components {
         NegotiationToken: string;
         /** @description The provider's name in the configuration (`modules.oidc.providers.<name>`) */
         OIDCProvider: string;
+        /** @description The building's id */
+        OpcostBuildingPath: string;
+        /** @description The statement's id */
+        OpcostStatementPath: string;
         /** @description Page number, from 1 */
         Page: number;
         /** @description The payment's UUID; anything else is a 404 */
@@ -11323,6 +11817,740 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listBuildings: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of buildings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuildingPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBuilding: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "Lindenstraße 5",
+                 *       "city": "Berlin",
+                 *       "country_code": "DE",
+                 *       "name": "Lindenstraße 5",
+                 *       "postal_code": "10969"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BuildingCreate"];
+            };
+        };
+        responses: {
+            /** @description The building recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Building"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBuilding: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["BuildingPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The building */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Building"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateBuilding: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["BuildingPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "city": "Berlin"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BuildingUpdate"];
+            };
+        };
+        responses: {
+            /** @description The building changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Building"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteBuilding: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["BuildingPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOpcostKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["OpcostBuildingPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpcostKeys"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setOpcostKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["OpcostBuildingPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "keys": {
+                 *         "elevator": "units",
+                 *         "waste": "persons"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OpcostKeysUpdate"];
+            };
+        };
+        responses: {
+            /** @description Every category's key after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpcostKeys"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listOpcostStatements: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["OpcostBuildingPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of statements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next: components["schemas"]["NextCursor"];
+                        /** @description Only in answers to `?page=` requests */
+                        page?: number;
+                        per_page: number;
+                        statements: components["schemas"]["OpcostStatement"][];
+                        /** @description Only in answers to `?page=` requests */
+                        total?: number;
+                    };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createOpcostStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["OpcostBuildingPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "period_from": "2025-01-01",
+                 *       "period_to": "2025-12-31"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OpcostStatementCreate"];
+            };
+        };
+        responses: {
+            /** @description The draft statement */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpcostStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `period_overlaps_posted` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `key_weight_missing`, `household_missing`, `key_sums_to_zero`, `no_units`, `currency_mismatch`: the message names the unit or contract */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOpcostStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["OpcostBuildingPath"];
+                /** @description The statement's id */
+                statementId: components["parameters"]["OpcostStatementPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpcostStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOpcostStatementPDF: {
+        parameters: {
+            query?: {
+                /** @description The letter's language (en, de, fr, es, uk); default the contract's; another value prints English */
+                locale?: string;
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["OpcostBuildingPath"];
+                /** @description The statement's id */
+                statementId: components["parameters"]["OpcostStatementPath"];
+                /** @description The contract's id */
+                contractId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postOpcostStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["OpcostBuildingPath"];
+                /** @description The statement's id */
+                statementId: components["parameters"]["OpcostStatementPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "late_not_at_fault": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["OpcostStatementPost"];
+            };
+        };
+        responses: {
+            /** @description The posted statement */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpcostStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `already_posted`, `period_overlaps_posted` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `deadline_passed`: the message names the deadline and its provision */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBuildingUnits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["BuildingPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The units */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        units: components["schemas"]["BuildingUnit"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putBuildingUnit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["BuildingPath"];
+                /** @description The property's id */
+                propertyId: components["parameters"]["BuildingUnitPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "floor": 2,
+                 *       "heating_type": "central",
+                 *       "rooms": 3,
+                 *       "share": 125.5
+                 *     }
+                 */
+                "application/json": components["schemas"]["BuildingUnitUpdate"];
+            };
+        };
+        responses: {
+            /** @description The unit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuildingUnit"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteBuildingUnit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["BuildingPath"];
+                /** @description The property's id */
+                propertyId: components["parameters"]["BuildingUnitPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listCalendarEvents: {
         parameters: {
             query?: {
@@ -11995,6 +13223,104 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listContractHousehold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The contract's id */
+                contractId: components["parameters"]["HouseholdContractPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The household sizes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        household: components["schemas"]["Household"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    addContractHousehold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The contract's id */
+                contractId: components["parameters"]["HouseholdContractPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "2025-01-01",
+                 *       "persons": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["HouseholdCreate"];
+            };
+        };
+        responses: {
+            /** @description The household size recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Household"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `household_exists`: the contract has a size from this day already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
