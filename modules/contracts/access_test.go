@@ -23,10 +23,11 @@ func TestAccessControlOnEveryRoute(t *testing.T) {
 	c := f.create(t, "1", rentTerms("2026-11-01")...)
 
 	routes := ownRoutes(f.app)
-	// 7 of this module's, the notices' settings (GET, PATCH) and their
-	// rent call's letter (GET).
-	if len(routes) != 10 {
-		t.Fatalf("found %d routes under /contracts/:contractId, want 10: %v", len(routes), routes)
+	// 7 of this module's, the notices' settings (GET, PATCH), their
+	// rent call's letter (GET) and the household sizes of modules/buildings
+	// (GET, POST).
+	if len(routes) != 12 {
+		t.Fatalf("found %d routes under /contracts/:contractId, want 12: %v", len(routes), routes)
 	}
 	bodies := map[string]any{
 		http.MethodPatch: map[string]any{"reminder": false},
