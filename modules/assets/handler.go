@@ -2,7 +2,6 @@ package assets
 
 import (
 	"github.com/gofiber/fiber/v2"
-	"go.uber.org/fx"
 	"slices"
 	"strings"
 
@@ -13,34 +12,19 @@ import (
 	"github.com/propman/propman/platform/listing"
 )
 
-// Handler turns HTTP requests into service calls. Every route first checks
-// the property through the properties module (404 for another workspace's
-// to a tenant, 403 otherwise); only then is the body read.
+// Handler turns HTTP requests into service calls. Every property route
+// has its property authorised by properties.Service.Scope first (404 for
+// another workspace's to a tenant, 403 otherwise, routes.go); only then is
+// the body read.
 type Handler struct {
-	svc   *Service
-	props *properties.Service
-}
-
-// HandlerParams are the handler's dependencies.
-type HandlerParams struct {
-	fx.In
-
-	Service    *Service
-	Properties *properties.Service
+	svc *Service
 }
 
 // NewHandler returns the handler.
-func NewHandler(p HandlerParams) *Handler { return &Handler{svc: p.Service, props: p.Properties} }
-
-func (h *Handler) property(c *fiber.Ctx) (*properties.Property, error) {
-	return h.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
-}
+func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
 
 func (h *Handler) list(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
+	prop := properties.Scoped(c)
 	q, err := listing.Parse(c, listing.Text("category", 50), listing.OneOf("condition", Conditions...))
 	if err != nil {
 		return err
@@ -65,10 +49,7 @@ func decodeAsset(c *fiber.Ctx, create bool) (assetInput, error) {
 }
 
 func (h *Handler) create(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
+	prop := properties.Scoped(c)
 	in, err := decodeAsset(c, true)
 	if err != nil {
 		return err
@@ -81,11 +62,8 @@ func (h *Handler) create(c *fiber.Ctx) error {
 }
 
 func (h *Handler) get(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
-	a, err := h.svc.Asset(httpserver.Context(c), h.svc.db, prop, c.Params("assetId"))
+	prop := properties.Scoped(c)
+	a, err := h.svc.Asset(httpserver.Context(c), prop, c.Params("assetId"))
 	if err != nil {
 		return err
 	}
@@ -93,11 +71,8 @@ func (h *Handler) get(c *fiber.Ctx) error {
 }
 
 func (h *Handler) update(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
-	if _, err := h.svc.Asset(httpserver.Context(c), h.svc.db, prop, c.Params("assetId")); err != nil {
+	prop := properties.Scoped(c)
+	if _, err := h.svc.Asset(httpserver.Context(c), prop, c.Params("assetId")); err != nil {
 		return err
 	}
 	in, err := decodeAsset(c, false)
@@ -112,10 +87,7 @@ func (h *Handler) update(c *fiber.Ctx) error {
 }
 
 func (h *Handler) delete(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
+	prop := properties.Scoped(c)
 	if err := h.svc.Delete(httpserver.Context(c), prop, c.Params("assetId")); err != nil {
 		return err
 	}
@@ -123,10 +95,7 @@ func (h *Handler) delete(c *fiber.Ctx) error {
 }
 
 func (h *Handler) listInspections(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
+	prop := properties.Scoped(c)
 	q, err := listing.Parse(c, listing.UUID("contract_id"), listing.OneOf("kind", CheckIn, CheckOut))
 	if err != nil {
 		return err
@@ -138,7 +107,7 @@ func (h *Handler) listInspections(c *fiber.Ctx) error {
 	}
 	outs := make([]inspectionJSON, len(list))
 	for i := range list {
-		changes, err := h.svc.Changes(ctx, h.svc.db, &list[i])
+		changes, err := h.svc.Changes(ctx, &list[i])
 		if err != nil {
 			return err
 		}
@@ -148,10 +117,7 @@ func (h *Handler) listInspections(c *fiber.Ctx) error {
 }
 
 func (h *Handler) createInspection(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
+	prop := properties.Scoped(c)
 	var req inspectionRequest
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
@@ -165,7 +131,7 @@ func (h *Handler) createInspection(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	changes, err := h.svc.Changes(ctx, h.svc.db, ins)
+	changes, err := h.svc.Changes(ctx, ins)
 	if err != nil {
 		return err
 	}
@@ -173,16 +139,13 @@ func (h *Handler) createInspection(c *fiber.Ctx) error {
 }
 
 func (h *Handler) getInspection(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
+	prop := properties.Scoped(c)
 	ctx := httpserver.Context(c)
 	ins, err := h.svc.Inspection(ctx, prop, c.Params("inspectionId"))
 	if err != nil {
 		return err
 	}
-	changes, err := h.svc.Changes(ctx, h.svc.db, ins)
+	changes, err := h.svc.Changes(ctx, ins)
 	if err != nil {
 		return err
 	}

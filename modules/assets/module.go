@@ -31,6 +31,7 @@ func Entry() module.Entry {
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,
+			fx.Provide(fx.Private, NewStore),
 			fx.Provide(NewService),
 			fx.Provide(fx.Private, NewHandler),
 			module.ProvideRoutes(NewRoutes),

@@ -2,12 +2,14 @@ package assets
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/database"
 )
 
 // words are the inspection form's texts per locale; English where a locale
@@ -63,11 +65,10 @@ func word(locale, key string) string {
 // and the signature lines of landlord and tenant. 404 for an unknown id,
 // another workspace's inspection 403 (404 to a tenant).
 func (s *Service) InspectionPDF(ctx context.Context, p auth.Principal, rawID, locale string) ([]byte, string, error) {
-	id, ok := parseID(rawID)
-	if !ok {
+	ins, err := s.store.inspection(ctx, s.db, rawID, nil)
+	if errors.Is(err, database.ErrNotFound) {
 		return nil, "", errNoInspection()
 	}
-	ins, err := s.byID(ctx, s.db, id)
 	if err != nil {
 		return nil, "", err
 	}
@@ -82,7 +83,7 @@ func (s *Service) InspectionPDF(ctx context.Context, p auth.Principal, rawID, lo
 	if err != nil {
 		return nil, "", err
 	}
-	changes, err := s.Changes(ctx, s.db, ins)
+	changes, err := s.changes(ctx, s.db, ins)
 	if err != nil {
 		return nil, "", err
 	}

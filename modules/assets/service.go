@@ -2,7 +2,6 @@ package assets
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,6 +30,7 @@ import (
 // Service holds the rules of assets and inspections.
 type Service struct {
 	db        *bun.DB
+	store     *Store
 	clock     clock.Clock
 	files     *documents.Files
 	counters  *counters.Service
@@ -46,6 +46,7 @@ type ServiceParams struct {
 	fx.In
 
 	DB        *bun.DB
+	Store     *Store
 	Clock     clock.Clock
 	Files     *documents.Files
 	Counters  *counters.Service
@@ -60,7 +61,7 @@ type ServiceParams struct {
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
-	return &Service{db: p.DB, clock: p.Clock, files: p.Files, counters: p.Counters, contracts: p.Contracts,
+	return &Service{db: p.DB, store: p.Store, clock: p.Clock, files: p.Files, counters: p.Counters, contracts: p.Contracts,
 		props: p.Props, renderer: p.Renderer, tenants: p.Tenants, accounts: p.Accounts}
 }
 
@@ -69,45 +70,24 @@ func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Mic
 func errNoAsset() error      { return apierror.NotFound("Asset not found.") }
 func errNoInspection() error { return apierror.NotFound("Inspection not found.") }
 
-// parseID reads a record id from a path: a canonical 36-character UUID.
-func parseID(raw string) (uuid.UUID, bool) {
-	id, err := uuid.Parse(raw)
-	return id, err == nil && len(raw) == 36
+// asset returns, through db, the asset with the raw id under prop.
+func (s *Service) asset(ctx context.Context, db bun.IDB, prop *properties.Property, rawID string) (*Asset, error) {
+	a, err := s.store.asset(ctx, db, prop.ID, rawID)
+	if errors.Is(err, database.ErrNotFound) {
+		return nil, errNoAsset()
+	}
+	return a, err
 }
 
 // Asset returns the asset with the raw id under prop.
-func (s *Service) Asset(ctx context.Context, db bun.IDB, prop *properties.Property, rawID string) (*Asset, error) {
-	id, ok := parseID(rawID)
-	if !ok {
-		return nil, errNoAsset()
-	}
-	a := new(Asset)
-	err := database.Select(ctx, db, db.NewSelect().Model(a).Where("id = ?", id).Where("property_id = ?", prop.ID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errNoAsset()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("asset: %w", err)
-	}
-	return a, nil
+func (s *Service) Asset(ctx context.Context, prop *properties.Property, rawID string) (*Asset, error) {
+	return s.asset(ctx, s.db, prop, rawID)
 }
 
 // List returns one page of prop's assets, oldest first, filtered by
 // category and condition.
 func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Asset, listing.Result, error) {
-	var list []Asset
-	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", prop.ID)
-	if v := q.Get("category"); v != "" {
-		sel = sel.Where("category = ?", v)
-	}
-	if v := q.Get("condition"); v != "" {
-		sel = sel.Where("condition = ?", v)
-	}
-	res, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
-	if err != nil {
-		return nil, listing.Result{}, fmt.Errorf("assets: %w", err)
-	}
-	return list, res, nil
+	return s.store.assets(ctx, prop.ID, q)
 }
 
 // checkPhotos refuses document ids that are not documents of prop.
@@ -139,8 +119,8 @@ func (s *Service) Create(ctx context.Context, prop *properties.Property, in asse
 		if err := s.checkPhotos(ctx, tx, prop, "photos", in.photoIDs); err != nil {
 			return err
 		}
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(a)); err != nil {
-			return fmt.Errorf("insert asset: %w", err)
+		if err := s.store.insertAsset(ctx, tx, a); err != nil {
+			return err
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Created, RecordType: "asset", RecordID: a.ID.String(),
 			WorkspaceID: prop.WorkspaceID, Changes: activity.Diff(nil, assetOut(a))})
@@ -155,7 +135,7 @@ func (s *Service) Create(ctx context.Context, prop *properties.Property, in asse
 func (s *Service) Update(ctx context.Context, prop *properties.Property, rawID string, in assetInput) (*Asset, error) {
 	var out *Asset
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		a, err := s.Asset(ctx, tx, prop, rawID)
+		a, err := s.asset(ctx, tx, prop, rawID)
 		if err != nil {
 			return err
 		}
@@ -165,9 +145,8 @@ func (s *Service) Update(ctx context.Context, prop *properties.Property, rawID s
 		before := assetOut(a)
 		in.apply(a)
 		a.UpdatedAt = s.now()
-		if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model(a).ExcludeColumn("id", "workspace_id", "property_id", "created_at").
-			Where("id = ?", a.ID)); err != nil {
-			return fmt.Errorf("update asset: %w", err)
+		if err := s.store.updateAsset(ctx, tx, a); err != nil {
+			return err
 		}
 		out = a
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "asset", RecordID: a.ID.String(),
@@ -180,12 +159,12 @@ func (s *Service) Update(ctx context.Context, prop *properties.Property, rawID s
 // recorded of it (its name and condition).
 func (s *Service) Delete(ctx context.Context, prop *properties.Property, rawID string) error {
 	return database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		a, err := s.Asset(ctx, tx, prop, rawID)
+		a, err := s.asset(ctx, tx, prop, rawID)
 		if err != nil {
 			return err
 		}
-		if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Asset)(nil)).Where("id = ?", a.ID)); err != nil {
-			return fmt.Errorf("delete asset: %w", err)
+		if err := s.store.deleteAsset(ctx, tx, a.ID); err != nil {
+			return err
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Deleted, RecordType: "asset", RecordID: a.ID.String(),
 			WorkspaceID: prop.WorkspaceID, Changes: activity.Diff(assetOut(a), nil)})
@@ -245,9 +224,9 @@ func (s *Service) CreateInspection(ctx context.Context, p auth.Principal, prop *
 		if c.Status == contracts.Draft {
 			return apierror.Validation("contract_id: the contract is a draft; activate it first")
 		}
-		var kinds []string
-		if err := database.Query(ctx, tx, tx.NewSelect().Model((*Inspection)(nil)).Column("kind").Where("contract_id = ?", c.ID), &kinds); err != nil {
-			return fmt.Errorf("inspections of contract: %w", err)
+		kinds, err := s.store.inspectionKinds(ctx, tx, c.ID)
+		if err != nil {
+			return err
 		}
 		for _, k := range kinds {
 			if k == in.Kind {
@@ -277,17 +256,16 @@ func (s *Service) CreateInspection(ctx context.Context, p auth.Principal, prop *
 		ins := &Inspection{ID: id, WorkspaceID: prop.WorkspaceID, PropertyID: prop.ID, ContractID: c.ID, Kind: in.Kind,
 			InspectedOn: in.InspectedOn, Notes: in.Notes, Photos: idsJSON(in.Photos), Items: mustJSON(items),
 			Readings: mustJSON(readings), CreatedBy: p.UserID, CreatedAt: s.now()}
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(ins)); err != nil {
+		if err := s.store.insertInspection(ctx, tx, ins); err != nil {
 			if database.IsUniqueViolation(err) {
 				return apierror.Conflict("already_inspected", "The contract has its "+in.Kind+" inspection already.")
 			}
-			return fmt.Errorf("insert inspection: %w", err)
+			return err
 		}
 		// The asset's condition is the latest inspection's.
 		for _, it := range in.Items {
-			if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Asset)(nil)).Set("condition = ?", it.Condition).
-				Set("updated_at = ?", ins.CreatedAt).Where("id = ?", it.AssetID)); err != nil {
-				return fmt.Errorf("asset condition: %w", err)
+			if err := s.store.setCondition(ctx, tx, it.AssetID, it.Condition, ins.CreatedAt); err != nil {
+				return err
 			}
 		}
 		out = ins
@@ -309,10 +287,9 @@ func (s *Service) items(ctx context.Context, tx bun.IDB, prop *properties.Proper
 	for i, it := range in {
 		ids[i] = it.AssetID
 	}
-	var list []Asset
-	if err := database.Select(ctx, tx, tx.NewSelect().Model(&list).Column("id", "name").Where("property_id = ?", prop.ID).
-		Where("id ?", database.In(ids))); err != nil {
-		return nil, fmt.Errorf("assets of inspection: %w", err)
+	list, err := s.store.assetNames(ctx, tx, prop.ID, ids)
+	if err != nil {
+		return nil, err
 	}
 	names := make(map[uuid.UUID]string, len(list))
 	for _, a := range list {
@@ -335,73 +312,31 @@ func (s *Service) items(ctx context.Context, tx bun.IDB, prop *properties.Proper
 
 // Inspection returns the inspection with the raw id under prop.
 func (s *Service) Inspection(ctx context.Context, prop *properties.Property, rawID string) (*Inspection, error) {
-	id, ok := parseID(rawID)
-	if !ok {
+	ins, err := s.store.inspection(ctx, s.db, rawID, []database.Parent{database.Under("property_id", prop.ID)})
+	if errors.Is(err, database.ErrNotFound) {
 		return nil, errNoInspection()
 	}
-	ins, err := s.byID(ctx, s.db, id)
-	if err != nil {
-		return nil, err
-	}
-	if ins.PropertyID != prop.ID {
-		return nil, errNoInspection()
-	}
-	return ins, nil
-}
-
-func (s *Service) byID(ctx context.Context, db bun.IDB, id uuid.UUID) (*Inspection, error) {
-	ins := new(Inspection)
-	err := database.Select(ctx, db, db.NewSelect().Model(ins).Where("id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errNoInspection()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("inspection: %w", err)
-	}
-	return ins, nil
+	return ins, err
 }
 
 // Inspections returns one page of prop's inspections, oldest first,
 // filtered by contract and kind.
 func (s *Service) Inspections(ctx context.Context, prop *properties.Property, q listing.Query) ([]Inspection, listing.Result, error) {
-	var list []Inspection
-	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", prop.ID)
-	if v := q.Get("contract_id"); v != "" {
-		// listing.UUID checked it.
-		id, _ := uuid.Parse(v)
-		sel = sel.Where("contract_id = ?", id)
-	}
-	if v := q.Get("kind"); v != "" {
-		sel = sel.Where("kind = ?", v)
-	}
-	res, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
-	if err != nil {
-		return nil, listing.Result{}, fmt.Errorf("inspections: %w", err)
-	}
-	return list, res, nil
-}
-
-// checkInOf returns the contract's check-in, nil when it has none.
-func (s *Service) checkInOf(ctx context.Context, db bun.IDB, contractID uuid.UUID) (*Inspection, error) {
-	ins := new(Inspection)
-	err := database.Select(ctx, db, db.NewSelect().Model(ins).Where("contract_id = ?", contractID).Where("kind = ?", CheckIn))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("check-in: %w", err)
-	}
-	return ins, nil
+	return s.store.inspections(ctx, prop.ID, q)
 }
 
 // Changes lists, for a check-out, the assets whose condition differs from
 // the check-in's (also those inspected only once), in check-in order then
 // check-out order; nil for a check-in.
-func (s *Service) Changes(ctx context.Context, db bun.IDB, ins *Inspection) ([]Change, error) {
+func (s *Service) Changes(ctx context.Context, ins *Inspection) ([]Change, error) {
+	return s.changes(ctx, s.db, ins)
+}
+
+func (s *Service) changes(ctx context.Context, db bun.IDB, ins *Inspection) ([]Change, error) {
 	if ins.Kind != CheckOut {
 		return nil, nil
 	}
-	in, err := s.checkInOf(ctx, db, ins.ContractID)
+	in, err := s.store.checkIn(ctx, db, ins.ContractID)
 	if err != nil || in == nil {
 		return []Change{}, err
 	}
@@ -441,9 +376,9 @@ func diff(before, after []Item) []Change {
 // countries depends on it. recorded is false when the contract lacks
 // either inspection (matching is then false).
 func (s *Service) Matching(ctx context.Context, db bun.IDB, contractID uuid.UUID) (matching, recorded bool, err error) {
-	var list []Inspection
-	if err := database.Select(ctx, db, db.NewSelect().Model(&list).Where("contract_id = ?", contractID)); err != nil {
-		return false, false, fmt.Errorf("inspections of contract: %w", err)
+	list, err := s.store.inspectionsOf(ctx, db, contractID)
+	if err != nil {
+		return false, false, err
 	}
 	var in, out *Inspection
 	for i := range list {

@@ -175,7 +175,7 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return apierror.NotFound("Contragent not found.")
-	case isForeignKeyViolation(err):
+	case database.IsForeignKeyViolation(err):
 		// A record no User knows of (its module may be disabled) still
 		// refers to the contragent; the schema keeps it.
 		return apierror.Conflict("in_use", "Records refer to this contragent; it cannot be deleted.")

@@ -264,7 +264,7 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return apierror.NotFound("Property not found.")
-	case isForeignKeyViolation(err):
+	case database.IsForeignKeyViolation(err):
 		// A record that no Dependent knows of (its module may be disabled)
 		// still refers to the property; the schema keeps it.
 		return apierror.Conflict("has_dependents", "Records under this property prevent its deletion.")

@@ -2,7 +2,9 @@ package violations
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"unicode/utf8"
 
@@ -21,20 +23,43 @@ import (
 // maxEvidence bounds the evidence documents of one violation.
 const maxEvidence = 50
 
-// Handler turns HTTP requests into service calls, the property checked
-// first.
+// Handler turns HTTP requests into service calls. Every route is under a
+// property that properties.Service.Scope authorised before the handler
+// runs (routes.go); the handler reads it with properties.Scoped.
 type Handler struct {
-	svc   *Service
-	props *properties.Service
+	svc *Service
 }
 
 // NewHandler returns the handler.
-func NewHandler(svc *Service, props *properties.Service) *Handler {
-	return &Handler{svc: svc, props: props}
-}
+func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
 
-func (h *Handler) property(c *fiber.Ctx) (*properties.Property, error) {
-	return h.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
+// apiError is the one place the domain's errors become HTTP answers.
+func apiError(err error) error {
+	var (
+		invalid    *InvalidError
+		void       *FineVoidError
+		transition *TransitionError
+		payments   *PaymentsError
+	)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrNotFound):
+		return apierror.NotFound("Violation not found.")
+	case errors.As(err, &invalid):
+		return apierror.Validation(invalid.Details...)
+	case errors.As(err, &void):
+		return apierror.New(http.StatusUnprocessableEntity, "penalty_not_allowed",
+			"A contractual fine is void on a residential lease in "+void.Rules.Country+" ("+void.Rules.FinesSource+"); nothing was recorded. "+
+				"Record the violation without a fine, and claim any damage as damage, with evidence.")
+	case errors.As(err, &transition):
+		return apierror.Conflict("invalid_transition", fmt.Sprintf("A violation that is %s cannot become %s.", transition.From, transition.To))
+	case errors.As(err, &payments) && payments.LateFee:
+		return apierror.Conflict("has_payments", "Money was allocated to the fine's late fee; reverse the payment before withdrawing the violation.")
+	case errors.As(err, &payments):
+		return apierror.Conflict("has_payments", "Money was allocated to the fine; reverse the payment before withdrawing the violation.")
+	}
+	return err
 }
 
 // violationJSON is a violation as clients see it.
@@ -77,17 +102,14 @@ func toJSON(v *Violation) violationJSON {
 func out(v *Violation) violationJSON { return toJSON(v) }
 
 func (h *Handler) list(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
+	prop := properties.Scoped(c)
 	q, err := listing.Parse(c, listing.OneOf("status", Statuses...), listing.UUID("contract_id"))
 	if err != nil {
 		return err
 	}
 	list, res, err := h.svc.List(httpserver.Context(c), prop, q)
 	if err != nil {
-		return err
+		return apiError(err)
 	}
 	return c.JSON(listing.NewPage("violations", list, out, res, q))
 }
@@ -169,10 +191,7 @@ func (r *createRequest) input() (Input, []string) {
 }
 
 func (h *Handler) create(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
+	prop := properties.Scoped(c)
 	var req createRequest
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
@@ -183,19 +202,16 @@ func (h *Handler) create(c *fiber.Ctx) error {
 	}
 	v, err := h.svc.Create(httpserver.Context(c), auth.Current(c), prop, in)
 	if err != nil {
-		return err
+		return apiError(err)
 	}
 	return c.Status(fiber.StatusCreated).JSON(toJSON(v))
 }
 
 func (h *Handler) get(c *fiber.Ctx) error {
-	prop, err := h.property(c)
+	prop := properties.Scoped(c)
+	v, err := h.svc.Get(httpserver.Context(c), prop, c.Params("violationId"))
 	if err != nil {
-		return err
-	}
-	v, err := h.svc.Violation(httpserver.Context(c), h.svc.db, prop, c.Params("violationId"))
-	if err != nil {
-		return err
+		return apiError(err)
 	}
 	return c.JSON(toJSON(v))
 }
@@ -207,10 +223,7 @@ type moveRequest struct {
 
 func (h *Handler) move(to string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		prop, err := h.property(c)
-		if err != nil {
-			return err
-		}
+		prop := properties.Scoped(c)
 		var req moveRequest
 		if len(c.Body()) > 0 {
 			if err := httpserver.DecodeJSON(c, &req); err != nil {
@@ -223,7 +236,7 @@ func (h *Handler) move(to string) fiber.Handler {
 		}
 		v, err := h.svc.Move(httpserver.Context(c), auth.Current(c), prop, c.Params("violationId"), to, note)
 		if err != nil {
-			return err
+			return apiError(err)
 		}
 		return c.JSON(toJSON(v))
 	}

@@ -29,7 +29,7 @@ func Entry() module.Entry {
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,
-			fx.Provide(fx.Private, NewService, NewHandler),
+			fx.Provide(fx.Private, NewStore, NewService, NewHandler),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}

@@ -2,11 +2,9 @@ package violations
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"time"
 
@@ -19,7 +17,6 @@ import (
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/clock"
@@ -76,6 +73,7 @@ type Violation struct {
 // Service holds the rules of violations.
 type Service struct {
 	db        *bun.DB
+	store     *Store
 	clock     clock.Clock
 	files     *documents.Files
 	contracts *contracts.Service
@@ -87,6 +85,7 @@ type ServiceParams struct {
 	fx.In
 
 	DB        *bun.DB
+	Store     *Store
 	Clock     clock.Clock
 	Files     *documents.Files
 	Contracts *contracts.Service
@@ -95,21 +94,10 @@ type ServiceParams struct {
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
-	return &Service{db: p.DB, clock: p.Clock, files: p.Files, contracts: p.Contracts, charges: p.Charges}
+	return &Service{db: p.DB, store: p.Store, clock: p.Clock, files: p.Files, contracts: p.Contracts, charges: p.Charges}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
-
-func errNotFound() error { return apierror.NotFound("Violation not found.") }
-
-// errFineVoid is the 422 of a fine the law of the property's country voids
-// on a residential lease (platform/law): nothing is recorded, and the
-// violation may be recorded without the fine.
-func errFineVoid(r law.Rules) error {
-	return apierror.New(http.StatusUnprocessableEntity, "penalty_not_allowed",
-		"A contractual fine is void on a residential lease in "+r.Country+" ("+r.FinesSource+"); nothing was recorded. "+
-			"Record the violation without a fine, and claim any damage as damage, with evidence.")
-}
 
 // Input is a violation as the handler checked it.
 type Input struct {
@@ -137,7 +125,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, prop *properties
 		}
 		c, err := s.contracts.ByID(ctx, tx, in.ContractID)
 		if errors.Is(err, contracts.ErrNotFound) || (err == nil && (c.PropertyID != prop.ID || c.WorkspaceID != prop.WorkspaceID)) {
-			return apierror.Validation("contract_id: must be a contract of this property")
+			return &InvalidError{Details: []string{"contract_id: must be a contract of this property"}}
 		}
 		if err != nil {
 			return err
@@ -159,11 +147,11 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, prop *properties
 			}
 		}
 		if len(details) > 0 {
-			return apierror.Validation(details...)
+			return &InvalidError{Details: details}
 		}
 		if in.Fine != nil {
 			if r := law.Of(prop.CountryCode); !r.Fines {
-				return errFineVoid(r)
+				return &FineVoidError{Rules: r}
 			}
 		}
 		now := s.now()
@@ -186,8 +174,8 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, prop *properties
 			amount := int64(*in.Fine)
 			v.FineChargeID, v.FineMinor = &ch.ID, &amount
 		}
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(v)); err != nil {
-			return fmt.Errorf("insert violation: %w", err)
+		if err := s.store.insert(ctx, tx, v); err != nil {
+			return err
 		}
 		out = v
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Created, RecordType: "violation", RecordID: v.ID.String(),
@@ -199,41 +187,15 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, prop *properties
 	return out, nil
 }
 
-// Violation returns the violation with the raw id under prop.
-func (s *Service) Violation(ctx context.Context, db bun.IDB, prop *properties.Property, rawID string) (*Violation, error) {
-	id, err := uuid.Parse(rawID)
-	if err != nil || len(rawID) != 36 {
-		return nil, errNotFound()
-	}
-	v := new(Violation)
-	err = database.Select(ctx, db, db.NewSelect().Model(v).Where("id = ?", id).Where("property_id = ?", prop.ID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errNotFound()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("violation: %w", err)
-	}
-	return v, nil
+// Get returns the violation with the raw id under prop, or ErrNotFound.
+func (s *Service) Get(ctx context.Context, prop *properties.Property, rawID string) (*Violation, error) {
+	return s.store.get(ctx, s.db, prop.ID, rawID)
 }
 
 // List returns one page of prop's violations, oldest first, filtered by
 // status and contract.
 func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Violation, listing.Result, error) {
-	var list []Violation
-	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", prop.ID)
-	if v := q.Get("status"); v != "" {
-		sel = sel.Where("status = ?", v)
-	}
-	if v := q.Get("contract_id"); v != "" {
-		// listing.UUID checked it.
-		id, _ := uuid.Parse(v)
-		sel = sel.Where("contract_id = ?", id)
-	}
-	res, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
-	if err != nil {
-		return nil, listing.Result{}, fmt.Errorf("violations: %w", err)
-	}
-	return list, res, nil
+	return s.store.list(ctx, prop.ID, q)
 }
 
 // Move takes the violation with the raw id to the state to, with an
@@ -247,19 +209,19 @@ func (s *Service) Move(ctx context.Context, p auth.Principal, prop *properties.P
 		if _, err := properties.Lock(ctx, tx, prop.ID); err != nil {
 			return err
 		}
-		v, err := s.Violation(ctx, tx, prop, rawID)
+		v, err := s.store.get(ctx, tx, prop.ID, rawID)
 		if err != nil {
 			return err
 		}
 		if !slices.Contains(next[v.Status], to) {
-			return apierror.Conflict("invalid_transition", fmt.Sprintf("A violation that is %s cannot become %s.", v.Status, to))
+			return &TransitionError{From: v.Status, To: to}
 		}
 		before := toJSON(v)
 		if to == Withdrawn && v.FineChargeID != nil {
 			// A late fee on the fine (LATE_FEE_ON_FINES) goes with it.
 			err := s.charges.CancelPenaltyOfInTx(ctx, tx, *v.FineChargeID, p.UserID)
 			if errors.Is(err, expenses.ErrHasPayments) {
-				return apierror.Conflict("has_payments", "Money was allocated to the fine's late fee; reverse the payment before withdrawing the violation.")
+				return &PaymentsError{LateFee: true}
 			}
 			if err != nil {
 				return err
@@ -267,7 +229,7 @@ func (s *Service) Move(ctx context.Context, p auth.Principal, prop *properties.P
 			err = s.charges.CancelChargeInTx(ctx, tx, *v.FineChargeID, p.UserID)
 			switch {
 			case errors.Is(err, expenses.ErrHasPayments):
-				return apierror.Conflict("has_payments", "Money was allocated to the fine; reverse the payment before withdrawing the violation.")
+				return &PaymentsError{}
 			case err != nil && !errors.Is(err, expenses.ErrNotFound):
 				return err
 			}
@@ -276,8 +238,8 @@ func (s *Service) Move(ctx context.Context, p auth.Principal, prop *properties.P
 		if note != "" {
 			v.Note = note
 		}
-		if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model(v).Column("status", "note", "updated_at").Where("id = ?", v.ID)); err != nil {
-			return fmt.Errorf("update violation: %w", err)
+		if err := s.store.updateStatus(ctx, tx, v); err != nil {
+			return err
 		}
 		out = v
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "violation", RecordID: v.ID.String(),
