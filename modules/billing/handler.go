@@ -12,7 +12,6 @@ import (
 
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
-	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
@@ -34,7 +33,7 @@ type planJSON struct {
 }
 
 func (h *Handler) plans(c *fiber.Ctx) error {
-	cfg := h.svc.cfg
+	cfg := h.svc.Config()
 	free := cfg.FreeUnits
 	return c.JSON(fiber.Map{"plans": []planJSON{
 		{Code: PlanFree, Units: &free, Currency: cfg.Currency},
@@ -58,25 +57,27 @@ type subscriptionJSON struct {
 }
 
 func (h *Handler) view(ctx context.Context, sub *Subscription) (subscriptionJSON, error) {
-	now := h.svc.now()
-	c := *sub
-	h.svc.endTrial(&c, now)
+	st, err := h.svc.Standing(ctx, sub)
+	if err != nil {
+		return subscriptionJSON{}, err
+	}
+	c := st.Subscription
 	v := subscriptionJSON{Plan: c.Plan, Status: c.Status, TrialEndsAt: c.TrialEndsAt, Country: c.Country, VATID: c.VATID,
-		Company: c.Company, PaymentMethod: c.Card, PastDueSince: c.PastDueSince, ReadOnly: c.ReadOnly, CanceledAt: c.CanceledAt}
+		Company: c.Company, PaymentMethod: c.Card, PastDueSince: c.PastDueSince, ReadOnly: c.ReadOnly, CanceledAt: c.CanceledAt,
+		ActiveUnits: st.ActiveUnits}
 	if v.PaymentMethod == nil && c.PaymentMethodID != nil {
 		v.PaymentMethod = c.PaymentMethodID
 	}
-	if _, limit := h.svc.limit(sub, now); limit >= 0 {
+	if st.UnitLimit >= 0 {
+		limit := st.UnitLimit
 		v.UnitLimit = &limit
 	}
-	n, err := countActive(ctx, h.svc, sub.WorkspaceID)
-	v.ActiveUnits = n
-	return v, err
+	return v, nil
 }
 
 func (h *Handler) getSubscription(c *fiber.Ctx) error {
 	ctx := httpserver.Context(c)
-	sub, err := h.svc.subscription(ctx, h.svc.db, auth.Current(c).WorkspaceID)
+	sub, err := h.svc.Subscription(ctx, auth.Current(c).WorkspaceID)
 	if err != nil {
 		return err
 	}
@@ -217,13 +218,7 @@ func (h *Handler) listInvoices(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var list []Invoice
-	db := h.svc.db
-	sel := db.NewSelect().Model(&list).Where("workspace_id = ?", database.Param{V: auth.Current(c).WorkspaceID})
-	if st := q.Get("status"); st != "" {
-		sel = sel.Where("status = ?", st)
-	}
-	res, err := listing.Scan(httpserver.Context(c), sel, q, listing.Desc("id"))
+	list, res, err := h.svc.Invoices(httpserver.Context(c), auth.Current(c).WorkspaceID, q)
 	if err != nil {
 		return err
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/jobs"
+	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/mail"
 	"github.com/propman/propman/platform/period"
 )
@@ -85,9 +85,7 @@ func (s *Service) issue(ctx context.Context, workspaceID int64, month time.Time)
 		if err != nil {
 			return err
 		}
-		existing := new(Invoice)
-		err = database.Select(ctx, tx, tx.NewSelect().Model(existing).
-			Where("workspace_id = ?", database.Param{V: workspaceID}).Where("period = ?", label))
+		existing, err := s.store.invoiceByPeriod(ctx, tx, workspaceID, label)
 		if err == nil {
 			out = existing
 			return nil
@@ -97,11 +95,8 @@ func (s *Service) issue(ctx context.Context, workspaceID int64, month time.Time)
 		}
 		// Units in use now that existed before the month ended: one
 		// unit-month each (whole months; no share of a month).
-		var units []properties.Property
-		end := month.AddDate(0, 1, 0)
-		if err := database.Select(ctx, tx, tx.NewSelect().Model(&units).Column("id", "name").
-			Where("workspace_id = ?", database.Param{V: workspaceID}).Where("archived_at IS NULL").
-			Where("created_at < ?", end).Order("name", "id")); err != nil {
+		units, err := s.store.billableUnits(ctx, tx, workspaceID, month.AddDate(0, 1, 0))
+		if err != nil {
 			return err
 		}
 		if len(units) == 0 {
@@ -125,9 +120,8 @@ func (s *Service) issue(ctx context.Context, workspaceID int64, month time.Time)
 		}
 		// Credits waiting (a partner's reward), oldest first, as far as
 		// the month's amount goes; the rest waits for the next invoice.
-		var credits []credit
-		if err := database.Select(ctx, tx, tx.NewSelect().Model(&credits).
-			Where("workspace_id = ?", database.Param{V: workspaceID}).Where("invoice_id IS NULL").Order("created_at", "id")); err != nil {
+		credits, err := s.store.waitingCredits(ctx, tx, workspaceID)
+		if err != nil {
 			return err
 		}
 		var used []uuid.UUID
@@ -149,54 +143,22 @@ func (s *Service) issue(ctx context.Context, workspaceID int64, month time.Time)
 		if inv.Total == 0 {
 			inv.Status, inv.PaidAt = InvoicePaid, &now
 		}
-		if inv.Seq, err = s.nextNumber(ctx, tx, inv.Issuer, inv.Year); err != nil {
+		if inv.Seq, err = s.store.nextNumber(ctx, tx, inv.Issuer, inv.Year); err != nil {
 			return err
 		}
 		inv.Number = fmt.Sprintf("%s-%d-%06d", inv.Issuer, inv.Year, inv.Seq)
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(inv)); err != nil {
+		if err := s.store.insertInvoice(ctx, tx, inv, used); err != nil {
 			return err
-		}
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(&inv.Lines)); err != nil {
-			return err
-		}
-		if len(used) > 0 {
-			if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*credit)(nil)).Set("invoice_id = ?", id).
-				Where("id ?", database.In(used))); err != nil {
-				return err
-			}
 		}
 		out, created = inv, true
 		return nil
 	})
 	if err != nil && database.IsUniqueViolation(err) {
 		// Another run issued it first.
-		inv, gerr := s.invoiceByPeriod(ctx, workspaceID, label)
+		inv, gerr := s.store.invoiceByPeriod(ctx, s.db, workspaceID, label)
 		return inv, false, gerr
 	}
 	return out, created, err
-}
-
-func (s *Service) invoiceByPeriod(ctx context.Context, workspaceID int64, label string) (*Invoice, error) {
-	inv := new(Invoice)
-	err := database.Select(ctx, s.db, s.db.NewSelect().Model(inv).
-		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("period = ?", label))
-	return inv, err
-}
-
-// nextNumber takes the next number of issuer's year in tx: the counter row
-// is locked until tx ends, so numbers are handed out in commit order and a
-// rolled-back invoice gives its number back (no gap).
-func (s *Service) nextNumber(ctx context.Context, tx bun.Tx, issuer string, year int) (int, error) {
-	if _, err := database.Exec(ctx, tx, tx.NewRaw(
-		"INSERT INTO billing_counters (issuer, year, last) VALUES (?, ?, 0) ON CONFLICT (issuer, year) DO NOTHING",
-		issuer, database.Param{V: year})); err != nil {
-		return 0, err
-	}
-	var last int
-	err := database.Query(ctx, tx, tx.NewRaw(
-		"UPDATE billing_counters SET last = last + 1 WHERE issuer = ? AND year = ? RETURNING last",
-		issuer, database.Param{V: year}), &last)
-	return last, err
 }
 
 // customer is the name an invoice is addressed to: the billing profile's
@@ -205,8 +167,8 @@ func (s *Service) customer(ctx context.Context, tx bun.Tx, sub *Subscription) st
 	if sub.Company != nil {
 		return *sub.Company
 	}
-	var name string
-	if err := database.Query(ctx, tx, tx.NewRaw("SELECT name FROM workspaces WHERE id = ?", database.Param{V: sub.WorkspaceID}), &name); err != nil || name == "" {
+	name, _, err := s.store.workspace(ctx, tx, sub.WorkspaceID)
+	if err != nil || name == "" {
 		return fmt.Sprintf("Workspace %d", sub.WorkspaceID)
 	}
 	return name
@@ -245,9 +207,7 @@ func (s *Service) Pay(ctx context.Context, workspaceID int64, invoiceID uuid.UUI
 		return s.markFailed(ctx, s.db, inv.ID, intent, 0)
 	default:
 		if intent != "" {
-			_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model((*Invoice)(nil)).Set("payment_intent = ?", intent).
-				Where("id = ?", inv.ID).Where("status = ?", InvoiceOpen))
-			return err
+			return s.store.setIntent(ctx, inv.ID, intent)
 		}
 		return nil
 	}
@@ -260,8 +220,8 @@ func (s *Service) markPaid(ctx context.Context, db bun.IDB, invoiceID uuid.UUID,
 	var workspace int64
 	lifted := false
 	err := database.RunInTx(ctx, db, func(ctx context.Context, tx bun.Tx) error {
-		inv := new(Invoice)
-		if err := database.Select(ctx, tx, tx.NewSelect().Model(inv).Where("id = ?", invoiceID)); err != nil {
+		inv, err := s.store.invoice(ctx, tx, 0, invoiceID)
+		if err != nil {
 			return err
 		}
 		sub, err := s.lockSubscription(ctx, tx, inv.WorkspaceID)
@@ -269,28 +229,15 @@ func (s *Service) markPaid(ctx context.Context, db bun.IDB, invoiceID uuid.UUID,
 			return err
 		}
 		workspace = inv.WorkspaceID
-		now := s.now()
-		q := tx.NewUpdate().Model((*Invoice)(nil)).Set("status = ?", InvoicePaid).Set("paid_at = ?", now).
-			Set("last_event = ?", database.Param{V: max(eventAt, inv.LastEvent)}).
-			Where("id = ?", invoiceID).Where("status = ?", InvoiceOpen)
-		if intent != "" {
-			q = q.Set("payment_intent = ?", intent)
+		changed, err := s.store.markPaid(ctx, tx, invoiceID, intent, max(eventAt, inv.LastEvent), s.now())
+		if err != nil || !changed {
+			return err
 		}
-		res, err := database.Exec(ctx, tx, q)
+		earlier, err := s.store.paidBefore(ctx, tx, inv.WorkspaceID, invoiceID)
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil
-		}
-		earlier, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Invoice)(nil)).
-			Where("workspace_id = ?", database.Param{V: inv.WorkspaceID}).Where("status = ?", InvoicePaid).
-			Where("total > 0").Where("id <> ?", invoiceID))
-		if err != nil {
-			return err
-		}
-		open, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Invoice)(nil)).
-			Where("workspace_id = ?", database.Param{V: inv.WorkspaceID}).Where("status = ?", InvoiceOpen))
+		open, err := s.store.anyOpen(ctx, tx, inv.WorkspaceID)
 		if err != nil {
 			return err
 		}
@@ -322,8 +269,8 @@ func (s *Service) markPaid(ctx context.Context, db bun.IDB, invoiceID uuid.UUID,
 // order).
 func (s *Service) markFailed(ctx context.Context, db bun.IDB, invoiceID uuid.UUID, intent string, eventAt int64) error {
 	return database.RunInTx(ctx, db, func(ctx context.Context, tx bun.Tx) error {
-		inv := new(Invoice)
-		if err := database.Select(ctx, tx, tx.NewSelect().Model(inv).Where("id = ?", invoiceID)); err != nil {
+		inv, err := s.store.invoice(ctx, tx, 0, invoiceID)
+		if err != nil {
 			return err
 		}
 		sub, err := s.lockSubscription(ctx, tx, inv.WorkspaceID)
@@ -333,12 +280,7 @@ func (s *Service) markFailed(ctx context.Context, db bun.IDB, invoiceID uuid.UUI
 		if inv.Status != InvoiceOpen || eventAt != 0 && eventAt < inv.LastEvent {
 			return nil
 		}
-		q := tx.NewUpdate().Model((*Invoice)(nil)).Set("failures = failures + 1").
-			Set("last_event = ?", database.Param{V: max(eventAt, inv.LastEvent)}).Where("id = ?", invoiceID)
-		if intent != "" {
-			q = q.Set("payment_intent = ?", intent)
-		}
-		if _, err := database.Exec(ctx, tx, q); err != nil {
+		if err := s.store.countFailure(ctx, tx, invoiceID, intent, max(eventAt, inv.LastEvent)); err != nil {
 			return err
 		}
 		if sub.Status == Active || sub.Status == Trialing {
@@ -368,9 +310,8 @@ func (s *Service) dunning(ctx context.Context, workspaceID int64, now time.Time)
 		}
 	}
 	sent := 0
-	var open []Invoice
-	if err := database.Select(ctx, s.db, s.db.NewSelect().Model(&open).Where("workspace_id = ?", database.Param{V: workspaceID}).
-		Where("status = ?", InvoiceOpen).Order("id")); err != nil {
+	open, err := s.store.openInvoices(ctx, workspaceID)
+	if err != nil {
 		return 0, err
 	}
 	for i := range open {
@@ -380,12 +321,11 @@ func (s *Service) dunning(ctx context.Context, workspaceID int64, now time.Time)
 		}
 		// Counted first: a reminder is sent at most once per step, even
 		// when the mail fails (the next step tries again).
-		res, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model((*Invoice)(nil)).Set("reminders = ?", database.Param{V: step}).
-			Where("id = ?", inv.ID).Where("reminders < ?", database.Param{V: step}))
+		raised, err := s.store.raiseReminders(ctx, inv.ID, step)
 		if err != nil {
 			return sent, err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		if !raised {
 			continue
 		}
 		if err := s.remind(ctx, workspaceID, inv); err != nil {
@@ -395,8 +335,7 @@ func (s *Service) dunning(ctx context.Context, workspaceID int64, now time.Time)
 		sent++
 	}
 	if !sub.ReadOnly && now.Sub(*sub.PastDueSince) >= s.cfg.Grace {
-		if _, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model((*Subscription)(nil)).Set("read_only = ?", true).
-			Set("updated_at = ?", now).Where("workspace_id = ?", database.Param{V: workspaceID}).Where("status = ?", PastDue)); err != nil {
+		if err := s.store.setReadOnly(ctx, workspaceID, now); err != nil {
 			return sent, err
 		}
 		s.markReadOnly(workspaceID, true)
@@ -406,8 +345,8 @@ func (s *Service) dunning(ctx context.Context, workspaceID int64, now time.Time)
 
 // remind mails the workspace's landlord about an unpaid invoice.
 func (s *Service) remind(ctx context.Context, workspaceID int64, inv *Invoice) error {
-	var landlord int64
-	if err := database.Query(ctx, s.db, s.db.NewRaw("SELECT landlord_id FROM workspaces WHERE id = ?", database.Param{V: workspaceID}), &landlord); err != nil {
+	_, landlord, err := s.store.workspace(ctx, s.db, workspaceID)
+	if err != nil {
 		return err
 	}
 	u, err := s.accounts.User(ctx, landlord)
@@ -424,19 +363,20 @@ func (s *Service) remind(ctx context.Context, workspaceID int64, inv *Invoice) e
 
 // Invoice returns the workspace's invoice with its lines.
 func (s *Service) Invoice(ctx context.Context, workspaceID int64, id uuid.UUID) (*Invoice, error) {
-	inv := new(Invoice)
-	err := database.Select(ctx, s.db, s.db.NewSelect().Model(inv).Where("id = ?", id).
-		Where("workspace_id = ?", database.Param{V: workspaceID}))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errInvoiceNotFound
-	}
+	inv, err := s.store.invoice(ctx, s.db, workspaceID, id)
 	if err != nil {
 		return nil, err
 	}
-	if err := database.Select(ctx, s.db, s.db.NewSelect().Model(&inv.Lines).Where("invoice_id = ?", id).Order("position")); err != nil {
+	if err := s.store.lines(ctx, s.db, inv); err != nil {
 		return nil, err
 	}
 	return inv, nil
+}
+
+// Invoices returns one page of the workspace's invoices, newest first,
+// filtered by status.
+func (s *Service) Invoices(ctx context.Context, workspaceID int64, q listing.Query) ([]Invoice, listing.Result, error) {
+	return s.store.invoices(ctx, workspaceID, q)
 }
 
 var errInvoiceNotFound = errors.New("billing: invoice not found")

@@ -36,7 +36,7 @@ func Entry() module.Entry {
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,
 			fx.Provide(NewConfig, NewService, newPayments),
-			fx.Provide(fx.Private, NewHandler),
+			fx.Provide(fx.Private, NewHandler, NewStore),
 			properties.ProvideLimit(func(s *Service) properties.Limit { return s }),
 			module.ProvideRoutes(NewRoutes),
 			fx.Invoke(bindReadOnly),

@@ -47,6 +47,7 @@ type Service struct {
 	db        *bun.DB
 	cfg       Config
 	clock     clock.Clock
+	store     *Store
 	log       *slog.Logger
 	mailer    mail.Mailer
 	accounts  *accounts.Service
@@ -65,6 +66,7 @@ type ServiceParams struct {
 	fx.In
 
 	DB        *bun.DB
+	Store     *Store
 	Config    Config
 	Clock     clock.Clock
 	Log       *slog.Logger
@@ -77,7 +79,7 @@ type ServiceParams struct {
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
-	s := &Service{db: p.DB, cfg: p.Config, clock: p.Clock, log: p.Log, mailer: p.Mailer, accounts: p.Accounts,
+	s := &Service{db: p.DB, store: p.Store, cfg: p.Config, clock: p.Clock, log: p.Log, mailer: p.Mailer, accounts: p.Accounts,
 		render: p.Renderer, pay: p.Payments, listeners: p.Listeners}
 	s.readOnly.Store(&map[int64]bool{})
 	return s
@@ -88,25 +90,23 @@ func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Mic
 // subscription returns the workspace's subscription, making it (a trial of
 // pro from now) when billing sees the workspace for the first time.
 func (s *Service) subscription(ctx context.Context, db bun.IDB, workspaceID int64) (*Subscription, error) {
-	sub := new(Subscription)
-	err := database.Select(ctx, db, db.NewSelect().Model(sub).Where("workspace_id = ?", database.Param{V: workspaceID}))
-	if err == nil {
-		return sub, nil
-	}
+	sub, err := s.store.subscription(ctx, db, workspaceID, false)
 	if !errors.Is(err, sql.ErrNoRows) {
-		return nil, err
+		return sub, err
 	}
 	now := s.now()
-	sub = &Subscription{WorkspaceID: workspaceID, Plan: PlanPro, Status: Trialing,
+	fresh := &Subscription{WorkspaceID: workspaceID, Plan: PlanPro, Status: Trialing,
 		TrialEndsAt: now.AddDate(0, 0, s.cfg.TrialDays), CreatedAt: now, UpdatedAt: now}
-	if _, err := database.Exec(ctx, db, db.NewInsert().Model(sub).On("CONFLICT (workspace_id) DO NOTHING")); err != nil {
-		return nil, fmt.Errorf("billing: new subscription: %w", err)
-	}
-	sub = new(Subscription)
-	if err := database.Select(ctx, db, db.NewSelect().Model(sub).Where("workspace_id = ?", database.Param{V: workspaceID})); err != nil {
+	if err := s.store.insertSubscription(ctx, db, fresh); err != nil {
 		return nil, err
 	}
-	return sub, nil
+	return s.store.subscription(ctx, db, workspaceID, false)
+}
+
+// Subscription returns the workspace's subscription (a trial of pro from
+// now when billing sees the workspace for the first time).
+func (s *Service) Subscription(ctx context.Context, workspaceID int64) (*Subscription, error) {
+	return s.subscription(ctx, s.db, workspaceID)
 }
 
 // lockSubscription is subscription with the row locked for the rest of
@@ -115,18 +115,12 @@ func (s *Service) lockSubscription(ctx context.Context, tx bun.Tx, workspaceID i
 	if _, err := s.subscription(ctx, tx, workspaceID); err != nil {
 		return nil, err
 	}
-	sub := new(Subscription)
-	q := tx.NewSelect().Model(sub).Where("workspace_id = ?", database.Param{V: workspaceID})
-	if database.IsPostgres(tx) {
-		q = q.For("UPDATE")
-	}
-	return sub, database.Select(ctx, tx, q)
+	return s.store.subscription(ctx, tx, workspaceID, true)
 }
 
 func (s *Service) save(ctx context.Context, db bun.IDB, sub *Subscription) error {
 	sub.UpdatedAt = s.now()
-	_, err := database.Exec(ctx, db, db.NewUpdate().Model(sub).Where("workspace_id = ?", database.Param{V: sub.WorkspaceID}))
-	return err
+	return s.store.saveSubscription(ctx, db, sub)
 }
 
 // endTrial moves a trial whose time is up on: to pro when the workspace
@@ -291,9 +285,8 @@ func bindReadOnly(lc fx.Lifecycle, guard *auth.Guard, s *Service) {
 
 // loadReadOnly reads which workspaces are read-only.
 func (s *Service) loadReadOnly(ctx context.Context) error {
-	var ids []int64
-	q := s.db.NewSelect().Model((*Subscription)(nil)).Column("workspace_id").Where("read_only = ?", true)
-	if err := database.Query(ctx, s.db, q, &ids); err != nil {
+	ids, err := s.store.readOnlyWorkspaces(ctx)
+	if err != nil {
 		return err
 	}
 	m := make(map[int64]bool, len(ids))
@@ -349,8 +342,7 @@ func Credit(ctx context.Context, tx bun.Tx, workspaceID int64, amount money.Amou
 		return err
 	}
 	c := &credit{ID: id, WorkspaceID: workspaceID, Amount: amount, Reason: reason, Source: source, CreatedAt: at.UTC().Truncate(time.Microsecond)}
-	_, err = database.Exec(ctx, tx, tx.NewInsert().Model(c).On("CONFLICT (source) DO NOTHING"))
-	return err
+	return insertCredit(ctx, tx, c)
 }
 
 // AddPaymentMethod attaches a Stripe payment method (pm_...) to the
@@ -403,6 +395,29 @@ func paymentError(err error) error {
 		return err
 	}
 	return apierror.Unavailable("Stripe is not available; try again later.")
+}
+
+// Config is the module's configuration: the plans and their prices.
+func (s *Service) Config() Config { return s.cfg }
+
+// Standing is a subscription as it stands now: a trial whose time is up
+// already ended (as the next write will record), its unit limit (-1: none)
+// and the units in use.
+type Standing struct {
+	Subscription Subscription
+	UnitLimit    int
+	ActiveUnits  int
+}
+
+// Standing returns sub as it stands now.
+func (s *Service) Standing(ctx context.Context, sub *Subscription) (Standing, error) {
+	now := s.now()
+	st := Standing{Subscription: *sub}
+	s.endTrial(&st.Subscription, now)
+	_, st.UnitLimit = s.limit(sub, now)
+	n, err := countActive(ctx, s, sub.WorkspaceID)
+	st.ActiveUnits = n
+	return st, err
 }
 
 // countActive counts the workspace's properties in use.

@@ -61,13 +61,9 @@ type intentObject struct {
 func (s *Service) ApplyEvent(ctx context.Context, id, typ string, created int64, object json.RawMessage) (bool, error) {
 	applied := false
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		res, err := database.Exec(ctx, tx, tx.NewInsert().Model(&event{EventID: id, Type: typ, ReceivedAt: s.now()}).
-			On("CONFLICT (event_id) DO NOTHING"))
-		if err != nil {
+		fresh, err := s.store.recordEvent(ctx, tx, &event{EventID: id, Type: typ, ReceivedAt: s.now()})
+		if err != nil || !fresh {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil
 		}
 		switch typ {
 		case "payment_intent.succeeded", "payment_intent.payment_failed":
@@ -82,7 +78,7 @@ func (s *Service) ApplyEvent(ctx context.Context, id, typ string, created int64,
 		if err != nil {
 			return nil
 		}
-		exists, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Invoice)(nil)).Where("id = ?", invoiceID))
+		exists, err := s.store.invoiceExists(ctx, tx, invoiceID)
 		if err != nil || !exists {
 			return err
 		}
