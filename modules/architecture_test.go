@@ -140,7 +140,9 @@ func moduleFindings(t *testing.T, dir string) []string {
 			imported[other] = true
 		}
 		if name == "module.go" {
-			depends, declared = dependsOf(f)
+			depends, declared = dependsOf(f, "Depends")
+			uses, _ := dependsOf(f, "Uses")
+			depends = append(depends, uses...)
 		}
 	}
 	if !declared {
@@ -148,7 +150,8 @@ func moduleFindings(t *testing.T, dir string) []string {
 	}
 	// Depends may list more than the imports: a module can need another's
 	// tables (a foreign key to users) without its Go package. An import
-	// Depends does not list is a module switched off under a running one.
+	// neither Depends nor Uses lists is a module switched off under a
+	// running one.
 	listed := map[string]bool{}
 	for _, d := range depends {
 		listed[d] = true
@@ -161,14 +164,15 @@ func moduleFindings(t *testing.T, dir string) []string {
 	return out
 }
 
-// dependsOf is the Depends list of the module.Entry in f, if f builds one.
-func dependsOf(f *ast.File) (deps []string, found bool) {
+// dependsOf is the list under key (Depends or Uses) of the module.Entry
+// in f, if f builds one.
+func dependsOf(f *ast.File, key string) (deps []string, found bool) {
 	ast.Inspect(f, func(n ast.Node) bool {
 		kv, ok := n.(*ast.KeyValueExpr)
 		if !ok {
 			return true
 		}
-		if id, ok := kv.Key.(*ast.Ident); !ok || id.Name != "Depends" {
+		if id, ok := kv.Key.(*ast.Ident); !ok || id.Name != key {
 			return true
 		}
 		found = true

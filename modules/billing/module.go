@@ -32,6 +32,7 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Billing: plans, subscriptions, invoices, payment methods and Stripe webhooks", Status: module.Ready,
 		Depends:    []string{"accounts", "workspaces", "properties"},
+		Uses:       []string{"printforms"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

@@ -26,6 +26,7 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Meters, their readings and the charges billed from them", Status: module.Ready,
 		Depends:    []string{"accounts", "properties", "expenses"},
+		Uses:       []string{"contracts"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

@@ -80,6 +80,7 @@ func EntryWithStorage(wrap func(Storage) Storage) module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Property documents", Status: module.Ready,
 		Depends:    []string{"accounts", "properties"},
+		Uses:       []string{"contracts"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Commands:   []module.Command{sweepCommand()},

@@ -27,6 +27,7 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Payments, their allocation to charges, credit and balances", Status: module.Ready,
 		Depends:    []string{"accounts", "properties", "expenses"},
+		Uses:       []string{"contragents"},
 		Migrations: migrations.FS, GoMigrations: migrations.Go,
 		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,

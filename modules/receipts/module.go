@@ -25,6 +25,7 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Receipts of payments, numbered without gaps", Status: module.Ready,
 		Depends:    []string{"accounts", "properties", "payments"},
+		Uses:       []string{"contracts"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

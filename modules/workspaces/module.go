@@ -25,6 +25,7 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Workspaces, members and roles", Status: module.Ready,
 		Depends:    []string{"accounts"},
+		Uses:       []string{"translations"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

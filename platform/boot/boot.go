@@ -113,6 +113,11 @@ func Plan(cfg *config.Config, entries []module.Entry) ([]ModuleState, error) {
 		if !enabled[e.Name] {
 			continue
 		}
+		for _, used := range e.Uses {
+			if _, ok := enabled[used]; !ok {
+				errs = append(errs, fmt.Errorf("module %s uses %s, which is not in the catalogue", e.Name, used))
+			}
+		}
 		for _, dep := range e.Depends {
 			on, ok := enabled[dep]
 			switch {

@@ -36,6 +36,12 @@ type Entry struct {
 	Status  Status
 	// Depends names modules that must be enabled for this one to start.
 	Depends []string
+	// Uses names modules this one works with when they are enabled and
+	// goes on without when they are not: their services reach it as fx
+	// dependencies marked `optional:"true"` (no tenant's name on a form
+	// when contragents is off, say). The architecture test accepts an
+	// import of a module listed here as it does one listed in Depends.
+	Uses []string
 	// Options is the module's fx graph; it runs only when the module is enabled.
 	Options fx.Option
 	// Migrations is a folder of <yyyymmddhhmmss>_<what>.up.sql/.down.sql files.
