@@ -212,3 +212,10 @@ func (b *Buffer) writeEach(batch []Event) {
 		b.written.Add(1)
 	}
 }
+
+// Summary reads the stored events of the window from..to (dates
+// YYYY-MM-DD) per day and in total, of name when given: what the buffer
+// has written, not what still waits in it.
+func (b *Buffer) Summary(ctx context.Context, from, to, name string) ([]Day, Day, error) {
+	return b.store.Summary(ctx, from, to, name)
+}

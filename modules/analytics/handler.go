@@ -21,7 +21,6 @@ import (
 // Handler turns HTTP requests into buffered events and summaries.
 type Handler struct {
 	buf        *Buffer
-	store      *Store
 	guard      *auth.Guard
 	workspaces auth.Workspaces
 	clock      clock.Clock
@@ -33,7 +32,6 @@ type Handler struct {
 type HandlerParams struct {
 	fx.In
 	Buffer     *Buffer
-	Store      *Store
 	Guard      *auth.Guard
 	Workspaces auth.Workspaces `optional:"true"`
 	Clock      clock.Clock
@@ -41,7 +39,7 @@ type HandlerParams struct {
 
 // NewHandler returns the handler.
 func NewHandler(p HandlerParams) *Handler {
-	return &Handler{buf: p.Buffer, store: p.Store, guard: p.Guard, workspaces: p.Workspaces, clock: p.Clock}
+	return &Handler{buf: p.Buffer, guard: p.Guard, workspaces: p.Workspaces, clock: p.Clock}
 }
 
 type trackJSON struct {
@@ -170,7 +168,7 @@ func (h *Handler) summary(c *fiber.Ctx) error {
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
-	rows, total, err := h.store.Summary(httpserver.Context(c), from.Format(time.DateOnly), to.Format(time.DateOnly), name)
+	rows, total, err := h.buf.Summary(httpserver.Context(c), from.Format(time.DateOnly), to.Format(time.DateOnly), name)
 	if err != nil {
 		return err
 	}

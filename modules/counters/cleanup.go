@@ -2,12 +2,9 @@ package counters
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-
-	"github.com/propman/propman/platform/database"
 )
 
 // propertyCleanup answers the properties module when a property is about
@@ -18,8 +15,5 @@ type propertyCleanup struct{}
 func newPropertyCleanup() propertyCleanup { return propertyCleanup{} }
 
 func (propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error {
-	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Counter)(nil)).Where("property_id = ?", propertyID)); err != nil {
-		return fmt.Errorf("delete counters of property: %w", err)
-	}
-	return nil
+	return deleteCountersOf(ctx, tx, propertyID)
 }

@@ -213,3 +213,12 @@ func (s *Store) bounds(ctx context.Context, counterID uuid.UUID) (first, last pe
 	}
 	return row.First, row.Last, nil
 }
+
+// deleteCountersOf deletes the property's counters, their readings with
+// them (ON DELETE CASCADE).
+func deleteCountersOf(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error {
+	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Counter)(nil)).Where("property_id = ?", propertyID)); err != nil {
+		return fmt.Errorf("delete counters of property: %w", err)
+	}
+	return nil
+}

@@ -2,6 +2,7 @@ package oidc
 
 import (
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,20 +18,21 @@ import (
 // Handler serves the sign-in routes.
 type Handler struct {
 	svc    *Service
+	log    *slog.Logger
 	secure bool
 }
 
 // NewHandler returns the handler. The flow cookie is Secure when browsers
 // reach the API over TLS (publicurl is https), whatever terminates it.
-func NewHandler(svc *Service, cfg Config) *Handler {
-	return &Handler{svc: svc, secure: strings.HasPrefix(cfg.PublicURL, "https://")}
+func NewHandler(svc *Service, cfg Config, log *slog.Logger) *Handler {
+	return &Handler{svc: svc, log: log, secure: strings.HasPrefix(cfg.PublicURL, "https://")}
 }
 
 const cookiePath = "/api/v1/auth/oidc/"
 
 func (h *Handler) setFlowCookie(c *fiber.Ctx, value string) {
 	c.Cookie(&fiber.Cookie{
-		Name: cookieName, Value: value, Path: cookiePath, MaxAge: int(h.svc.cfg.FlowTTL.Seconds()),
+		Name: cookieName, Value: value, Path: cookiePath, MaxAge: int(h.svc.FlowTTL().Seconds()),
 		Secure: h.secure, HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
 	})
 }
@@ -72,10 +74,10 @@ func (h *Handler) callback(c *fiber.Ctx) error {
 	case errors.Is(err, ErrUnknownProvider):
 		return unknownProvider()
 	case errors.As(err, &r):
-		h.svc.log.InfoContext(httpserver.Context(c), "oidc sign-in refused", "provider", name, "reason", r.Error())
+		h.log.InfoContext(httpserver.Context(c), "oidc sign-in refused", "provider", name, "reason", r.Error())
 		h.clearFlowCookie(c)
 		httpserver.NoStore(c)
-		return c.Redirect(h.svc.webURL(url.Values{"error": {r.Reason}, "provider": {name}}), http.StatusFound)
+		return c.Redirect(h.svc.WebURL(url.Values{"error": {r.Reason}, "provider": {name}}), http.StatusFound)
 	case err != nil:
 		return err
 	}
@@ -83,7 +85,7 @@ func (h *Handler) callback(c *fiber.Ctx) error {
 	// finds nothing.
 	h.clearFlowCookie(c)
 	httpserver.NoStore(c)
-	return c.Redirect(h.svc.webURL(url.Values{"code": {code}}), http.StatusFound)
+	return c.Redirect(h.svc.WebURL(url.Values{"code": {code}}), http.StatusFound)
 }
 
 type exchangeRequest struct {

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"golang.org/x/oauth2"
 
@@ -265,6 +266,14 @@ func (s *Service) codeHash(code string) string {
 
 // webURL is where the callback sends the browser: the configured page
 // with the values added to its query.
+// FlowTTL is how long a sign-in may take from start to callback: the
+// flow cookie's lifetime.
+func (s *Service) FlowTTL() time.Duration { return s.cfg.FlowTTL }
+
+// WebURL is the web app's sign-in page with values in its query: where
+// the callback sends the browser, with a one-time code or the refusal.
+func (s *Service) WebURL(values url.Values) string { return s.webURL(values) }
+
 func (s *Service) webURL(values url.Values) string {
 	u, _ := url.Parse(s.cfg.WebURL) // checked at start
 	q := u.Query()

@@ -2,7 +2,6 @@ package reference
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"reflect"
 	"strings"
@@ -58,11 +57,9 @@ func (d *Directory) reload(ctx context.Context) (bool, error) {
 		countryByKey: map[string]Country{}, languageByKey: map[string]Language{},
 		countryPayload: map[string]httpserver.Payload{}, languagePayload: map[string]httpserver.Payload{},
 	}
-	if err := d.db.NewSelect().Model(&s.countries).Where("is_active").Order("code").Scan(ctx); err != nil {
-		return false, fmt.Errorf("load countries: %w", err)
-	}
-	if err := d.db.NewSelect().Model(&s.languages).Where("is_active").Order("code").Scan(ctx); err != nil {
-		return false, fmt.Errorf("load languages: %w", err)
+	var err error
+	if s.countries, s.languages, err = loadActive(ctx, d.db); err != nil {
+		return false, err
 	}
 	if old := d.snap.Load(); old != nil && reflect.DeepEqual(old.countries, s.countries) && reflect.DeepEqual(old.languages, s.languages) {
 		return false, nil
@@ -73,7 +70,6 @@ func (d *Directory) reload(ctx context.Context) (bool, error) {
 	if s.languages == nil {
 		s.languages = []Language{}
 	}
-	var err error
 	if s.countriesPayload, err = httpserver.NewPayload(countryList{Countries: s.countries, Total: len(s.countries)}); err != nil {
 		return false, err
 	}

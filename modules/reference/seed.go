@@ -8,7 +8,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/reference/data"
-	"github.com/propman/propman/platform/database"
 )
 
 // Seed writes the shipped countries and languages. It is idempotent: names,
@@ -42,19 +41,5 @@ func Seed(ctx context.Context, db *bun.DB) error {
 	for _, l := range languages {
 		ls = append(ls, Language{Code: l.Code, Name: l.Name, NativeName: l.NativeName, IsActive: l.Active})
 	}
-	return database.RunInTx(ctx, db, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := tx.NewInsert().Model(&cs).
-			On("CONFLICT (code) DO UPDATE").
-			Set("name = EXCLUDED.name, phone_code = EXCLUDED.phone_code, currency = EXCLUDED.currency").
-			Exec(ctx); err != nil {
-			return fmt.Errorf("seed countries: %w", err)
-		}
-		if _, err := tx.NewInsert().Model(&ls).
-			On("CONFLICT (code) DO UPDATE").
-			Set("name = EXCLUDED.name, native_name = EXCLUDED.native_name").
-			Exec(ctx); err != nil {
-			return fmt.Errorf("seed languages: %w", err)
-		}
-		return nil
-	})
+	return upsert(ctx, db, cs, ls)
 }
