@@ -52,6 +52,7 @@ func Entry() module.Entry {
 		Commands:   []module.Command{importCommand()},
 		Options: fx.Module(Name,
 			fx.Provide(fx.Private, NewConfig, NewStore, NewHandler, provideResponses),
+			fx.Provide(newBlocks),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}

@@ -102,3 +102,15 @@ func (s *Store) Upsert(ctx context.Context, db bun.IDB, bs []Block, system bool)
 	}
 	return n, nil
 }
+
+// Blocks is what other modules read of the agreement blocks: the blocks a
+// contract names, by code, through the caller's transaction. fx provides
+// it to every module that lists agreements in Depends.
+type Blocks struct{ store *Store }
+
+func newBlocks(s *Store) *Blocks { return &Blocks{store: s} }
+
+// ByCodes returns, through db, the stored blocks among codes.
+func (b *Blocks) ByCodes(ctx context.Context, db bun.IDB, codes []string) ([]Block, error) {
+	return b.store.ByCodes(ctx, db, codes)
+}

@@ -44,7 +44,7 @@ const (
 type Service struct {
 	db       *bun.DB
 	store    *Store
-	blocks   *agreements.Store
+	blocks   *agreements.Blocks
 	clock    clock.Clock
 	props    *properties.Service
 	tenants  *contragents.Service
@@ -66,6 +66,7 @@ type ServiceParams struct {
 
 	DB         *bun.DB
 	Store      *Store
+	Blocks     *agreements.Blocks
 	Clock      clock.Clock
 	Properties *properties.Service
 	Tenants    *contragents.Service
@@ -83,7 +84,7 @@ type ServiceParams struct {
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
-	return &Service{db: p.DB, store: p.Store, blocks: agreements.NewStore(p.DB), clock: p.Clock,
+	return &Service{db: p.DB, store: p.Store, blocks: p.Blocks, clock: p.Clock,
 		props: p.Properties, tenants: p.Tenants, expenses: p.Expenses, dir: p.Directory, banks: p.Banks, rentListeners: p.RentListeners,
 		activated: p.ActivationListeners, terminated: p.TerminationListeners, log: p.Log}
 }

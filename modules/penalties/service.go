@@ -25,14 +25,14 @@ type Service struct {
 	db      *bun.DB
 	store   *Store
 	charges *expenses.Service
-	blocks  *agreements.Store
+	blocks  *agreements.Blocks
 	cfg     Config
 	log     *slog.Logger
 }
 
 // NewService returns the service.
-func NewService(db *bun.DB, store *Store, charges *expenses.Service, cfg Config, log *slog.Logger) *Service {
-	return &Service{db: db, store: store, charges: charges, blocks: agreements.NewStore(db), cfg: cfg, log: log}
+func NewService(db *bun.DB, store *Store, charges *expenses.Service, blocks *agreements.Blocks, cfg Config, log *slog.Logger) *Service {
+	return &Service{db: db, store: store, charges: charges, blocks: blocks, cfg: cfg, log: log}
 }
 
 // Result counts what a refresh did with the overdue outstanding charges

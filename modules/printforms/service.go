@@ -55,7 +55,7 @@ type Service struct {
 	tenants   *contragents.Service
 	props     *properties.Service
 	accounts  *accounts.Service
-	blocks    *agreements.Store
+	blocks    *agreements.Blocks
 	dir       directory
 	render    *Renderer
 	labels    string
@@ -86,6 +86,7 @@ type ServiceParams struct {
 	Properties  *properties.Service
 	Accounts    *accounts.Service
 	Directory   *reference.Directory
+	Blocks      *agreements.Blocks
 	Renderer    *Renderer
 	Labels      *Labels
 	Clock       clock.Clock
@@ -95,7 +96,7 @@ type ServiceParams struct {
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, contracts: p.Contracts, tenants: p.Contragents, props: p.Properties, accounts: p.Accounts,
-		blocks: agreements.NewStore(p.DB), dir: p.Directory, render: p.Renderer, labels: p.Labels.Version(),
+		blocks: p.Blocks, dir: p.Directory, render: p.Renderer, labels: p.Labels.Version(),
 		files: p.Files, clock: p.Clock, texts: p.Labels}
 }
 
