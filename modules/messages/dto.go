@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/propman/propman/modules/tools/tracking"
+	"github.com/propman/propman/platform/tracking"
 )
 
 // authorJSON is who wrote a message.

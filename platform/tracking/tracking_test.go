@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/propman/propman/modules/tools/tracking"
+	"github.com/propman/propman/platform/tracking"
 )
 
 // The valid numbers are the carriers' and the UPU's published examples (UPU
