@@ -3,8 +3,6 @@ package partners
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -51,6 +49,7 @@ type Invitation struct {
 // Service holds the rules of invitations.
 type Service struct {
 	db       *bun.DB
+	store    *Store
 	cfg      Config
 	clock    clock.Clock
 	log      *slog.Logger
@@ -76,7 +75,7 @@ type ServiceParams struct {
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
-	return &Service{db: p.DB, cfg: p.Config, clock: p.Clock, log: p.Log, mailer: p.Mailer, accounts: p.Accounts, users: p.Users, dicts: p.Dicts}
+	return &Service{db: p.DB, store: NewStore(p.DB), cfg: p.Config, clock: p.Clock, log: p.Log, mailer: p.Mailer, accounts: p.Accounts, users: p.Users, dicts: p.Dicts}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
@@ -129,8 +128,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, email string) (*
 		return nil, err
 	}
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		waiting, err := database.Count(ctx, tx, tx.NewSelect().Model((*Invitation)(nil)).
-			Where("partner_workspace_id = ?", database.Param{V: p.WorkspaceID}).Where("status = ?", Sent))
+		waiting, err := s.store.waiting(ctx, tx, p.WorkspaceID)
 		if err != nil {
 			return err
 		}
@@ -138,8 +136,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, email string) (*
 			return apierror.Conflict("too_many_invitations", fmt.Sprintf("At most %d invitations may wait to be used.", s.cfg.Limit))
 		}
 		if inv.Email != nil {
-			dup, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Invitation)(nil)).
-				Where("partner_workspace_id = ?", database.Param{V: p.WorkspaceID}).Where("email = ?", *inv.Email).Where("status = ?", Sent))
+			dup, err := s.store.invitedAlready(ctx, tx, p.WorkspaceID, *inv.Email)
 			if err != nil {
 				return err
 			}
@@ -147,8 +144,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, email string) (*
 				return apierror.Conflict("already_invited", "This email has an invitation waiting already.")
 			}
 		}
-		_, err = database.Exec(ctx, tx, tx.NewInsert().Model(inv))
-		return err
+		return s.store.insert(ctx, tx, inv)
 	})
 	if err != nil {
 		return nil, err
@@ -165,22 +161,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, email string) (*
 
 // List pages the workspace's invitations, newest first.
 func (s *Service) List(ctx context.Context, workspaceID int64, q listing.Query) ([]Invitation, listing.Result, error) {
-	var list []Invitation
-	sel := s.db.NewSelect().Model(&list).Where("partner_workspace_id = ?", database.Param{V: workspaceID})
-	if st := q.Get("status"); st != "" {
-		sel = sel.Where("status = ?", st)
-	}
-	res, err := listing.Scan(ctx, sel, q, listing.Desc("id"))
-	return list, res, err
-}
-
-func (s *Service) byCode(ctx context.Context, db bun.IDB, code string) (*Invitation, error) {
-	inv := new(Invitation)
-	err := database.Select(ctx, db, db.NewSelect().Model(inv).Where("code = ?", strings.ToUpper(strings.TrimSpace(code))))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	return inv, err
+	return s.store.list(ctx, workspaceID, q)
 }
 
 func refuse(msg string) error {
@@ -191,7 +172,7 @@ func refuse(msg string) error {
 // not used yet, for this email when it was sent to one, and not the
 // partner's own.
 func (s *Service) CheckReferral(ctx context.Context, code, email string) error {
-	inv, err := s.byCode(ctx, s.db, code)
+	inv, err := s.store.byCode(ctx, s.db, code)
 	if err != nil {
 		return err
 	}
@@ -213,11 +194,7 @@ func (s *Service) CheckReferral(ctx context.Context, code, email string) error {
 
 // Referred is accounts.Referrals: the new account is the invitation's.
 func (s *Service) Referred(ctx context.Context, code string, userID int64) error {
-	now := s.now()
-	_, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model((*Invitation)(nil)).Set("status = ?", Registered).
-		Set("invitee_user_id = ?", database.Param{V: userID}).Set("registered_at = ?", now).
-		Where("code = ?", strings.ToUpper(strings.TrimSpace(code))).Where("status = ?", Sent))
-	return err
+	return s.store.registered(ctx, code, userID, s.now())
 }
 
 // InvoicePaid is billing.PaidListener: the first paid invoice of a
@@ -229,30 +206,17 @@ func (s *Service) InvoicePaid(ctx context.Context, tx bun.Tx, workspaceID int64,
 	if !first {
 		return nil
 	}
-	var landlord int64
-	if err := database.Query(ctx, tx, tx.NewRaw("SELECT landlord_id FROM workspaces WHERE id = ?", database.Param{V: workspaceID}), &landlord); err != nil {
-		return err
-	}
-	inv := new(Invitation)
-	err := database.Select(ctx, tx, tx.NewSelect().Model(inv).Where("invitee_user_id = ?", database.Param{V: landlord}).
-		Where("status = ?", Registered))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
-	if err != nil {
+	inv, err := s.store.ofLandlord(ctx, tx, workspaceID)
+	if err != nil || inv == nil {
 		return err
 	}
 	if inv.PartnerWorkspaceID == workspaceID {
 		return nil
 	}
 	now := s.now()
-	res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Invitation)(nil)).Set("status = ?", Converted).
-		Set("converted_at = ?", now).Where("id = ?", inv.ID).Where("status = ?", Registered))
-	if err != nil {
+	changed, err := s.store.converted(ctx, tx, inv.ID, now)
+	if err != nil || !changed {
 		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return nil
 	}
 	who := inv.Code
 	if inv.Email != nil {
