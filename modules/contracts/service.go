@@ -89,7 +89,7 @@ func NewService(p ServiceParams) *Service {
 		activated: p.ActivationListeners, terminated: p.TerminationListeners, log: p.Log}
 }
 
-func errNotFound() error { return apierror.NotFound("Contract not found.") }
+func errNotFound() error { return apierror.NotFound("Contract not found.").Because(ErrNotFound) }
 
 // Authorize returns the contract with the raw id when p may see and change
 // it: 404 when the id is not a UUID or unknown, 403 when it belongs to

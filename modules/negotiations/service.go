@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -297,7 +296,7 @@ func (s *Service) Open(ctx context.Context, prop *properties.Property, in *OpenI
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		a, pr, err := s.proposals.Application(ctx, tx, prop, *in.ApplicationID)
 		if err != nil {
-			if st, ok := apierror.As(err); ok && st.Status == http.StatusNotFound {
+			if errors.Is(err, proposals.ErrNoApplication) {
 				return apierror.Validation("application_id: no such application of this property")
 			}
 			return err

@@ -16,7 +16,6 @@ import (
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/receipts"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/jobs"
@@ -149,7 +148,7 @@ func (w *receiptWorker) Work(ctx context.Context, job *river.Job[receiptArgs]) e
 		return err
 	}
 	r, err := s.receipts.OfPayment(ctx, paymentID)
-	if e, ok := apierror.As(err); ok && e.Status == 404 {
+	if errors.Is(err, receipts.ErrNotFound) {
 		return nil // the payment was deleted with its property
 	}
 	if err != nil {

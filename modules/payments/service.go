@@ -86,7 +86,11 @@ type AllocationInput struct {
 	Amount   money.Amount
 }
 
-func errNoPayment() error { return apierror.NotFound("Payment not found.") }
+// ErrNotFound is what a payment of another property, or none, answers to
+// another module: test it with errors.Is.
+var ErrNotFound = errNotFound
+
+func errNoPayment() error { return apierror.NotFound("Payment not found.").Because(ErrNotFound) }
 
 // Payment returns the payment with the raw id under prop, with its
 // allocations.

@@ -325,7 +325,13 @@ func (s *Service) Applications(ctx context.Context, prop *properties.Property, r
 	return s.store.applications(ctx, pr.ID, q)
 }
 
-func errNoApplication() error { return apierror.NotFound("Application not found.") }
+// ErrNoApplication is what an application of another property, or none,
+// answers to another module: test it with errors.Is.
+var ErrNoApplication = errors.New("application not found")
+
+func errNoApplication() error {
+	return apierror.NotFound("Application not found.").Because(ErrNoApplication)
+}
 
 // Application returns, through db, the property's confirmed application
 // with the raw id and its proposal: the negotiations module opens a

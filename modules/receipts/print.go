@@ -2,8 +2,8 @@ package receipts
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -14,7 +14,6 @@ import (
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/properties"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 )
 
@@ -84,7 +83,7 @@ func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, ra
 	var bank *printforms.Bank
 	if pay.ContractID != nil && s.contracts != nil {
 		c, err := s.contracts.Authorize(ctx, auth.InWorkspace(r.WorkspaceID, r.OwnerID), pay.ContractID.String())
-		switch e, ok := apierror.As(err); {
+		switch {
 		case err == nil:
 			number, contractStamp = c.Number, fmt.Sprint(c.UpdatedAt.UnixMicro())
 			// Where the next payments go: the contract's account, printed
@@ -97,7 +96,7 @@ func (s *printSource) PrintableReceipt(ctx context.Context, p auth.Principal, ra
 				bank = printforms.BankOf(acc)
 				contractStamp += "." + acc.ID.String() + "." + fmt.Sprint(acc.UpdatedAt.UnixMicro())
 			}
-		case ok && e.Status == http.StatusNotFound:
+		case errors.Is(err, contracts.ErrNotFound):
 			// A contract deleted since: the receipt prints without its number.
 		default:
 			return printforms.PrintableReceipt{}, err

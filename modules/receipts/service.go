@@ -114,7 +114,11 @@ func (s *Service) PaymentReversed(ctx context.Context, tx bun.IDB, p *payments.P
 	return nil
 }
 
-func errNoReceipt() error { return apierror.NotFound("Receipt not found.") }
+// ErrNotFound is what a receipt of another property, or none, answers to
+// another module: test it with errors.Is.
+var ErrNotFound = errors.New("receipt not found")
+
+func errNoReceipt() error { return apierror.NotFound("Receipt not found.").Because(ErrNotFound) }
 
 // Authorize returns the receipt with the raw id when who may see it (the
 // owner, or an admin): 404 for a malformed or unknown id, 403 for another

@@ -2,6 +2,7 @@ package tenancy
 
 import (
 	"context"
+	"errors"
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/payments"
@@ -48,7 +49,7 @@ func (p *portal) TenantReceipt(ctx context.Context, userID int64, rawContractID,
 		return auth.Principal{}, err
 	}
 	pay, err := p.payments.Payment(ctx, t.Property, r.PaymentID.String())
-	if e, ok := apierror.As(err); ok && e.Status == 404 {
+	if errors.Is(err, payments.ErrNotFound) {
 		return auth.Principal{}, errNoReceipt()
 	}
 	if err != nil {

@@ -22,6 +22,21 @@ type Error struct {
 	// Body, when set, is sent as it is instead of the standard shape: the
 	// specification fixes some bodies ({success:false,...}, {code,message}).
 	Body any
+	// Cause is the domain error the answer stands for (a module's
+	// ErrNotFound, say), so that another module calling the service tests
+	// it with errors.Is rather than branching on the status. It never
+	// reaches the client.
+	Cause error
+}
+
+// Unwrap is the domain error under the answer.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Because is a copy of e standing for the domain error cause.
+func (e *Error) Because(cause error) *Error {
+	c := *e
+	c.Cause = cause
+	return &c
 }
 
 func (e *Error) Error() string {
