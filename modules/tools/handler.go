@@ -14,10 +14,10 @@ import (
 
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/reference"
-	"github.com/propman/propman/platform/tracking"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
+	"github.com/propman/propman/platform/tracking"
 )
 
 // Handler answers the tools routes.
