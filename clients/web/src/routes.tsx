@@ -1,10 +1,17 @@
 import { createBrowserRouter } from "react-router";
 import { Layout } from "./Layout";
+import { AcceptTenancy, AcceptWorkspace } from "./pages/Invitations";
 import { Home } from "./pages/Home";
+import { Listing } from "./pages/Listing";
+import { Negotiation } from "./pages/Negotiation";
 import { NotFound } from "./pages/NotFound";
 import { Register } from "./pages/Register";
 import { SignIn } from "./pages/SignIn";
+import { WorkOrder } from "./pages/WorkOrder";
 
+// Every path a mail links to is here (the Go side builds those links from
+// http.publicurl): /accept-invitation, /tenancy/accept, /negotiations/:token,
+// /work-orders/:token; /listings/:slug is the published listing.
 export const router = createBrowserRouter([
   {
     element: <Layout />,
@@ -12,6 +19,11 @@ export const router = createBrowserRouter([
       { path: "/", element: <Home /> },
       { path: "/sign-in", element: <SignIn /> },
       { path: "/register", element: <Register /> },
+      { path: "/accept-invitation", element: <AcceptWorkspace /> },
+      { path: "/tenancy/accept", element: <AcceptTenancy /> },
+      { path: "/listings/:slug", element: <Listing /> },
+      { path: "/negotiations/:token", element: <Negotiation /> },
+      { path: "/work-orders/:token", element: <WorkOrder /> },
       { path: "*", element: <NotFound /> },
     ],
   },
