@@ -63,3 +63,19 @@ describe("the five catalogues", () => {
     expect(keys(cat).sort()).toEqual(want);
   });
 });
+
+// Enum labels the public pages show (a provider has no account to read
+// the API's catalogue with) are the one catalogue's words, copied. That
+// catalogue has no Italian (it has Ukrainian): Italian's are the app's own.
+describe("labels copied from modules/translations", () => {
+  const catalogues = { de, en, fr, es };
+  it.each(Object.keys(catalogues))("%s", async (lng) => {
+    const { readFileSync } = await import("node:fs");
+    const go = JSON.parse(readFileSync(new URL(`../../../../modules/translations/locales/${lng}.json`, import.meta.url), "utf8")) as Record<string, string>;
+    const app = catalogues[lng as keyof typeof catalogues].workOrder as unknown as Record<string, Record<string, string>>;
+    for (const [group, prefix] of [["categories", "repairs.category."], ["urgencies", "repairs.urgency."]] as const) {
+      const want = Object.fromEntries(Object.entries(go).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+      expect(app[group]).toEqual(want);
+    }
+  });
+});

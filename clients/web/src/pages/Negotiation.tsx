@@ -64,7 +64,7 @@ export function Negotiation() {
       <Title order={1}>{t("negotiation.title")}</Title>
       <Group>
         <Text>{t("negotiation.status")}:</Text>
-        <Badge color={open ? "blue" : n.status === "agreed" ? "green" : "gray"}>{t(`negotiation.statuses.${n.status}`, { defaultValue: n.status })}</Badge>
+        <Badge color={open ? "blue.9" : n.status === "agreed" ? "teal.9" : "dark"}>{t(`negotiation.statuses.${n.status}`, { defaultValue: n.status })}</Badge>
         {open && <Text size="sm">{t("negotiation.expires", { date: formatDateTime(n.expires_at, lng) })}</Text>}
       </Group>
       {n.status === "agreed" && <Alert color="green" role="status">{t("negotiation.agreed")}</Alert>}

@@ -44,8 +44,8 @@ export function WorkOrder() {
   const r = o.request;
   const rows: [string, string][] = [
     [t("workOrder.place"), o.place],
-    [t("workOrder.category"), r.category],
-    [t("workOrder.urgency"), r.urgency],
+    [t("workOrder.category"), t(`workOrder.categories.${r.category}`, { defaultValue: r.category })],
+    [t("workOrder.urgency"), t(`workOrder.urgencies.${r.urgency}`, { defaultValue: r.urgency })],
     [t("workOrder.deadline"), formatDateTime(r.deadline_at, lng)],
     [t("workOrder.access"), r.access_notes],
     [t("workOrder.preferred"), r.preferred_times],
