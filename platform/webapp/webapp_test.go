@@ -178,7 +178,7 @@ func TestUnknownPathsFallBackToTheApp(t *testing.T) {
 		"/sign-in", "/register?next=%2F",
 		"/tenancy/accept?token=abc_DEF-123", "/accept-invitation?token=abc",
 		"/negotiations/3f1c0c1e-7d8e-4a5b-9c0d-1e2f3a4b5c6d.AAAA", "/work-orders/abcDEF123",
-		"/listings/bright-2-room-flat", "/no/such/page",
+		"/listings/bright-2-room-flat", "/auth/oidc?code=abc", "/no/such/page",
 	} {
 		a := get(t, app, path, nil)
 		if a.status != http.StatusOK || !bytes.Equal(a.body, index.body) {

@@ -89,6 +89,14 @@ test("en: every page a mail links to opens and works", async ({ browser, request
   await expect(page.getByRole("status")).toContainText("You have joined");
   await check(page, "en-workspace-joined");
 
+  // Single sign-on's landing page: a refusal and a code that is not one
+  // (no provider runs here; modules/oidc's tests cover the flow).
+  await page.goto(`${base()}/auth/oidc?error=access_denied&provider=example`);
+  await expect(page.getByRole("alert")).toContainText("Signing in was refused");
+  await check(page, "en-oidc-refused");
+  await page.goto(`${base()}/auth/oidc?code=not-a-code`);
+  await expect(page.getByRole("alert")).toHaveText("The code is wrong or has expired.");
+
   // A page that does not exist says so.
   await page.goto(`${base()}/no/such/page`);
   await expect(page.getByText("This page does not exist.")).toBeVisible();
