@@ -1,6 +1,6 @@
 import { Alert, Anchor, Stack, Title } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { api, ok } from "../api/client";
@@ -25,9 +25,14 @@ export function OIDC() {
     },
   });
   const { mutate } = exchange;
-  // Once per code: the code is single-use, a second post would be refused.
+  // Once per code: the code is single-use, and a second post (StrictMode
+  // runs effects twice in development) would be refused.
+  const posted = useRef<string | null>(null);
   useEffect(() => {
-    if (code && !refused) mutate();
+    if (code && !refused && posted.current !== code) {
+      posted.current = code;
+      mutate();
+    }
   }, [code, refused, mutate]);
   const error = refused
     ? new ApiError(401, `oidc_${refused}`, "")
