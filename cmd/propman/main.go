@@ -23,6 +23,7 @@ import (
 	// knows them.
 	_ "time/tzdata"
 
+	"github.com/propman/propman/clients/web"
 	"github.com/propman/propman/modules"
 	"github.com/propman/propman/platform/boot"
 	"github.com/propman/propman/platform/config"
@@ -137,7 +138,7 @@ func serve(cfg *config.Config, entries []module.Entry, stderr io.Writer) error {
 	defer logBuf.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	app, err := boot.New(ctx, boot.Options{Config: cfg, Entries: entries, Logger: log, Listen: true})
+	app, err := boot.New(ctx, boot.Options{Config: cfg, Entries: entries, Logger: log, Listen: true, Web: web.Dist()})
 	if err != nil {
 		return err
 	}

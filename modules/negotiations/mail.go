@@ -81,7 +81,7 @@ func (w *mailWorker) Work(ctx context.Context, job *river.Job[mailArgs]) error {
 	if err := database.Select(ctx, s.db, s.db.NewSelect().Model(pr).Where("id = ?", n.ProposalID)); err != nil {
 		return err
 	}
-	link := s.cfg.LinkBase + "/api/v1/public/negotiations/" + s.Token(n.ID)
+	link := s.cfg.LinkBase + "/negotiations/" + s.Token(n.ID)
 	w8 := wordsFor(a.Locale)
 	var subject, text string
 	switch job.Args.Mail {

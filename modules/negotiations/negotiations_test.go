@@ -54,7 +54,9 @@ type fixture struct {
 
 var (
 	codePattern = regexp.MustCompile(`\b[0-9]{6}\b`)
-	linkPattern = regexp.MustCompile(`/api/v1/public/negotiations/([A-Za-z0-9._-]+)`)
+	// The mail links to the web app's page (clients/web) under the public
+	// URL (localhost while http.publicurl is unset), which reads the API.
+	linkPattern = regexp.MustCompile(`http://localhost:8080/negotiations/([A-Za-z0-9._-]+)`)
 )
 
 func start(t testing.TB, opts ...testkit.Option) fixture {
@@ -107,15 +109,16 @@ func (f fixture) open(t testing.TB, body map[string]any) negotiation {
 	return n
 }
 
-// link waits for the mail with the applicant's link and returns its path.
+// link waits for the mail with the applicant's link and returns the API
+// path its page reads.
 func link(t testing.TB, app *testkit.App, email string) string {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		for _, m := range app.Mail.Messages() {
 			if m.To == email {
-				if l := linkPattern.FindString(m.Text); l != "" {
-					return l
+				if l := linkPattern.FindStringSubmatch(m.Text); l != nil {
+					return "/api/v1/public/negotiations/" + l[1]
 				}
 			}
 		}

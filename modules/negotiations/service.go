@@ -47,9 +47,9 @@ type Config struct {
 	ExpiresDays int `koanf:"expiresdays"`
 	// Sweep is how often the expiry job runs.
 	Sweep time.Duration `koanf:"sweep"`
-	// LinkBase prefixes the applicant's link in mails (the public site's
-	// address). Deprecated: unset, it is http.publicurl; with neither set,
-	// the API path alone.
+	// LinkBase prefixes the applicant's link in mails (the web app's
+	// address). Deprecated: unset, it is http.publicurl (localhost while
+	// that is unset too).
 	LinkBase string `koanf:"linkbase"`
 }
 
@@ -66,7 +66,8 @@ func NewConfig(cfg *config.Config) (Config, error) {
 		return Config{}, &config.Error{Key: "modules.negotiations.sweep", Reason: "must be at least 10ms"}
 	}
 	if c.LinkBase == "" {
-		c.LinkBase = cfg.HTTP.PublicURL
+		// The link opens the web app's page, which reads the public API.
+		c.LinkBase, _ = cfg.HTTP.Link("")
 	}
 	c.LinkBase = strings.TrimRight(c.LinkBase, "/")
 	return c, nil

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -35,6 +36,7 @@ import (
 	"github.com/propman/propman/platform/module"
 	"github.com/propman/propman/platform/openapi"
 	"github.com/propman/propman/platform/tracing"
+	"github.com/propman/propman/platform/webapp"
 )
 
 // Version is the interface version of the API.
@@ -52,6 +54,9 @@ type Options struct {
 	// OnListen, when set, is told the bound address once the listener is
 	// open; with http.addr 127.0.0.1:0 that is how a test learns the port.
 	OnListen func(addr net.Addr)
+	// Web is the web app's build (clients/web's Dist), served at / after
+	// every API route; nil serves the API alone.
+	Web fs.FS
 	// Extra options, e.g. fx.Populate in tests.
 	Extra []fx.Option
 }
@@ -310,6 +315,11 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 	opts = append(opts, fx.Invoke(fx.Annotate(func(routes []module.Routes, checks []module.HealthCheck, guard *auth.Guard) error {
 		if err := mount(app, log, o.Entries, states, routes, checks, db, doc); err != nil {
 			return err
+		}
+		if o.Web != nil {
+			if err := webapp.Mount(app, o.Web); err != nil {
+				return err
+			}
 		}
 		return doc.Amend(func(d map[string]any) error { return documentRoles(d, guard.Declared()) })
 	}, fx.ParamTags(`group:"routes"`, `group:"health"`, ``))))

@@ -1,0 +1,28 @@
+// Numbers, amounts and dates in the reader's language, through Intl: the
+// API sends amounts as JSON numbers with two decimals and dates as ISO
+// strings.
+
+export function formatMoney(amount: number, currency: string, locale: string): string {
+  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount);
+}
+
+export function formatNumber(value: number, locale: string): string {
+  return new Intl.NumberFormat(locale).format(value);
+}
+
+// A calendar date (YYYY-MM-DD) is the same day everywhere: formatted in UTC
+// so that no time zone moves it to the day before.
+export function formatDate(isoDate: string, locale: string): string {
+  const d = new Date(isoDate.length === 10 ? isoDate + "T00:00:00Z" : isoDate);
+  if (Number.isNaN(d.getTime())) return isoDate;
+  return new Intl.DateTimeFormat(locale, {
+    dateStyle: "medium",
+    timeZone: isoDate.length === 10 ? "UTC" : undefined,
+  }).format(d);
+}
+
+export function formatDateTime(iso: string, locale: string, timeZone?: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone }).format(d);
+}

@@ -1,0 +1,33 @@
+import { createBrowserRouter } from "react-router";
+import { Layout } from "./Layout";
+import { AcceptTenancy, AcceptWorkspace } from "./pages/Invitations";
+import { Home } from "./pages/Home";
+import { Listing } from "./pages/Listing";
+import { Negotiation } from "./pages/Negotiation";
+import { NotFound } from "./pages/NotFound";
+import { OIDC } from "./pages/OIDC";
+import { Register } from "./pages/Register";
+import { SignIn } from "./pages/SignIn";
+import { WorkOrder } from "./pages/WorkOrder";
+
+// Every path a mail links to is here (the Go side builds those links from
+// http.publicurl): /accept-invitation, /tenancy/accept, /negotiations/:token,
+// /work-orders/:token; /listings/:slug is the published listing; /auth/oidc
+// is where a single sign-on provider's callback lands.
+export const router = createBrowserRouter([
+  {
+    element: <Layout />,
+    children: [
+      { path: "/", element: <Home /> },
+      { path: "/sign-in", element: <SignIn /> },
+      { path: "/register", element: <Register /> },
+      { path: "/auth/oidc", element: <OIDC /> },
+      { path: "/accept-invitation", element: <AcceptWorkspace /> },
+      { path: "/tenancy/accept", element: <AcceptTenancy /> },
+      { path: "/listings/:slug", element: <Listing /> },
+      { path: "/negotiations/:token", element: <Negotiation /> },
+      { path: "/work-orders/:token", element: <WorkOrder /> },
+      { path: "*", element: <NotFound /> },
+    ],
+  },
+]);
