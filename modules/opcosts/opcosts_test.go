@@ -320,7 +320,7 @@ func TestBadInput(t *testing.T) {
 	app, token := w.app, w.token
 	app.Put(w.path("/opcost-keys"), token, map[string]any{"keys": map[string]any{"waste": "by_weight"}}).Expect(http.StatusBadRequest)
 	r := app.Put(w.path("/opcost-keys"), token, map[string]any{"keys": map[string]any{"heating": "heizkv", "rent": "area"}}).Expect(http.StatusBadRequest)
-	has(t, "refusal", r.String(), "keys.heating: the key heizkv", "keys.rent: not an operating-cost category")
+	has(t, "refusal", r.String(), "consumption_shares.heating: is required with heizkv", "keys.rent: not an operating-cost category")
 	has(t, "keys", app.Get(w.path("/opcost-keys"), token).Expect(http.StatusOK).String(), `"heating":"area"`, `"waste":"area"`)
 
 	app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31"}).
@@ -385,11 +385,11 @@ func TestUnitsShareAndDirectKeys(t *testing.T) {
 	body := app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31"}).
 		Expect(http.StatusCreated).String()
 	has(t, "statement", body,
-		`"category":"elevator","key":"units","building_total":1000.00,"unit_value":"1","total_value":"2","days":365,"period_days":365,"amount":500.00`,
-		`"category":"elevator","key":"units","building_total":1000.00,"unit_value":"1","total_value":"2","days":184,"period_days":365,"amount":252.05`,
-		`"category":"cleaning","key":"share","building_total":500.00,"unit_value":"600","total_value":"1000","days":365,"period_days":365,"amount":300.00`,
-		`"category":"cleaning","key":"share","building_total":500.00,"unit_value":"400","total_value":"1000","days":184,"period_days":365,"amount":100.82`,
-		`"category":"garden","key":"direct","building_total":200.00,"unit_value":"1","total_value":"1","days":184,"period_days":365,"amount":100.82`,
+		`"category":"elevator","key":"units","part":"all","percent":100,"measure":null,"building_total":1000.00,"unit_value":"1","total_value":"2","days":365,"period_days":365,"amount":500.00`,
+		`"category":"elevator","key":"units","part":"all","percent":100,"measure":null,"building_total":1000.00,"unit_value":"1","total_value":"2","days":184,"period_days":365,"amount":252.05`,
+		`"category":"cleaning","key":"share","part":"all","percent":100,"measure":null,"building_total":500.00,"unit_value":"600","total_value":"1000","days":365,"period_days":365,"amount":300.00`,
+		`"category":"cleaning","key":"share","part":"all","percent":100,"measure":null,"building_total":500.00,"unit_value":"400","total_value":"1000","days":184,"period_days":365,"amount":100.82`,
+		`"category":"garden","key":"direct","part":"all","percent":100,"measure":null,"building_total":200.00,"unit_value":"1","total_value":"1","days":184,"period_days":365,"amount":100.82`,
 		`"category":"garden","key":"direct","total":200.00,"tenants":100.82,"landlord":99.18`,
 		`"cost_total":800.00,"prepayments_paid":0.00`, `"cost_total":453.69,"prepayments_paid":0.00`)
 }
