@@ -160,7 +160,11 @@ func (s *Service) PDF(ctx context.Context, b *buildings.Building, st *Statement,
 	if st.CorrectsID != nil {
 		// A corrected statement: what the first one settled, and the
 		// difference that alone is now due or credited.
-		sh.Row(w("previously_booked"), m(line.PreviouslyBooked))
+		if line.PreviouslyBooked >= 0 {
+			sh.Row(w("previously_due"), m(line.PreviouslyBooked))
+		} else {
+			sh.Row(w("previously_credited"), m(-line.PreviouslyBooked))
+		}
 		if d := line.Difference(); d >= 0 {
 			sh.Row(w("difference_due"), m(d))
 		} else {
