@@ -119,7 +119,7 @@ func (s *Service) PDF(ctx context.Context, b *buildings.Building, st *Statement,
 	if strings.EqualFold(b.Country, "FR") {
 		// Loi n° 89-462, art. 23: the charges by their nature (the
 		// headings of the décret n° 87-713), each with its key.
-		sh.Section(w("by_nature"))
+		sh.Para(w("by_nature"))
 		for _, n := range natures {
 			var sub money.Amount
 			var in []CostLine
@@ -132,10 +132,11 @@ func (s *Service) PDF(ctx context.Context, b *buildings.Building, st *Statement,
 			if len(in) == 0 {
 				continue
 			}
-			sh.Row(w("nature."+n), m(sub))
+			sh.Section(w("nature." + n))
 			for _, cl := range in {
 				costLine(cl)
 			}
+			sh.Row(w("subtotal"), m(sub))
 		}
 	} else {
 		sh.Section(w("costs"))
