@@ -12,7 +12,7 @@ import (
 
 // meter makes a counter of the kind on the property, counting kWh, with
 // the readings (date, value) in order.
-func (w world) meter(t *testing.T, property, kind string, readings ...any) string {
+func (w world) meter(t testing.TB, property, kind string, readings ...any) string {
 	t.Helper()
 	c := id(t, w.app.Post("/api/v1/properties/"+property+"/counters", w.token, map[string]any{"kind": kind, "unit": "kWh"}).
 		Expect(http.StatusCreated))

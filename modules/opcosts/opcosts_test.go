@@ -55,7 +55,7 @@ type world struct {
 	building string
 }
 
-func newWorld(t *testing.T) world {
+func newWorld(t testing.TB) world {
 	t.Helper()
 	app := testkit.Start(t)
 	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
@@ -67,7 +67,7 @@ func newWorld(t *testing.T) world {
 
 // unit makes a property with the living area (nil: none) a unit of the
 // building.
-func (w world) unit(t *testing.T, name string, area any) string {
+func (w world) unit(t testing.TB, name string, area any) string {
 	t.Helper()
 	body := map[string]any{"name": name, "country_code": "DE"}
 	if area != nil {
@@ -80,7 +80,7 @@ func (w world) unit(t *testing.T, name string, area any) string {
 
 // lease makes an active contract of the property with a monthly rent of
 // 500 and the prepayment, its charges from its start to today.
-func (w world) lease(t *testing.T, property, number, locale, tenant, start, end string, prepayment float64) string {
+func (w world) lease(t testing.TB, property, number, locale, tenant, start, end string, prepayment float64) string {
 	t.Helper()
 	ten := id(t, w.app.Post("/api/v1/contragents", w.token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": tenant}).
 		Expect(http.StatusCreated))
@@ -96,13 +96,13 @@ func (w world) lease(t *testing.T, property, number, locale, tenant, start, end 
 	return c
 }
 
-func (w world) pay(t *testing.T, property, contract string, amount float64) {
+func (w world) pay(t testing.TB, property, contract string, amount float64) {
 	t.Helper()
 	w.app.Post("/api/v1/properties/"+property+"/payments", w.token, map[string]any{"amount": amount, "paid_on": "2026-01-15",
 		"method": "bank_transfer", "contract_id": contract}).Expect(http.StatusCreated)
 }
 
-func (w world) bill(t *testing.T, property, category, date string, amount float64) {
+func (w world) bill(t testing.TB, property, category, date string, amount float64) {
 	t.Helper()
 	sup := id(t, w.app.Post("/api/v1/contragents", w.token, map[string]any{"kind": "company", "roles": []string{"provider"}, "name": "Supplier " + category}).
 		Expect(http.StatusCreated))
