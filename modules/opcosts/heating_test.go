@@ -207,3 +207,46 @@ func TestHeatingBadInput(t *testing.T) {
 		t.Fatalf("refused, yet stored: %+v", page.Statements)
 	}
 }
+
+// The published person-days example of deutschesmietrecht.de
+// (https://deutschesmietrecht.de/mietrechtlexikon-buchstabe-p/211-personentage.html,
+// "Wie berechne ich Personentage in der Betriebskostenabrechnung"): a
+// house of five flats, a year of 365 days, person-days EG 730, 1. OG 730,
+// 2. OG 181 (1 person to 30 June) + 368 (2 persons from 1 July), 3. OG
+// 453 (3 persons to 31 May) + 428 (2 persons from 1 June), DG 365; 3,255
+// in all. Waste 2,000 €: the ground floor's tenants bear 448.54 €
+// (2,000 × 730 / 3,255 = 448.5407), reproduced to the cent (the source's
+// rounded factor 0.614 € is only shown; its amount is the exact one).
+func TestPublishedExamplePersonDays(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	app, token := w.app, w.token
+	flats := []struct {
+		name    string
+		persons []any // from, persons, ...
+	}{
+		{"EG", []any{"2025-01-01", 2}}, {"1. OG", []any{"2025-01-01", 2}}, {"2. OG", []any{"2025-01-01", 1, "2025-07-01", 2}},
+		{"3. OG", []any{"2025-01-01", 3, "2025-06-01", 2}}, {"DG", []any{"2025-01-01", 1}},
+	}
+	var eg, first string
+	for i, f := range flats {
+		u := w.unit(t, f.name, 60)
+		c := w.lease(t, u, "P-"+f.name, "de", "Mieter "+f.name, "2025-01-01", "", 10)
+		for j := 0; j+1 < len(f.persons); j += 2 {
+			app.Post("/api/v1/contracts/"+c+"/household", token, map[string]any{"from": f.persons[j], "persons": f.persons[j+1]}).Expect(http.StatusCreated)
+		}
+		if i == 0 {
+			eg, first = c, u
+		}
+	}
+	w.bill(t, first, "waste", "2025-03-31", 2000)
+	app.Put(w.path("/opcost-keys"), token, map[string]any{"keys": map[string]any{"waste": "persons"}}).Expect(http.StatusOK)
+	r := app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31"}).Expect(http.StatusCreated)
+	has(t, "statement", r.String(),
+		`"contract_id":"`+eg+`"`,
+		`"category":"waste","key":"persons","part":"all","percent":100,"measure":null,"building_total":2000.00,"unit_value":"730","total_value":"3255","days":365,"period_days":365,"amount":448.54`,
+		`"unit_value":"549","total_value":"3255","days":365,"period_days":365,"amount":337.33`,
+		`"unit_value":"881","total_value":"3255","days":365,"period_days":365,"amount":541.32`,
+		`"unit_value":"365","total_value":"3255","days":365,"period_days":365,"amount":224.27`,
+		`"category":"waste","key":"persons","total":2000.00,"tenants":2000.00,"landlord":0.00`)
+}
