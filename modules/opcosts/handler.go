@@ -199,7 +199,7 @@ func (h *Handler) prepayment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	st, _, err := h.svc.Get(ctx, b, c.Params("statementId"))
+	st, comp, err := h.svc.Get(ctx, b, c.Params("statementId"))
 	if err != nil {
 		return err
 	}
@@ -207,10 +207,10 @@ func (h *Handler) prepayment(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &in); err != nil {
 		return err
 	}
-	if _, err := h.svc.ConfirmPrepayment(ctx, b, st, c.Params("contractId"), in); err != nil {
+	if _, err := h.svc.ConfirmPrepayment(ctx, b, st, comp, c.Params("contractId"), in); err != nil {
 		return err
 	}
-	st, comp, err := h.svc.Get(ctx, b, st.ID.String())
+	st, comp, err = h.svc.Get(ctx, b, st.ID.String())
 	if err != nil {
 		return err
 	}

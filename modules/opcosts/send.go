@@ -85,6 +85,9 @@ func (s *Service) Send(ctx context.Context, b *buildings.Building, st *Statement
 			if err != nil {
 				return err
 			}
+			if cur.Status != Posted {
+				return errNotPosted()
+			}
 			fresh, err := decode(cur)
 			if err != nil {
 				return err
@@ -155,7 +158,7 @@ type PrepaymentInput struct {
 // in.From, and writes the tenant the letter that announces it, in one
 // transaction: the contract's prepayment expense and term change
 // (contracts), the letter is a message in the contract's thread.
-func (s *Service) ConfirmPrepayment(ctx context.Context, b *buildings.Building, st *Statement, rawContract string, in PrepaymentInput) (*ContractLine, error) {
+func (s *Service) ConfirmPrepayment(ctx context.Context, b *buildings.Building, st *Statement, comp *Computation, rawContract string, in PrepaymentInput) (*ContractLine, error) {
 	if st.Status != Posted {
 		return nil, errNotPosted()
 	}
@@ -166,15 +169,29 @@ func (s *Service) ConfirmPrepayment(ctx context.Context, b *buildings.Building, 
 	if in.From == nil {
 		return nil, apierror.Validation("from: is required (the first day of the month the new prepayment applies from)")
 	}
+	known := comp.line(id)
+	if known == nil {
+		return nil, apierror.NotFound("The contract is not part of this statement.")
+	}
 	landlord := ""
 	if u, err := s.p.Accounts.User(ctx, st.OwnerID); err == nil {
 		landlord = u.Name
 	}
 	var out *ContractLine
 	err = database.RunInTx(ctx, s.p.DB, func(ctx context.Context, tx bun.Tx) error {
+		// The unit's lock before the statement's row, in the order posting
+		// takes them (a posted correction locks the units, then marks the
+		// statement it corrects), so the two never wait on each other.
+		prop, err := properties.Lock(ctx, tx, known.PropertyID)
+		if err != nil {
+			return err
+		}
 		cur, err := s.p.Store.lockStatement(ctx, tx, b.ID, st.ID)
 		if err != nil {
 			return err
+		}
+		if cur.Status != Posted {
+			return errNotPosted()
 		}
 		comp, err := decode(cur)
 		if err != nil {
@@ -190,10 +207,6 @@ func (s *Service) ConfirmPrepayment(ctx context.Context, b *buildings.Building, 
 		amount := line.ProposedPrepayment
 		if in.Amount != nil {
 			amount = *in.Amount
-		}
-		prop, err := properties.Lock(ctx, tx, line.PropertyID)
-		if err != nil {
-			return err
 		}
 		c, err := s.p.Contracts.ByID(ctx, tx, id)
 		if err != nil {
