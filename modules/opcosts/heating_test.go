@@ -10,11 +10,15 @@ import (
 	"github.com/propman/propman/platform/testkit/golden"
 )
 
-// meter makes a counter of the kind on the property, counting kWh, with
-// the readings (date, value) in order.
+// meter makes a counter of the kind on the property, counting kWh (water:
+// m3), with the readings (date, value) in order.
 func (w world) meter(t testing.TB, property, kind string, readings ...any) string {
 	t.Helper()
-	c := id(t, w.app.Post("/api/v1/properties/"+property+"/counters", w.token, map[string]any{"kind": kind, "unit": "kWh"}).
+	unit := "kWh"
+	if strings.HasPrefix(kind, "water") {
+		unit = "m3"
+	}
+	c := id(t, w.app.Post("/api/v1/properties/"+property+"/counters", w.token, map[string]any{"kind": kind, "unit": unit}).
 		Expect(http.StatusCreated))
 	for i := 0; i+1 < len(readings); i += 2 {
 		w.app.Post("/api/v1/properties/"+property+"/counters/"+c+"/readings", w.token, map[string]any{"read_on": readings[i], "value": readings[i+1]}).
@@ -249,4 +253,29 @@ func TestPublishedExamplePersonDays(t *testing.T) {
 		`"unit_value":"881","total_value":"3255","days":365,"period_days":365,"amount":541.32`,
 		`"unit_value":"365","total_value":"3255","days":365,"period_days":365,"amount":224.27`,
 		`"category":"waste","key":"persons","total":2000.00,"tenants":2000.00,"landlord":0.00`)
+}
+
+// Water wholly by consumption, cold and hot meters together, a tenant
+// leaving without an interim reading (figures by hand): WE 1's meters
+// count 60 + 20 = 80 m3 in 2025; WE 2's 40 m3, of which B-1 (to 30 June,
+// 181 days) is given 40 × 181/365 = 19.836 m3, the empty rest being the
+// landlord's. Water 600.00: A-1 600.00 × 80/120 = 400.00; B-1 600.00 ×
+// 19.836/120 = 99.18; the landlord 100.82.
+func TestWaterByConsumptionProratedWithoutAnInterimReading(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	app, token := w.app, w.token
+	we1, we2 := w.unit(t, "WE 1", 80), w.unit(t, "WE 2", 60)
+	w.lease(t, we1, "A-1", "de", "Anna Schmidt", "2025-01-01", "", 10)
+	w.lease(t, we2, "B-1", "de", "Bernd Meier", "2025-01-01", "2025-06-30", 10)
+	w.meter(t, we1, "water_cold", "2024-12-31", 100, "2025-12-31", 160)
+	w.meter(t, we1, "water_hot", "2024-12-31", 5, "2025-12-31", 25)
+	w.meter(t, we2, "water_cold", "2024-12-31", 0, "2025-12-31", 40)
+	w.bill(t, we1, "water", "2025-10-01", 600)
+	app.Put(w.path("/opcost-keys"), token, map[string]any{"keys": map[string]any{"water": "consumption"}}).Expect(http.StatusOK)
+	r := app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31"}).Expect(http.StatusCreated)
+	has(t, "statement", r.String(),
+		`"category":"water","key":"consumption","total":600.00,"tenants":499.18,"landlord":100.82`,
+		`"key":"consumption","part":"all","percent":100,"measure":"m3","building_total":600.00,"unit_value":"80.000","total_value":"120.000","days":365,"period_days":365,"amount":400.00`,
+		`"key":"consumption","part":"all","percent":100,"measure":"m3","building_total":600.00,"unit_value":"19.836","total_value":"120.000","days":181,"period_days":365,"amount":99.18`)
 }
