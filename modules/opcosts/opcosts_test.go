@@ -297,6 +297,14 @@ func TestDeadlineRefusesABalanceDueButNotACredit(t *testing.T) {
 	if got := app.Get("/api/v1/properties/"+we1+"/charges?per_page=200", token).Expect(http.StatusOK).String(); strings.Contains(got, "Operating-cost statement") {
 		t.Errorf("an excluded balance was charged: %s", got)
 	}
+	// Sent: A-1's letter and message say the balance is not claimed.
+	app.Post(w.path("/opcost-statements/"+st.ID+"/send"), token, nil).Expect(http.StatusOK)
+	has(t, "A-1's thread", strings.ReplaceAll(app.Get("/api/v1/properties/"+we1+"/messages?contract_id="+a, token).Expect(http.StatusOK).String(), "\u00a0", " "),
+		"Ergebnis: Die Nachzahlung von 880,00 € wird nicht gefordert: Die Abrechnung erreicht Sie nach Ablauf der Abrechnungsfrist (§ 556 Abs. 3 Satz 3 BGB).")
+	if de := mailtest.PDFText(t, app.Get(w.path("/opcost-statements/"+st.ID+"/contracts/"+a+"/pdf"), token).Expect(http.StatusOK).Body); de != "" {
+		has(t, "A-1's letter", strings.Join(strings.Fields(strings.ReplaceAll(de, "\u00a0", " ")), " "),
+			"Nachzahlung 880,00 € Die Nachzahlung von 880,00 € wird nicht gefordert")
+	}
 
 	// The same year on another building, the delay recorded as not the
 	// landlord's fault: the balance due is charged.

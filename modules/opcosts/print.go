@@ -158,6 +158,9 @@ func (s *Service) PDF(ctx context.Context, b *buildings.Building, st *Statement,
 	} else {
 		sh.Row(w("credit"), m(-line.Result))
 	}
+	if line.Excluded {
+		sh.Para(w("excluded", "amount", m(line.Difference())))
+	}
 	if st.CorrectsID != nil {
 		// A corrected statement: what the first one settled, and the
 		// difference that alone is now due or credited.

@@ -77,9 +77,13 @@ func (s *Service) Send(ctx context.Context, b *buildings.Building, st *Statement
 		if st.CorrectsID != nil {
 			result = l.Difference()
 		}
+		words := s.result(loc, st.Currency, result)
+		if l.Excluded {
+			words = s.say(loc, "excluded", "amount", sty.Money(l.Difference(), st.Currency))
+		}
 		title := s.say(loc, "message_subject", "from", from, "to", to)
 		body := s.say(loc, "message_body", "from", from, "to", to, "unit", l.Unit, "contract", l.ContractNumber,
-			"result", s.result(loc, st.Currency, result), "landlord", landlord)
+			"result", words, "landlord", landlord)
 		err = database.RunInTx(ctx, s.p.DB, func(ctx context.Context, tx bun.Tx) error {
 			cur, err := s.p.Store.lockStatement(ctx, tx, b.ID, st.ID)
 			if err != nil {
