@@ -222,3 +222,36 @@ func deleteCountersOf(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) erro
 	}
 	return nil
 }
+
+// ReadingsIn returns the counters of the kinds on the properties, active
+// or not (a meter replaced during a year is usually deactivated, yet its
+// readings still count), with their readings dated from..to (both
+// included), oldest first: the operating-cost statement (modules/opcosts)
+// spreads metered costs by them.
+func ReadingsIn(ctx context.Context, db bun.IDB, propertyIDs []uuid.UUID, kinds []string, from, to period.Date) ([]Counter, map[uuid.UUID][]Reading, error) {
+	out := map[uuid.UUID][]Reading{}
+	if len(propertyIDs) == 0 || len(kinds) == 0 {
+		return nil, out, nil
+	}
+	var list []Counter
+	if err := database.Select(ctx, db, db.NewSelect().Model(&list).Where("property_id ?", database.In(propertyIDs)).
+		Where("kind ?", database.In(kinds)).Order("property_id", "id")); err != nil {
+		return nil, nil, fmt.Errorf("counters of properties: %w", err)
+	}
+	if len(list) == 0 {
+		return list, out, nil
+	}
+	ids := make([]uuid.UUID, len(list))
+	for i := range list {
+		ids[i] = list[i].ID
+	}
+	var rs []Reading
+	if err := database.Select(ctx, db, db.NewSelect().Model(&rs).Where("counter_id ?", database.In(ids)).
+		Where("read_on >= ?", from).Where("read_on <= ?", to).Order("counter_id", "read_on")); err != nil {
+		return nil, nil, fmt.Errorf("readings of counters: %w", err)
+	}
+	for _, r := range rs {
+		out[r.CounterID] = append(out[r.CounterID], r)
+	}
+	return list, out, nil
+}

@@ -353,3 +353,17 @@ func Overdue(ctx context.Context, db bun.IDB, propertyID, contractID uuid.UUID, 
 	}
 	return money.Amount(overdue), nil
 }
+
+// ContractExpensesOfKind returns the contract's undeleted, active
+// expenses whose generated name is of kind (chargename), the latest start
+// first, read through db: contracts finds there the running prepayment it
+// changes after an operating-cost statement.
+func ContractExpensesOfKind(ctx context.Context, db bun.IDB, contractID uuid.UUID, kind string) ([]Expense, error) {
+	var out []Expense
+	q := db.NewSelect().Model(&out).Where("contract_id = ?", contractID).Where("name_kind = ?", kind).
+		Where("deleted_at IS NULL").Where("is_active").Order("start_date DESC", "id DESC")
+	if err := database.Select(ctx, db, q); err != nil {
+		return nil, fmt.Errorf("contract expenses of kind: %w", err)
+	}
+	return out, nil
+}

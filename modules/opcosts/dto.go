@@ -15,6 +15,7 @@ type statementJSON struct {
 	PeriodFrom     period.Date    `json:"period_from"`
 	PeriodTo       period.Date    `json:"period_to"`
 	Status         string         `json:"status"`
+	CorrectsID     *uuid.UUID     `json:"corrects_id"`
 	Currency       string         `json:"currency"`
 	Deadline       *period.Date   `json:"deadline"`
 	DeadlineSource *string        `json:"deadline_source"`
@@ -22,6 +23,7 @@ type statementJSON struct {
 	PeriodDays     int            `json:"period_days"`
 	Categories     []CategoryLine `json:"categories"`
 	Contracts      []ContractLine `json:"contracts"`
+	CO2            *CO2Split      `json:"co2"`
 	CreatedAt      string         `json:"created_at"`
 	PostedAt       *string        `json:"posted_at"`
 }
@@ -29,7 +31,7 @@ type statementJSON struct {
 func toJSON(country string, st *Statement, comp *Computation) statementJSON {
 	out := statementJSON{ID: st.ID, BuildingID: st.BuildingID, PeriodFrom: st.From, PeriodTo: st.To, Status: st.Status,
 		Currency: st.Currency, LateNotAtFault: st.LateNotAtFault, PeriodDays: comp.PeriodDays, Categories: comp.Categories,
-		Contracts: comp.Contracts, CreatedAt: st.CreatedAt.UTC().Format(time.RFC3339)}
+		Contracts: comp.Contracts, CO2: comp.CO2, CorrectsID: st.CorrectsID, CreatedAt: st.CreatedAt.UTC().Format(time.RFC3339)}
 	if out.Categories == nil {
 		out.Categories = []CategoryLine{}
 	}
@@ -39,6 +41,13 @@ func toJSON(country string, st *Statement, comp *Computation) statementJSON {
 	for i := range out.Contracts {
 		if out.Contracts[i].Costs == nil {
 			out.Contracts[i].Costs = []CostLine{}
+		}
+		// Drafts computed before the parts existed spread all of a
+		// category.
+		for j := range out.Contracts[i].Costs {
+			if cl := &out.Contracts[i].Costs[j]; cl.Part == "" {
+				cl.Part, cl.Percent = PartAll, 100
+			}
 		}
 	}
 	if d, ok := Deadline(country, st.To); ok {

@@ -29,7 +29,7 @@ func (h *Handler) keys(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"keys": keys})
+	return c.JSON(keys)
 }
 
 func (h *Handler) setKeys(c *fiber.Ctx) error {
@@ -38,17 +38,15 @@ func (h *Handler) setKeys(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var in struct {
-		Keys map[string]string `json:"keys"`
-	}
+	var in KeySet
 	if err := httpserver.DecodeJSON(c, &in); err != nil {
 		return err
 	}
-	keys, err := h.svc.SetKeys(ctx, b, in.Keys)
+	keys, err := h.svc.SetKeys(ctx, b, in)
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"keys": keys})
+	return c.JSON(keys)
 }
 
 func (h *Handler) create(c *fiber.Ctx) error {
@@ -147,4 +145,74 @@ func (h *Handler) pdf(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentType, "application/pdf")
 	c.Set(fiber.HeaderContentDisposition, `inline; filename="`+name+`"`)
 	return c.Send(pdf)
+}
+
+func (h *Handler) correct(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	p := auth.Current(c)
+	b, err := h.svc.Building(ctx, p, c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	st, comp, err := h.svc.Get(ctx, b, c.Params("statementId"))
+	if err != nil {
+		return err
+	}
+	var in struct {
+		CO2 *CO2Input `json:"co2"`
+	}
+	if len(c.Body()) > 0 {
+		if err := httpserver.DecodeJSON(c, &in); err != nil {
+			return err
+		}
+	}
+	next, ncomp, err := h.svc.Correct(ctx, p, b, st, comp, in.CO2)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(toJSON(b.Country, next, ncomp))
+}
+
+func (h *Handler) send(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	b, err := h.svc.Building(ctx, auth.Current(c), c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	st, comp, err := h.svc.Get(ctx, b, c.Params("statementId"))
+	if err != nil {
+		return err
+	}
+	if err := h.svc.Send(ctx, b, st, comp); err != nil {
+		return err
+	}
+	st, comp, err = h.svc.Get(ctx, b, st.ID.String())
+	if err != nil {
+		return err
+	}
+	return c.JSON(toJSON(b.Country, st, comp))
+}
+
+func (h *Handler) prepayment(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	b, err := h.svc.Building(ctx, auth.Current(c), c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	st, comp, err := h.svc.Get(ctx, b, c.Params("statementId"))
+	if err != nil {
+		return err
+	}
+	var in PrepaymentInput
+	if err := httpserver.DecodeJSON(c, &in); err != nil {
+		return err
+	}
+	if _, err := h.svc.ConfirmPrepayment(ctx, b, st, comp, c.Params("contractId"), in); err != nil {
+		return err
+	}
+	st, comp, err = h.svc.Get(ctx, b, st.ID.String())
+	if err != nil {
+		return err
+	}
+	return c.JSON(toJSON(b.Country, st, comp))
 }

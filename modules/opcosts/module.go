@@ -25,7 +25,7 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Operating-cost statements of a building, posted once, a letter per tenant", Status: module.Ready,
 		Depends: []string{"accounts", "workspaces", "properties", "contracts", "buildings", "bills", "expenses", "compensations",
-			"printforms", "translations", "contragents"},
+			"printforms", "translations", "contragents", "counters", "documents", "messages"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

@@ -55,7 +55,7 @@ type world struct {
 	building string
 }
 
-func newWorld(t *testing.T) world {
+func newWorld(t testing.TB) world {
 	t.Helper()
 	app := testkit.Start(t)
 	t.Cleanup(func() { paymentstest.CheckInvariants(t, app) })
@@ -67,7 +67,7 @@ func newWorld(t *testing.T) world {
 
 // unit makes a property with the living area (nil: none) a unit of the
 // building.
-func (w world) unit(t *testing.T, name string, area any) string {
+func (w world) unit(t testing.TB, name string, area any) string {
 	t.Helper()
 	body := map[string]any{"name": name, "country_code": "DE"}
 	if area != nil {
@@ -80,7 +80,7 @@ func (w world) unit(t *testing.T, name string, area any) string {
 
 // lease makes an active contract of the property with a monthly rent of
 // 500 and the prepayment, its charges from its start to today.
-func (w world) lease(t *testing.T, property, number, locale, tenant, start, end string, prepayment float64) string {
+func (w world) lease(t testing.TB, property, number, locale, tenant, start, end string, prepayment float64) string {
 	t.Helper()
 	ten := id(t, w.app.Post("/api/v1/contragents", w.token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": tenant}).
 		Expect(http.StatusCreated))
@@ -96,13 +96,13 @@ func (w world) lease(t *testing.T, property, number, locale, tenant, start, end 
 	return c
 }
 
-func (w world) pay(t *testing.T, property, contract string, amount float64) {
+func (w world) pay(t testing.TB, property, contract string, amount float64) {
 	t.Helper()
 	w.app.Post("/api/v1/properties/"+property+"/payments", w.token, map[string]any{"amount": amount, "paid_on": "2026-01-15",
 		"method": "bank_transfer", "contract_id": contract}).Expect(http.StatusCreated)
 }
 
-func (w world) bill(t *testing.T, property, category, date string, amount float64) {
+func (w world) bill(t testing.TB, property, category, date string, amount float64) {
 	t.Helper()
 	sup := id(t, w.app.Post("/api/v1/contragents", w.token, map[string]any{"kind": "company", "roles": []string{"provider"}, "name": "Supplier " + category}).
 		Expect(http.StatusCreated))
@@ -297,6 +297,14 @@ func TestDeadlineRefusesABalanceDueButNotACredit(t *testing.T) {
 	if got := app.Get("/api/v1/properties/"+we1+"/charges?per_page=200", token).Expect(http.StatusOK).String(); strings.Contains(got, "Operating-cost statement") {
 		t.Errorf("an excluded balance was charged: %s", got)
 	}
+	// Sent: A-1's letter and message say the balance is not claimed.
+	app.Post(w.path("/opcost-statements/"+st.ID+"/send"), token, nil).Expect(http.StatusOK)
+	has(t, "A-1's thread", strings.ReplaceAll(app.Get("/api/v1/properties/"+we1+"/messages?contract_id="+a, token).Expect(http.StatusOK).String(), "\u00a0", " "),
+		"Ergebnis: Die Nachzahlung von 880,00 € wird nicht gefordert: Die Abrechnung erreicht Sie nach Ablauf der Abrechnungsfrist (§ 556 Abs. 3 Satz 3 BGB).")
+	if de := mailtest.PDFText(t, app.Get(w.path("/opcost-statements/"+st.ID+"/contracts/"+a+"/pdf"), token).Expect(http.StatusOK).Body); de != "" {
+		has(t, "A-1's letter", strings.Join(strings.Fields(strings.ReplaceAll(de, "\u00a0", " ")), " "),
+			"Nachzahlung 880,00 € Die Nachzahlung von 880,00 € wird nicht gefordert")
+	}
 
 	// The same year on another building, the delay recorded as not the
 	// landlord's fault: the balance due is charged.
@@ -320,7 +328,7 @@ func TestBadInput(t *testing.T) {
 	app, token := w.app, w.token
 	app.Put(w.path("/opcost-keys"), token, map[string]any{"keys": map[string]any{"waste": "by_weight"}}).Expect(http.StatusBadRequest)
 	r := app.Put(w.path("/opcost-keys"), token, map[string]any{"keys": map[string]any{"heating": "heizkv", "rent": "area"}}).Expect(http.StatusBadRequest)
-	has(t, "refusal", r.String(), "keys.heating: the key heizkv", "keys.rent: not an operating-cost category")
+	has(t, "refusal", r.String(), "consumption_shares.heating: is required with heizkv", "keys.rent: not an operating-cost category")
 	has(t, "keys", app.Get(w.path("/opcost-keys"), token).Expect(http.StatusOK).String(), `"heating":"area"`, `"waste":"area"`)
 
 	app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31"}).
@@ -385,11 +393,11 @@ func TestUnitsShareAndDirectKeys(t *testing.T) {
 	body := app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31"}).
 		Expect(http.StatusCreated).String()
 	has(t, "statement", body,
-		`"category":"elevator","key":"units","building_total":1000.00,"unit_value":"1","total_value":"2","days":365,"period_days":365,"amount":500.00`,
-		`"category":"elevator","key":"units","building_total":1000.00,"unit_value":"1","total_value":"2","days":184,"period_days":365,"amount":252.05`,
-		`"category":"cleaning","key":"share","building_total":500.00,"unit_value":"600","total_value":"1000","days":365,"period_days":365,"amount":300.00`,
-		`"category":"cleaning","key":"share","building_total":500.00,"unit_value":"400","total_value":"1000","days":184,"period_days":365,"amount":100.82`,
-		`"category":"garden","key":"direct","building_total":200.00,"unit_value":"1","total_value":"1","days":184,"period_days":365,"amount":100.82`,
+		`"category":"elevator","key":"units","part":"all","percent":100,"measure":null,"building_total":1000.00,"unit_value":"1","total_value":"2","days":365,"period_days":365,"amount":500.00`,
+		`"category":"elevator","key":"units","part":"all","percent":100,"measure":null,"building_total":1000.00,"unit_value":"1","total_value":"2","days":184,"period_days":365,"amount":252.05`,
+		`"category":"cleaning","key":"share","part":"all","percent":100,"measure":null,"building_total":500.00,"unit_value":"600","total_value":"1000","days":365,"period_days":365,"amount":300.00`,
+		`"category":"cleaning","key":"share","part":"all","percent":100,"measure":null,"building_total":500.00,"unit_value":"400","total_value":"1000","days":184,"period_days":365,"amount":100.82`,
+		`"category":"garden","key":"direct","part":"all","percent":100,"measure":null,"building_total":200.00,"unit_value":"1","total_value":"1","days":184,"period_days":365,"amount":100.82`,
 		`"category":"garden","key":"direct","total":200.00,"tenants":100.82,"landlord":99.18`,
 		`"cost_total":800.00,"prepayments_paid":0.00`, `"cost_total":453.69,"prepayments_paid":0.00`)
 }

@@ -83,19 +83,72 @@ func (s *Service) PDF(ctx context.Context, b *buildings.Building, st *Statement,
 	sh.Row(w("unit"), line.Unit)
 	sh.Row(w("occupancy"), w("occupancy_value", "from", sty.Date(line.From), "to", sty.Date(line.To),
 		"days", strconv.Itoa(line.Days), "period_days", strconv.Itoa(comp.PeriodDays)))
-	sh.Section(w("costs"))
-	for _, cl := range line.Costs {
-		sh.Row(w("category."+cl.Category), m(cl.Amount))
+	costLine := func(cl CostLine) {
+		label := w("category." + cl.Category)
+		if cl.Part == PartBase || cl.Part == PartConsumption {
+			label += " – " + w("part."+cl.Part, "percent", strconv.Itoa(cl.Percent))
+		}
+		amount := m(cl.Amount)
+		if cl.Amount < 0 {
+			amount = "− " + m(-cl.Amount)
+		}
+		sh.Row(label, amount)
 		vars := []string{"total", m(cl.Total), "unit", value(sty, cl.Key, cl.UnitValue), "all", value(sty, cl.Key, cl.TotalValue),
-			"days", strconv.Itoa(cl.Days), "period_days", strconv.Itoa(cl.PeriodDays), "amount", m(cl.Amount)}
-		arithmetic := "line"
+			"days", strconv.Itoa(cl.Days), "period_days", strconv.Itoa(cl.PeriodDays), "amount", m(cl.Amount), "percent", strconv.Itoa(cl.Percent)}
+		arithmetic, key := "line", cl.Key
 		switch cl.Key {
 		case KeyPersons:
 			arithmetic = "line_persons"
 		case KeyDirect:
 			arithmetic = "line_direct"
+		case KeyConsumption:
+			arithmetic = "line_consumption"
+			if cl.Measure != nil {
+				vars[3], vars[5] = sty.Decimal(cl.UnitValue)+" "+*cl.Measure, sty.Decimal(cl.TotalValue)+" "+*cl.Measure
+			}
+		case KeyCO2:
+			arithmetic = "line_co2"
+			vars[3], vars[5] = m(mustAmount(cl.UnitValue)), m(mustAmount(cl.TotalValue))
+			vars[11] = m(-cl.Amount)
 		}
-		sh.Para(w("key."+cl.Key) + sty.Colon() + " " + w(arithmetic, vars...))
+		if cl.Part == PartBase {
+			key = "heating_base"
+		}
+		sh.Para(w("key."+key) + sty.Colon() + " " + w(arithmetic, vars...))
+	}
+	if strings.EqualFold(b.Country, "FR") {
+		// Loi n° 89-462, art. 23: the charges by their nature (the
+		// headings of the décret n° 87-713), each with its key.
+		sh.Para(w("by_nature"))
+		for _, n := range natures {
+			var sub money.Amount
+			var in []CostLine
+			for _, cl := range line.Costs {
+				if natureOf(cl.Category) == n {
+					sub += cl.Amount
+					in = append(in, cl)
+				}
+			}
+			if len(in) == 0 {
+				continue
+			}
+			sh.Section(w("nature." + n))
+			for _, cl := range in {
+				costLine(cl)
+			}
+			sh.Row(w("subtotal"), m(sub))
+		}
+	} else {
+		sh.Section(w("costs"))
+		for _, cl := range line.Costs {
+			costLine(cl)
+		}
+	}
+	if comp.CO2 != nil {
+		c := comp.CO2
+		sh.Para(w("co2_note", "cost", m(c.Cost), "kg", sty.Decimal(c.EmissionsKg), "area", sty.Decimal(c.LivingArea),
+			"per", sty.Decimal(c.KgPerM2), "tier", strconv.Itoa(c.Tier), "landlord", strconv.Itoa(c.LandlordPercent),
+			"tenant", strconv.Itoa(c.TenantPercent)))
 	}
 	sh.Section(w("summary"))
 	sh.Row(w("cost_total"), m(line.CostTotal))
@@ -104,6 +157,23 @@ func (s *Service) PDF(ctx context.Context, b *buildings.Building, st *Statement,
 		sh.Row(w("balance_due"), m(line.Result))
 	} else {
 		sh.Row(w("credit"), m(-line.Result))
+	}
+	if line.Excluded {
+		sh.Para(w("excluded", "amount", m(line.Difference())))
+	}
+	if st.CorrectsID != nil {
+		// A corrected statement: what the first one settled, and the
+		// difference that alone is now due or credited.
+		if line.PreviouslyBooked >= 0 {
+			sh.Row(w("previously_due"), m(line.PreviouslyBooked))
+		} else {
+			sh.Row(w("previously_credited"), m(-line.PreviouslyBooked))
+		}
+		if d := line.Difference(); d >= 0 {
+			sh.Row(w("difference_due"), m(d))
+		} else {
+			sh.Row(w("difference_credit"), m(-d))
+		}
 	}
 	switch strings.ToUpper(b.Country) {
 	case "DE":
@@ -116,6 +186,37 @@ func (s *Service) PDF(ctx context.Context, b *buildings.Building, st *Statement,
 		return nil, "", err
 	}
 	return pdf, "opcosts-" + st.From.String() + "-" + safeName(line.ContractNumber) + ".pdf", nil
+}
+
+// The natures of charges of the décret n° 87-713 the French letter groups
+// the costs by, in its order, and "other" for what it does not list.
+var natures = []string{"elevators", "water_heating", "common_parts", "outdoor", "hygiene", "taxes", "other"}
+
+func natureOf(category string) string {
+	switch category {
+	case "elevator":
+		return "elevators"
+	case "heating", "water":
+		return "water_heating"
+	case "cleaning", "lighting", "caretaker":
+		return "common_parts"
+	case "garden":
+		return "outdoor"
+	case "waste":
+		return "hygiene"
+	case "property_tax":
+		return "taxes"
+	}
+	return "other"
+}
+
+// mustAmount reads an amount the computation wrote; 0 when unreadable.
+func mustAmount(v string) money.Amount {
+	a, err := money.Parse([]byte(v))
+	if err != nil {
+		return 0
+	}
+	return a
 }
 
 // value writes a key's value in the locale: areas and shares as decimals

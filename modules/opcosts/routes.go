@@ -19,6 +19,11 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		r.Post("/buildings/:buildingId/opcost-statements", auth.Accountant, h.create)
 		r.Get("/buildings/:buildingId/opcost-statements/:statementId", auth.Viewer, h.get)
 		r.Post("/buildings/:buildingId/opcost-statements/:statementId/post", auth.Accountant, h.post)
+		r.Post("/buildings/:buildingId/opcost-statements/:statementId/correction", auth.Accountant, h.correct)
 		r.Get("/buildings/:buildingId/opcost-statements/:statementId/contracts/:contractId/pdf", auth.Viewer, h.pdf)
+		// Sending letters and changing a contract's prepayment are the
+		// landlord's dealings with the tenant: a manager's.
+		r.Post("/buildings/:buildingId/opcost-statements/:statementId/send", auth.Manager, h.send)
+		r.Post("/buildings/:buildingId/opcost-statements/:statementId/contracts/:contractId/prepayment", auth.Manager, h.prepayment)
 	}}
 }

@@ -19,7 +19,10 @@ import (
 	"github.com/propman/propman/modules/compensations"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
+	"github.com/propman/propman/modules/counters"
+	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
+	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/translations"
@@ -30,6 +33,7 @@ import (
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/law"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
 
@@ -48,6 +52,8 @@ type ServiceParams struct {
 	Renderer      *printforms.Renderer
 	Accounts      *accounts.Service
 	Dicts         *translations.Dictionaries
+	Messages      *messages.Service
+	Files         *documents.Files
 	// Tenants is nil when the contragents module is off: the letters then
 	// print no tenant name.
 	Tenants *contragents.Service `optional:"true"`
@@ -68,61 +74,92 @@ func (s *Service) Building(ctx context.Context, p auth.Principal, rawID string) 
 	return s.p.Buildings.Authorize(ctx, p, rawID)
 }
 
+// KeySet is the key of every operating-cost category of a building and
+// the consumption share of each category spread per HeizKV.
+type KeySet struct {
+	Keys   map[string]string `json:"keys"`
+	Shares map[string]int    `json:"consumption_shares"`
+}
+
 // Keys returns the key of every operating-cost category of the building
 // (area where none was set).
-func (s *Service) Keys(ctx context.Context, b *buildings.Building) (map[string]string, error) {
-	set, err := s.p.Store.keys(ctx, s.p.DB, b.ID)
+func (s *Service) Keys(ctx context.Context, b *buildings.Building) (KeySet, error) {
+	rows, err := s.p.Store.keys(ctx, s.p.DB, b.ID)
 	if err != nil {
-		return nil, err
+		return KeySet{}, err
 	}
-	out := make(map[string]string, len(bills.OperatingCategories))
+	out := KeySet{Keys: make(map[string]string, len(bills.OperatingCategories)), Shares: map[string]int{}}
 	for _, c := range bills.OperatingCategories {
-		out[c] = KeyArea
-		if k, ok := set[c]; ok {
-			out[c] = k
+		out.Keys[c] = KeyArea
+	}
+	for _, r := range rows {
+		out.Keys[r.Category] = r.Key
+		if r.Key == KeyHeizKV && r.Share != nil {
+			out.Shares[r.Category] = *r.Share
 		}
 	}
 	return out, nil
 }
 
-// SetKeys sets the keys given (category: key); an unknown category or key
-// is a 400 listing every one, a key of the later slice too, and nothing
-// is written.
-func (s *Service) SetKeys(ctx context.Context, b *buildings.Building, in map[string]string) (map[string]string, error) {
+// SetKeys sets the keys given (category: key) and, for a category spread
+// per HeizKV, its consumption share; an unknown category or key, a
+// metered key on a category without meters, or a share outside 50-70 %
+// is a 400 naming each, and nothing is written.
+func (s *Service) SetKeys(ctx context.Context, b *buildings.Building, in KeySet) (KeySet, error) {
 	var details []string
-	cats := make([]string, 0, len(in))
-	for c, k := range in {
+	cats := make([]string, 0, len(in.Keys))
+	for c, k := range in.Keys {
 		cats = append(cats, c)
 		switch {
 		case !slices.Contains(bills.OperatingCategories, c):
 			details = append(details, "keys."+c+": not an operating-cost category (one of "+strings.Join(bills.OperatingCategories, ", ")+")")
-		case slices.Contains(laterKeys, k):
-			details = append(details, "keys."+c+": the key "+k+" (metered consumption, heating per HeizKV) is not available yet; use one of "+strings.Join(Keys, ", "))
 		case !slices.Contains(Keys, k):
 			details = append(details, "keys."+c+": must be one of "+strings.Join(Keys, ", "))
+		case k == KeyHeizKV && c != CategoryHeating:
+			details = append(details, "keys."+c+": heizkv (HeizKV) spreads heating and hot water only")
+		case k == KeyConsumption && meterKinds[c] == nil:
+			details = append(details, "keys."+c+": no meter counts this category; consumption spreads heating and water only")
+		case k == KeyHeizKV:
+			share, ok := in.Shares[c]
+			if !ok {
+				details = append(details, fmt.Sprintf("consumption_shares.%s: is required with heizkv (%d to %d %%, § 7 Abs. 1 HeizKV)", c, MinShare, MaxShare))
+			} else if share < MinShare || share > MaxShare {
+				details = append(details, fmt.Sprintf("consumption_shares.%s: the %s bills are spread %d to %d %% by consumption (§ 7 Abs. 1 HeizKV), not %d %%",
+					c, c, MinShare, MaxShare, share))
+			}
+		}
+	}
+	for c := range in.Shares {
+		if in.Keys[c] != KeyHeizKV {
+			details = append(details, "consumption_shares."+c+": only a category set to heizkv in the same request takes a share")
 		}
 	}
 	if len(details) > 0 {
 		slices.Sort(details)
-		return nil, apierror.Validation(details...)
+		return KeySet{}, apierror.Validation(details...)
 	}
 	slices.Sort(cats)
 	before, err := s.Keys(ctx, b)
 	if err != nil {
-		return nil, err
+		return KeySet{}, err
 	}
 	err = database.RunInTx(ctx, s.p.DB, func(ctx context.Context, tx bun.Tx) error {
 		for _, c := range cats {
-			if err := s.p.Store.setKey(ctx, tx, &KeyRow{BuildingID: b.ID, Category: c, Key: in[c], UpdatedAt: s.now()}); err != nil {
+			row := &KeyRow{BuildingID: b.ID, Category: c, Key: in.Keys[c], UpdatedAt: s.now()}
+			if share, ok := in.Shares[c]; ok {
+				row.Share = &share
+			}
+			if err := s.p.Store.setKey(ctx, tx, row); err != nil {
 				return err
 			}
 		}
-		after := maps(before, in)
+		after := maps(before.Keys, in.Keys)
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "opcost_keys", RecordID: b.ID.String(),
-			WorkspaceID: b.WorkspaceID, Changes: activity.Diff(before, after)})
+			WorkspaceID: b.WorkspaceID, Changes: activity.Diff(map[string]any{"keys": before.Keys, "consumption_shares": before.Shares},
+				map[string]any{"keys": after, "consumption_shares": in.Shares})})
 	})
 	if err != nil {
-		return nil, err
+		return KeySet{}, err
 	}
 	return s.Keys(ctx, b)
 }
@@ -142,11 +179,32 @@ func maps(a, b map[string]string) map[string]string {
 type Period struct {
 	From *period.Date `json:"period_from"`
 	To   *period.Date `json:"period_to"`
+	// CO2 is the heating's CO2 cost to split (Germany, CO2KostAufG).
+	CO2 *CO2Input `json:"co2"`
+}
+
+// checkCO2 checks the CO2 input of a statement of a building in country.
+func checkCO2(country string, in *CO2Input) []string {
+	if in == nil {
+		return nil
+	}
+	if !strings.EqualFold(country, "DE") {
+		return []string{"co2: the CO2 cost is split under the German CO2KostAufG, for buildings in Germany only"}
+	}
+	var details []string
+	if in.Cost <= 0 || in.Cost > money.Max {
+		details = append(details, "co2.cost: must be above 0 and at most "+money.Max.String())
+	}
+	if in.EmissionsKg <= 0 || in.EmissionsKg > money.Max {
+		details = append(details, "co2.emissions_kg: must be above 0 and at most "+money.Max.String())
+	}
+	return details
 }
 
 // Create computes a draft statement of the building for the period. A
 // period overlapping a posted statement is a 409; a key without its data
-// (an area, a share, a household size) a 422 naming the unit or contract.
+// (an area, a share, a household size, readings) a 422 naming the unit or
+// contract.
 func (s *Service) Create(ctx context.Context, p auth.Principal, b *buildings.Building, in Period) (*Statement, *Computation, error) {
 	var details []string
 	if in.From == nil {
@@ -164,6 +222,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, b *buildings.Bui
 			details = append(details, "period_to: a statement covers at most one year")
 		}
 	}
+	details = append(details, checkCO2(b.Country, in.CO2)...)
 	if len(details) > 0 {
 		return nil, nil, apierror.Validation(details...)
 	}
@@ -175,9 +234,59 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, b *buildings.Bui
 	if overlap {
 		return nil, nil, apierror.Conflict("period_overlaps_posted", "A posted statement of this building covers part of this period.")
 	}
-	comp, currency, err := s.compute(ctx, p, b, from, to)
+	return s.draft(ctx, p, b, from, to, in.CO2, nil)
+}
+
+// Correct computes a draft that corrects the posted statement st (same
+// period, today's data): posting it books for each contract only the
+// difference to what st booked. co2 nil keeps st's CO2 cost.
+func (s *Service) Correct(ctx context.Context, p auth.Principal, b *buildings.Building, st *Statement, orig *Computation, co2 *CO2Input) (*Statement, *Computation, error) {
+	if st.Status != Posted {
+		return nil, nil, apierror.Conflict("not_posted", "Only a posted statement (not a draft, nor one already corrected) can be corrected.")
+	}
+	if details := checkCO2(b.Country, co2); len(details) > 0 {
+		return nil, nil, apierror.Validation(details...)
+	}
+	if co2 == nil {
+		co2 = orig.Input
+	}
+	return s.draft(ctx, p, b, st.From, st.To, co2, &correcting{st: st, comp: orig})
+}
+
+// correcting is the posted statement a draft corrects.
+type correcting struct {
+	st   *Statement
+	comp *Computation
+}
+
+// draft computes and stores a draft statement.
+func (s *Service) draft(ctx context.Context, p auth.Principal, b *buildings.Building, from, to period.Date, co2 *CO2Input, corr *correcting) (*Statement, *Computation, error) {
+	comp, currency, err := s.compute(ctx, p, b, from, to, co2)
 	if err != nil {
 		return nil, nil, err
+	}
+	comp.Input = co2
+	var corrects *uuid.UUID
+	if corr != nil {
+		corrects = &corr.st.ID
+		booked := map[uuid.UUID]money.Amount{}
+		for i := range corr.comp.Contracts {
+			booked[corr.comp.Contracts[i].ContractID] = corr.comp.Contracts[i].Booked()
+		}
+		for i := range comp.Contracts {
+			l := &comp.Contracts[i]
+			l.PreviouslyBooked = booked[l.ContractID]
+			delete(booked, l.ContractID)
+		}
+		// A contract the first statement charged and today's data no
+		// longer holds gets back what it was charged.
+		for _, old := range corr.comp.Contracts {
+			if v, ok := booked[old.ContractID]; ok && v != 0 {
+				comp.Contracts = append(comp.Contracts, ContractLine{ContractID: old.ContractID, ContractNumber: old.ContractNumber,
+					PropertyID: old.PropertyID, Unit: old.Unit, Locale: old.Locale, From: old.From, To: old.To, PreviouslyBooked: v,
+					PrepaymentMonthly: old.PrepaymentMonthly})
+			}
+		}
 	}
 	text, err := json.Marshal(comp)
 	if err != nil {
@@ -188,13 +297,13 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, b *buildings.Bui
 		return nil, nil, fmt.Errorf("statement id: %w", err)
 	}
 	st := &Statement{ID: id, WorkspaceID: b.WorkspaceID, OwnerID: b.OwnerID, BuildingID: b.ID, From: from, To: to, Status: Draft,
-		Currency: currency, Computation: string(text), CreatedAt: s.now()}
+		CorrectsID: corrects, Currency: currency, Computation: string(text), CreatedAt: s.now()}
 	err = database.RunInTx(ctx, s.p.DB, func(ctx context.Context, tx bun.Tx) error {
 		if err := s.p.Store.insert(ctx, tx, st); err != nil {
 			return err
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Created, RecordType: "opcost_statement", RecordID: id.String(),
-			WorkspaceID: b.WorkspaceID, Changes: activity.Diff(nil, map[string]any{"period_from": from, "period_to": to})})
+			WorkspaceID: b.WorkspaceID, Changes: activity.Diff(nil, map[string]any{"period_from": from, "period_to": to, "corrects": corrects})})
 	})
 	if err != nil {
 		return nil, nil, err
@@ -202,8 +311,28 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, b *buildings.Bui
 	return st, comp, nil
 }
 
+// monthlyPrepayment is the monthly prepayment c's terms set: the generic
+// term, else Germany's running-costs prepayment; 0 for none.
+func monthlyPrepayment(c *contracts.Contract) money.Amount {
+	var de money.Amount
+	for _, t := range c.TermList() {
+		if t.Code != contracts.CodePrepayment && t.Code != contracts.CodePrepaymentDE {
+			continue
+		}
+		a, err := money.Parse(t.Value)
+		if err != nil {
+			continue
+		}
+		if t.Code == contracts.CodePrepayment {
+			return a
+		}
+		de = a
+	}
+	return de
+}
+
 // compute reads what the statement needs and spreads the costs.
-func (s *Service) compute(ctx context.Context, p auth.Principal, b *buildings.Building, from, to period.Date) (*Computation, string, error) {
+func (s *Service) compute(ctx context.Context, p auth.Principal, b *buildings.Building, from, to period.Date, co2 *CO2Input) (*Computation, string, error) {
 	units, err := buildings.UnitsOf(ctx, s.p.DB, b.ID)
 	if err != nil {
 		return nil, "", err
@@ -250,7 +379,7 @@ func (s *Service) compute(ctx context.Context, p auth.Principal, b *buildings.Bu
 			if err != nil {
 				return nil, "", err
 			}
-			o.Locale = c.Locale
+			o.Locale, o.Monthly = c.Locale, monthlyPrepayment(c)
 			charges, err := expenses.ContractCharges(ctx, s.p.DB, prop.ID, d.ID)
 			if err != nil {
 				return nil, "", err
@@ -276,6 +405,32 @@ func (s *Service) compute(ctx context.Context, p auth.Principal, b *buildings.Bu
 			}
 		}
 	}
+	// The meters of the metered categories, with the readings of a year
+	// either side: a reading after the period's end still prorates its
+	// last days.
+	var kinds []string
+	for c, k := range keys.Keys {
+		if k == KeyConsumption || k == KeyHeizKV {
+			kinds = append(kinds, meterKinds[c]...)
+		}
+	}
+	if len(kinds) > 0 {
+		list, readings, err := counters.ReadingsIn(ctx, s.p.DB, ids, kinds, from.AddDays(-400), to.AddDays(400))
+		if err != nil {
+			return nil, "", err
+		}
+		at := make(map[uuid.UUID]int, len(ids))
+		for i, id := range ids {
+			at[id] = i
+		}
+		for _, c := range list {
+			m := meterIn{Kind: c.Kind, Unit: c.Unit}
+			for _, r := range readings[c.ID] {
+				m.Readings = append(m.Readings, readingIn{On: r.ReadOn, Value: int64(r.Value)})
+			}
+			in[at[c.PropertyID]].Meters = append(in[at[c.PropertyID]].Meters, m)
+		}
+	}
 	list, err := bills.AllocableIn(ctx, s.p.DB, ids, from, to)
 	if err != nil {
 		return nil, "", err
@@ -287,7 +442,16 @@ func (s *Service) compute(ctx context.Context, p auth.Principal, b *buildings.Bu
 		}
 		bs = append(bs, billIn{PropertyID: bl.PropertyID, Category: *bl.OperatingCategory, Amount: bl.Amount})
 	}
-	comp, err := compute(from, to, in, bs, keys)
+	shares := map[string]int{}
+	for c, v := range keys.Shares {
+		shares[c] = v
+	}
+	for c, k := range keys.Keys {
+		if k == KeyHeizKV && shares[c] == 0 {
+			shares[c] = MaxShare
+		}
+	}
+	comp, err := compute(from, to, in, bs, settings{Keys: keys.Keys, Shares: shares, Kinds: meterKinds, CO2: co2})
 	return comp, currency, err
 }
 
@@ -307,11 +471,28 @@ func (s *Service) Get(ctx context.Context, b *buildings.Building, rawID string) 
 	if err != nil {
 		return nil, nil, err
 	}
-	comp := new(Computation)
-	if err := json.Unmarshal([]byte(st.Computation), comp); err != nil {
-		return nil, nil, fmt.Errorf("statement %s: %w", st.ID, err)
+	comp, err := decode(st)
+	if err != nil {
+		return nil, nil, err
 	}
 	return st, comp, nil
+}
+
+// decode reads what the statement computed.
+func decode(st *Statement) (*Computation, error) {
+	comp := new(Computation)
+	if err := json.Unmarshal([]byte(st.Computation), comp); err != nil {
+		return nil, fmt.Errorf("statement %s: %w", st.ID, err)
+	}
+	return comp, nil
+}
+
+func marshal(comp *Computation) (string, error) {
+	text, err := json.Marshal(comp)
+	if err != nil {
+		return "", fmt.Errorf("statement: %w", err)
+	}
+	return string(text), nil
 }
 
 // List returns a page of the building's statements, latest period first,
@@ -358,8 +539,8 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 	deadline, ok := Deadline(b.Country, st.To)
 	late := ok && s.today().After(deadline)
 	dues := 0
-	for _, l := range comp.Contracts {
-		if l.Result > 0 {
+	for i := range comp.Contracts {
+		if comp.Contracts[i].Difference() > 0 {
 			dues++
 		}
 	}
@@ -370,6 +551,9 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 			deadline, law.Of(b.Country).OperatingCosts.Source))
 	}
 	name := fmt.Sprintf("Operating-cost statement %s – %s", st.From, st.To)
+	if st.CorrectsID != nil {
+		name += " (correction)"
+	}
 	due := s.today().AddDays(30)
 	// The properties' locks in one order, so two postings never wait on
 	// each other crosswise.
@@ -391,6 +575,17 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 		}
 		// Asked under the units' locks: another draft of the building
 		// posted meanwhile has taken the same locks, so it is seen here.
+		if st.CorrectsID != nil {
+			// The corrected statement gives way to this one; corrected
+			// meanwhile by another draft, this one is stale.
+			ok, err := s.p.Store.supersede(ctx, tx, *st.CorrectsID)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return apierror.Conflict("already_corrected", "The statement this draft corrects is no longer the posted one; correct the posted one.")
+			}
+		}
 		overlap, err := s.p.Store.postedOverlapping(ctx, tx, b.ID, st.From, st.To, st.ID)
 		if err != nil {
 			return err
@@ -401,19 +596,20 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 		for i := range comp.Contracts {
 			l := &comp.Contracts[i]
 			prop := locked[l.PropertyID]
+			diff := l.Difference()
 			switch {
-			case l.Result > 0 && late && !excused:
+			case diff > 0 && late && !excused:
 				l.Excluded = true
-			case l.Result > 0:
-				amount := l.Result
+			case diff > 0:
+				amount := diff
 				c, err := s.p.Expenses.CreateChargeTx(ctx, tx, prop, expenses.ChargeInput{Name: &name, Amount: &amount, DueDate: &due}, l.ContractID)
 				if err != nil {
 					return err
 				}
 				l.ChargeID = &c.ID
-			case l.Result < 0:
+			case diff < 0:
 				cp, err := s.p.Compensations.CreateTx(ctx, tx, p, prop, compensations.Input{ContractID: l.ContractID, Kind: "overpayment_refund",
-					Amount: -l.Result, Description: name})
+					Amount: -diff, Description: name})
 				if err != nil {
 					return err
 				}
@@ -434,6 +630,6 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 			return apierror.Conflict("already_posted", "This statement has been posted.")
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "opcost_statement", RecordID: st.ID.String(),
-			WorkspaceID: b.WorkspaceID, Changes: activity.Diff(map[string]any{"status": Draft}, map[string]any{"status": Posted})})
+			WorkspaceID: b.WorkspaceID, Changes: activity.Diff(map[string]any{"status": Draft}, map[string]any{"status": Posted, "corrects": st.CorrectsID})})
 	})
 }

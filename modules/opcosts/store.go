@@ -22,16 +22,12 @@ type Store struct {
 // NewStore returns a store on db.
 func NewStore(db *bun.DB) *Store { return &Store{db: db} }
 
-func (s *Store) keys(ctx context.Context, db bun.IDB, buildingID uuid.UUID) (map[string]string, error) {
+func (s *Store) keys(ctx context.Context, db bun.IDB, buildingID uuid.UUID) ([]KeyRow, error) {
 	var rows []KeyRow
 	if err := database.Select(ctx, db, db.NewSelect().Model(&rows).Where("building_id = ?", buildingID)); err != nil {
 		return nil, fmt.Errorf("opcost keys: %w", err)
 	}
-	out := make(map[string]string, len(rows))
-	for _, r := range rows {
-		out[r.Category] = r.Key
-	}
-	return out, nil
+	return rows, nil
 }
 
 func (s *Store) setKey(ctx context.Context, db bun.IDB, r *KeyRow) error {
@@ -75,6 +71,48 @@ func (s *Store) insert(ctx context.Context, db bun.IDB, st *Statement) error {
 		return fmt.Errorf("insert statement: %w", err)
 	}
 	return nil
+}
+
+// supersede marks the posted statement id superseded by its posted
+// correction; false when it is no longer posted (corrected meanwhile).
+func (s *Store) supersede(ctx context.Context, db bun.IDB, id uuid.UUID) (bool, error) {
+	res, err := database.Exec(ctx, db, db.NewUpdate().Model((*Statement)(nil)).Set("status = ?", Superseded).
+		Where("id = ?", id).Where("status = ?", Posted))
+	if err != nil {
+		return false, fmt.Errorf("supersede statement: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("supersede statement: %w", err)
+	}
+	return n == 1, nil
+}
+
+// saveComputation rewrites what the statement records of its contracts
+// (a confirmed prepayment, a message sent).
+func (s *Store) saveComputation(ctx context.Context, db bun.IDB, st *Statement) error {
+	if _, err := database.Exec(ctx, db, db.NewUpdate().Model(st).Column("computation").Where("id = ?", st.ID)); err != nil {
+		return fmt.Errorf("save statement: %w", err)
+	}
+	return nil
+}
+
+// lockStatement reads the statement again inside tx, its row locked on
+// PostgreSQL, so two writers of its computation queue.
+func (s *Store) lockStatement(ctx context.Context, tx bun.Tx, buildingID, id uuid.UUID) (*Statement, error) {
+	st := new(Statement)
+	q := tx.NewSelect().Model(st).Where("id = ?", id).Where("building_id = ?", buildingID)
+	if database.IsPostgres(tx) {
+		q = q.For("UPDATE")
+	}
+	err := database.Select(ctx, tx, q)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("statement: %w", err)
+	}
+	return st, nil
 }
 
 // markPosted turns the draft into a posted statement; false when it was
