@@ -71,7 +71,7 @@ func (h *Handler) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	cp, err := h.svc.Compensation(httpserver.Context(c), h.svc.db, prop, c.Params("compensationId"))
+	cp, err := h.svc.Get(httpserver.Context(c), prop, c.Params("compensationId"))
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (h *Handler) payOut(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	in, details := req.input(h.svc.today())
+	in, details := req.input(h.svc.Today())
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}

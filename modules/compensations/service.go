@@ -117,6 +117,10 @@ func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Mic
 
 func (s *Service) today() period.Date { return period.DateOf(s.clock.Now()) }
 
+// Today is the service clock's date, against which a compensation's dates
+// are checked.
+func (s *Service) Today() period.Date { return s.today() }
+
 func errNotFound() error { return apierror.NotFound("Compensation not found.") }
 
 // contractOf reads, in tx, the contract with id when it is one of prop's
@@ -186,6 +190,12 @@ func (s *Service) insert(ctx context.Context, tx bun.IDB, p auth.Principal, prop
 }
 
 // Compensation returns the compensation with the raw id under prop.
+// Get returns the compensation with the raw id under prop.
+func (s *Service) Get(ctx context.Context, prop *properties.Property, rawID string) (*Compensation, error) {
+	return s.Compensation(ctx, s.db, prop, rawID)
+}
+
+// Compensation returns, through db, the compensation with the raw id under prop.
 func (s *Service) Compensation(ctx context.Context, db bun.IDB, prop *properties.Property, rawID string) (*Compensation, error) {
 	id, err := uuid.Parse(rawID)
 	if err != nil || len(rawID) != 36 {

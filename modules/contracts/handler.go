@@ -39,7 +39,7 @@ func (h *Handler) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(listing.NewPage("contracts", list, toJSON(h.svc.today()), total, q))
+	return c.JSON(listing.NewPage("contracts", list, toJSON(h.svc.Today()), total, q))
 }
 
 func (h *Handler) create(c *fiber.Ctx) error {
@@ -54,7 +54,7 @@ func (h *Handler) create(c *fiber.Ctx) error {
 	return c.Status(fiber.StatusCreated).JSON(h.out(ct))
 }
 
-func (h *Handler) out(ct *Contract) contractJSON { return toJSON(h.svc.today())(ct) }
+func (h *Handler) out(ct *Contract) contractJSON { return toJSON(h.svc.Today())(ct) }
 
 func (h *Handler) contract(c *fiber.Ctx) (*Contract, error) {
 	return h.svc.Authorize(httpserver.Context(c), auth.Current(c), c.Params("contractId"))

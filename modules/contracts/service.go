@@ -758,3 +758,7 @@ func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Mic
 
 // today is the clock's UTC calendar day.
 func (s *Service) today() period.Date { return period.DateOf(s.clock.Now()) }
+
+// Today is the service clock's date: what a contract's status and
+// figures are shown as of.
+func (s *Service) Today() period.Date { return s.today() }

@@ -68,7 +68,7 @@ func (h *Handler) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	pr, err := h.svc.proposal(httpserver.Context(c), h.svc.db, prop, c.Params("proposalId"), false)
+	pr, err := h.svc.Proposal(httpserver.Context(c), prop, c.Params("proposalId"))
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (h *Handler) page(c *fiber.Ctx) error {
 	slug := c.Params("slug")
 	// The request's context (its deadline) is made only when the database
 	// is needed: a hit costs a map look-up.
-	p, hit, err := h.svc.cached(slug)
+	p, hit, err := h.svc.Cached(slug)
 	if !hit {
 		p, err = h.svc.Page(httpserver.Context(c), slug)
 	}

@@ -82,6 +82,12 @@ func errNoPage() error { return apierror.NotFound("Proposal not found.") }
 
 // cached returns the page of slug when this instance holds it: found
 // reports whether it knows the answer (hit), ok whether that is a page.
+// Cached is the published page of the listing with slug, from the cache
+// when it holds it (hit).
+func (s *Service) Cached(slug string) (p httpserver.Payload, hit bool, err error) {
+	return s.cached(slug)
+}
+
 func (s *Service) cached(slug string) (p httpserver.Payload, hit bool, err error) {
 	if !validSlug(slug) {
 		return httpserver.Payload{}, true, errNoPage()

@@ -141,6 +141,11 @@ func (s *Service) Property(ctx context.Context, p auth.Principal, rawID string) 
 
 // proposal returns the property's proposal with the raw id (404 when the
 // id is not a UUID or not the property's).
+// Proposal returns the proposal with the raw id under prop.
+func (s *Service) Proposal(ctx context.Context, prop *properties.Property, rawID string) (*Proposal, error) {
+	return s.proposal(ctx, s.db, prop, rawID, false)
+}
+
 func (s *Service) proposal(ctx context.Context, db bun.IDB, prop *properties.Property, rawID string, lock bool) (*Proposal, error) {
 	id, err := uuid.Parse(rawID)
 	if err != nil || len(rawID) != 36 {

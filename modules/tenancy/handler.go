@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/receipts"
@@ -18,14 +19,15 @@ import (
 // caller's own contract (Service.Contract): another's is 404.
 type Handler struct {
 	svc      *Service
+	leases   *contracts.Service
 	charges  *expenses.Service
 	payments *payments.Service
 	receipts *receipts.Service
 }
 
 // NewHandler returns the handler.
-func NewHandler(svc *Service, ch *expenses.Service, pay *payments.Service, rec *receipts.Service) *Handler {
-	return &Handler{svc: svc, charges: ch, payments: pay, receipts: rec}
+func NewHandler(svc *Service, ctr *contracts.Service, ch *expenses.Service, pay *payments.Service, rec *receipts.Service) *Handler {
+	return &Handler{svc: svc, leases: ctr, charges: ch, payments: pay, receipts: rec}
 }
 
 // invitationJSON is a portal invitation; its token is only in the mail.
@@ -42,7 +44,7 @@ type invitationJSON struct {
 func (h *Handler) invitationOf(i *Invitation) invitationJSON {
 	return invitationJSON{
 		ID: i.ID, ContragentID: i.ContragentID.String(), WorkspaceID: i.WorkspaceID, Email: i.Email,
-		Status: i.StatusAt(h.svc.now()), ExpiresAt: i.ExpiresAt.UTC().Format(time.RFC3339), CreatedAt: i.CreatedAt.UTC().Format(time.RFC3339),
+		Status: i.StatusAt(h.svc.Now()), ExpiresAt: i.ExpiresAt.UTC().Format(time.RFC3339), CreatedAt: i.CreatedAt.UTC().Format(time.RFC3339),
 	}
 }
 
@@ -75,7 +77,7 @@ func (h *Handler) contracts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(listing.NewPage("contracts", list, h.svc.contracts.View, res, q))
+	return c.JSON(listing.NewPage("contracts", list, h.leases.View, res, q))
 }
 
 func (h *Handler) tenancy(c *fiber.Ctx) (*Tenancy, error) {
@@ -87,7 +89,7 @@ func (h *Handler) contract(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(h.svc.contracts.View(t.Contract))
+	return c.JSON(h.leases.View(t.Contract))
 }
 
 func (h *Handler) chargeList(c *fiber.Ctx) error {

@@ -57,6 +57,9 @@ func NewService(db *bun.DB, cfg Config, clk clock.Clock, mailer mail.Mailer, acc
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
+// Now is the service clock's time, against which an invitation expires.
+func (s *Service) Now() time.Time { return s.now() }
+
 func hashToken(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(sum[:])
