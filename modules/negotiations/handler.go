@@ -4,37 +4,34 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/properties"
-	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 )
 
-// Handler turns HTTP requests into negotiation operations.
-type Handler struct{ svc *Service }
+// Handler turns HTTP requests into negotiation operations. The property
+// routes have their property authorised by properties.Service.Scope
+// (routes.go); the applicant's routes by their token.
+type Handler struct {
+	svc       *Service
+	contracts *contracts.Service
+}
 
 // NewHandler returns the handler.
-func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
-
-func (h *Handler) property(c *fiber.Ctx) (*properties.Property, error) {
-	return h.svc.props.Authorize(httpserver.Context(c), auth.Current(c), c.Params("propertyId"))
+func NewHandler(svc *Service, ctr *contracts.Service) *Handler {
+	return &Handler{svc: svc, contracts: ctr}
 }
 
 // negotiation is the property's negotiation of the route.
 func (h *Handler) negotiation(c *fiber.Ctx) (*properties.Property, *Negotiation, error) {
-	prop, err := h.property(c)
-	if err != nil {
-		return nil, nil, err
-	}
-	n, err := ofProperty(httpserver.Context(c), h.svc.db, prop, c.Params("negotiationId"), false)
+	prop := properties.Scoped(c)
+	n, err := h.svc.Of(httpserver.Context(c), prop, c.Params("negotiationId"))
 	return prop, n, err
 }
 
 func (h *Handler) list(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
+	prop := properties.Scoped(c)
 	q, err := listing.Parse(c, listing.OneOf("status", Open, Agreed, Declined, Expired))
 	if err != nil {
 		return err
@@ -47,10 +44,7 @@ func (h *Handler) list(c *fiber.Ctx) error {
 }
 
 func (h *Handler) open(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
+	prop := properties.Scoped(c)
 	var in OpenInput
 	if err := httpserver.DecodeJSON(c, &in); err != nil {
 		return err
@@ -63,11 +57,7 @@ func (h *Handler) open(c *fiber.Ctx) error {
 }
 
 func (h *Handler) get(c *fiber.Ctx) error {
-	_, n, err := h.negotiation(c)
-	if err != nil {
-		return err
-	}
-	rs, err := rounds(httpserver.Context(c), h.svc.db, n.ID)
+	n, rs, err := h.svc.Get(httpserver.Context(c), properties.Scoped(c), c.Params("negotiationId"))
 	if err != nil {
 		return err
 	}
@@ -123,10 +113,7 @@ func (h *Handler) decline(c *fiber.Ctx) error {
 }
 
 func (h *Handler) contract(c *fiber.Ctx) error {
-	prop, err := h.property(c)
-	if err != nil {
-		return err
-	}
+	prop := properties.Scoped(c)
 	k, created, err := h.svc.Contract(httpserver.Context(c), prop, c.Params("negotiationId"))
 	if err != nil {
 		return err
@@ -135,14 +122,14 @@ func (h *Handler) contract(c *fiber.Ctx) error {
 	if created {
 		status = fiber.StatusCreated
 	}
-	return c.Status(status).JSON(h.svc.contracts.View(k))
+	return c.Status(status).JSON(h.contracts.View(k))
 }
 
 // The applicant's routes: the token is the only credential.
 
 func (h *Handler) token(c *fiber.Ctx) (uuid.UUID, error) {
 	httpserver.NoStore(c)
-	return h.svc.byToken(c.Params("token"))
+	return h.svc.ByToken(c.Params("token"))
 }
 
 func (h *Handler) publicGet(c *fiber.Ctx) error {
@@ -150,12 +137,7 @@ func (h *Handler) publicGet(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ctx := httpserver.Context(c)
-	n, err := load(ctx, h.svc.db, id, false)
-	if err != nil {
-		return err
-	}
-	rs, err := rounds(ctx, h.svc.db, n.ID)
+	n, rs, err := h.svc.Load(httpserver.Context(c), id)
 	if err != nil {
 		return err
 	}
@@ -168,7 +150,7 @@ func (h *Handler) publicOffer(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := httpserver.Context(c)
-	n, err := load(ctx, h.svc.db, id, false)
+	n, _, err := h.svc.Load(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -176,7 +158,7 @@ func (h *Handler) publicOffer(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &in); err != nil {
 		return err
 	}
-	prop, err := h.svc.props.Authorize(ctx, auth.InWorkspace(n.WorkspaceID, 0), n.PropertyID.String())
+	prop, err := h.svc.PropertyOf(ctx, n)
 	if err != nil {
 		return err
 	}

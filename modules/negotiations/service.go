@@ -139,6 +139,41 @@ func (s *Service) mac(id uuid.UUID) []byte {
 }
 
 // byToken checks an applicant's token: 404 for anything not made by Token.
+// ByToken is the negotiation an applicant's token opens, or the 404 a
+// wrong, used or expired token gets.
+func (s *Service) ByToken(token string) (uuid.UUID, error) { return s.byToken(token) }
+
+// Get returns the negotiation with the raw id under prop, with its rounds.
+func (s *Service) Get(ctx context.Context, prop *properties.Property, rawID string) (*Negotiation, []Round, error) {
+	n, err := s.Of(ctx, prop, rawID)
+	if err != nil {
+		return nil, nil, err
+	}
+	rs, err := rounds(ctx, s.db, n.ID)
+	return n, rs, err
+}
+
+// Of returns the negotiation with the raw id under prop.
+func (s *Service) Of(ctx context.Context, prop *properties.Property, rawID string) (*Negotiation, error) {
+	return ofProperty(ctx, s.db, prop, rawID, false)
+}
+
+// Load returns the negotiation with id, with its rounds: what the
+// applicant's token opens.
+func (s *Service) Load(ctx context.Context, id uuid.UUID) (*Negotiation, []Round, error) {
+	n, err := load(ctx, s.db, id, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	rs, err := rounds(ctx, s.db, n.ID)
+	return n, rs, err
+}
+
+// PropertyOf is the property of n, read as its workspace would.
+func (s *Service) PropertyOf(ctx context.Context, n *Negotiation) (*properties.Property, error) {
+	return s.props.Authorize(ctx, auth.InWorkspace(n.WorkspaceID, 0), n.PropertyID.String())
+}
+
 func (s *Service) byToken(token string) (uuid.UUID, error) {
 	raw, sig, ok := strings.Cut(token, ".")
 	if !ok || len(raw) != 36 || len(sig) != 32 {
