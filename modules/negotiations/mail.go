@@ -8,8 +8,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
 
-	"github.com/propman/propman/modules/proposals"
-	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/mail"
 )
@@ -73,12 +71,8 @@ func (w *mailWorker) Work(ctx context.Context, job *river.Job[mailArgs]) error {
 	if err != nil {
 		return nil // gone with its property
 	}
-	a := new(proposals.Application)
-	if err := database.Select(ctx, s.db, s.db.NewSelect().Model(a).Where("id = ?", n.ApplicationID)); err != nil {
-		return err
-	}
-	pr := new(proposals.Proposal)
-	if err := database.Select(ctx, s.db, s.db.NewSelect().Model(pr).Where("id = ?", n.ProposalID)); err != nil {
+	a, pr, err := applicationOf(ctx, s.db, n)
+	if err != nil {
 		return err
 	}
 	link := s.cfg.LinkBase + "/negotiations/" + s.Token(n.ID)

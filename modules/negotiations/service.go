@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -190,25 +189,6 @@ func (s *Service) byToken(token string) (uuid.UUID, error) {
 	return id, nil
 }
 
-// load reads the negotiation with id through db, locked for the
-// transaction on PostgreSQL when lock (SQLite's write transactions run one
-// at a time).
-func load(ctx context.Context, db bun.IDB, id uuid.UUID, lock bool) (*Negotiation, error) {
-	n := new(Negotiation)
-	q := db.NewSelect().Model(n).Where("id = ?", id)
-	if lock && database.IsPostgres(db) {
-		q = q.For("UPDATE")
-	}
-	err := database.Select(ctx, db, q)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errNotFound()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("negotiation: %w", err)
-	}
-	return n, nil
-}
-
 // ofProperty reads the property's negotiation with the raw id.
 func ofProperty(ctx context.Context, db bun.IDB, prop *properties.Property, rawID string, lock bool) (*Negotiation, error) {
 	id, err := uuid.Parse(rawID)
@@ -223,14 +203,6 @@ func ofProperty(ctx context.Context, db bun.IDB, prop *properties.Property, rawI
 		return nil, errNotFound()
 	}
 	return n, nil
-}
-
-func rounds(ctx context.Context, db bun.IDB, id uuid.UUID) ([]Round, error) {
-	var rs []Round
-	if err := database.Select(ctx, db, db.NewSelect().Model(&rs).Where("negotiation_id = ?", id).Order("round")); err != nil {
-		return nil, fmt.Errorf("rounds: %w", err)
-	}
-	return rs, nil
 }
 
 // OfferInput is an offer as received.
@@ -356,15 +328,15 @@ func (s *Service) Open(ctx context.Context, prop *properties.Property, in *OpenI
 		now := s.now()
 		n = &Negotiation{ID: id, WorkspaceID: prop.WorkspaceID, PropertyID: prop.ID, ProposalID: pr.ID, ApplicationID: a.ID,
 			Status: Open, CurrentRound: 1, ExpiresAt: now.AddDate(0, 0, days), CreatedAt: now, UpdatedAt: now}
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(n)); err != nil {
+		if err := insertNegotiation(ctx, tx, n); err != nil {
 			if database.IsUniqueViolation(err) {
 				return apierror.Conflict("negotiation_exists", "This application has a negotiation already.")
 			}
 			return fmt.Errorf("insert negotiation: %w", err)
 		}
 		r := Round{NegotiationID: id, Round: 1, Side: Landlord, Terms: termsJSON, Message: msg, LandlordAccepted: true, CreatedAt: now}
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(&r)); err != nil {
-			return fmt.Errorf("insert round: %w", err)
+		if err := insertRound(ctx, tx, &r); err != nil {
+			return err
 		}
 		rs = []Round{r}
 		if err := s.notify(ctx, tx, n, mailOpened); err != nil {
@@ -425,19 +397,17 @@ func (s *Service) Offer(ctx context.Context, prop *properties.Property, id uuid.
 		now := s.now()
 		r := Round{NegotiationID: n.ID, Round: *in.Round, Side: side, Terms: termsJSON, Message: msg,
 			LandlordAccepted: side == Landlord, ApplicantAccepted: side == Applicant, CreatedAt: now}
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(&r)); err != nil {
+		if err := insertRound(ctx, tx, &r); err != nil {
 			if database.IsUniqueViolation(err) {
 				return errStale(*in.Round)
 			}
-			return fmt.Errorf("insert round: %w", err)
+			return err
 		}
-		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Negotiation)(nil)).
-			Set("current_round = ?", database.Param{V: int64(r.Round)}).Set("updated_at = ?", now).
-			Where("id = ?", n.ID).Where("current_round = ?", database.Param{V: int64(r.Round - 1)}).Where("status = ?", Open))
+		advanced, err := advanceRound(ctx, tx, n.ID, r.Round, now)
 		if err != nil {
-			return fmt.Errorf("advance round: %w", err)
+			return err
 		}
-		if k, _ := res.RowsAffected(); k != 1 {
+		if !advanced {
 			return errStale(n.CurrentRound)
 		}
 		n.CurrentRound, n.UpdatedAt = r.Round, now
@@ -482,9 +452,8 @@ func (s *Service) Accept(ctx context.Context, id uuid.UUID, side string, round *
 		if side == Applicant {
 			col = "applicant_accepted"
 		}
-		if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Round)(nil)).Set(col+" = ?", true).
-			Where("negotiation_id = ?", n.ID).Where("round = ?", database.Param{V: int64(*round)})); err != nil {
-			return fmt.Errorf("accept round: %w", err)
+		if err := acceptRound(ctx, tx, n.ID, *round, col); err != nil {
+			return err
 		}
 		if rs, err = rounds(ctx, tx, n.ID); err != nil {
 			return err
@@ -493,10 +462,8 @@ func (s *Service) Accept(ctx context.Context, id uuid.UUID, side string, round *
 		if last.LandlordAccepted && last.ApplicantAccepted {
 			now := s.now()
 			agreed := last.Round
-			if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Negotiation)(nil)).Set("status = ?", Agreed).
-				Set("agreed_round = ?", database.Param{V: int64(agreed)}).Set("updated_at = ?", now).
-				Where("id = ?", n.ID).Where("status = ?", Open)); err != nil {
-				return fmt.Errorf("agree: %w", err)
+			if err := agree(ctx, tx, n.ID, agreed, now); err != nil {
+				return err
 			}
 			n.Status, n.AgreedRound, n.UpdatedAt = Agreed, &agreed, now
 			if err := s.notify(ctx, tx, n, mailAgreed); err != nil {
@@ -526,9 +493,8 @@ func (s *Service) Decline(ctx context.Context, id uuid.UUID, side string) (*Nego
 			return err
 		}
 		now := s.now()
-		if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Negotiation)(nil)).Set("status = ?", Declined).
-			Set("declined_by = ?", side).Set("updated_at = ?", now).Where("id = ?", n.ID).Where("status = ?", Open)); err != nil {
-			return fmt.Errorf("decline: %w", err)
+		if err := decline(ctx, tx, n.ID, side, now); err != nil {
+			return err
 		}
 		n.Status, n.DeclinedBy, n.UpdatedAt = Declined, &side, now
 		if side == Landlord {
@@ -551,27 +517,12 @@ func (s *Service) Decline(ctx context.Context, id uuid.UUID, side string) (*Nego
 // Expire marks every open negotiation past its time expired, in one
 // statement: what the periodic job runs.
 func (s *Service) Expire(ctx context.Context) (int64, error) {
-	now := s.now()
-	res, err := database.Exec(ctx, s.db, s.db.NewUpdate().Model((*Negotiation)(nil)).Set("status = ?", Expired).
-		Set("updated_at = ?", now).Where("status = ?", Open).Where("expires_at <= ?", now))
-	if err != nil {
-		return 0, fmt.Errorf("expire negotiations: %w", err)
-	}
-	return res.RowsAffected()
+	return expireOpen(ctx, s.db, s.now())
 }
 
 // List returns a page of the property's negotiations.
 func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Negotiation, listing.Result, error) {
-	var out []Negotiation
-	sel := s.db.NewSelect().Model(&out).Where("property_id = ?", prop.ID)
-	if st := q.Get("status"); st != "" {
-		sel = sel.Where("status = ?", st)
-	}
-	res, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
-	if err != nil {
-		return nil, listing.Result{}, fmt.Errorf("list negotiations: %w", err)
-	}
-	return out, res, nil
+	return list(ctx, s.db, prop.ID, q)
 }
 
 // Contract turns an agreed negotiation into a draft contract with the
@@ -593,10 +544,9 @@ func (s *Service) Contract(ctx context.Context, prop *properties.Property, rawID
 		if n.Status != Agreed || n.AgreedRound == nil {
 			return apierror.Conflict("not_agreed", "Only an agreed negotiation becomes a contract.")
 		}
-		r := new(Round)
-		if err := database.Select(ctx, tx, tx.NewSelect().Model(r).Where("negotiation_id = ?", n.ID).
-			Where("round = ?", database.Param{V: int64(*n.AgreedRound)})); err != nil {
-			return fmt.Errorf("agreed round: %w", err)
+		r, err := roundOf(ctx, tx, n.ID, *n.AgreedRound)
+		if err != nil {
+			return err
 		}
 		a, _, err := s.proposals.Application(ctx, tx, prop, n.ApplicationID.String())
 		if err != nil {
@@ -618,9 +568,8 @@ func (s *Service) Contract(ctx context.Context, prop *properties.Property, rawID
 		if err != nil {
 			return err
 		}
-		if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Negotiation)(nil)).Set("contract_id = ?", c.ID).
-			Set("tenant_id = ?", tenant.ID).Set("updated_at = ?", s.now()).Where("id = ?", n.ID)); err != nil {
-			return fmt.Errorf("link contract: %w", err)
+		if err := linkContract(ctx, tx, n.ID, c.ID, tenant.ID, s.now()); err != nil {
+			return err
 		}
 		out, created = c, true
 		return nil
