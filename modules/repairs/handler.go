@@ -68,7 +68,12 @@ type orderJSON struct {
 	Slots         []visitJSON   `json:"slots"`
 	Note          string        `json:"note"`
 	InvoiceAmount *money.Amount `json:"invoice_amount"`
-	CreatedAt     string        `json:"created_at"`
+	InvoiceVAT    *money.Amount `json:"invoice_vat_amount"`
+	// InvoiceDocumentID, BillID and Photos are the members' only.
+	InvoiceDocumentID *string  `json:"invoice_document_id,omitempty"`
+	BillID            *string  `json:"bill_id,omitempty"`
+	Photos            []string `json:"photos"`
+	CreatedAt         string   `json:"created_at"`
 }
 
 // requestJSON is a repair request as members and tenants see it.
@@ -126,9 +131,11 @@ func toJSON(r *Request, o *WorkOrder, member bool) requestJSON {
 	if o != nil {
 		oj := &orderJSON{ID: o.ID.String(), ProviderID: o.ProviderID.String(), Status: o.Status,
 			ExpiresAt: properties.Timestamp(o.ExpiresAt), Slots: slotsOf(o), Note: o.Note, CreatedAt: properties.Timestamp(o.CreatedAt)}
-		if o.InvoiceMinor != nil && member {
-			a := money.Amount(*o.InvoiceMinor)
-			oj.InvoiceAmount = &a
+		oj.Photos = []string{}
+		_ = json.Unmarshal([]byte(o.DonePhotos), &oj.Photos)
+		if member {
+			oj.InvoiceAmount, oj.InvoiceVAT = amountOf(o.InvoiceMinor), amountOf(o.InvoiceVATMinor)
+			oj.InvoiceDocumentID, oj.BillID = idOf(o.InvoiceDocumentID), idOf(o.BillID)
 		}
 		out.WorkOrder = oj
 	}
@@ -419,6 +426,8 @@ type providerJSON struct {
 	Slots         []visitJSON   `json:"slots"`
 	Note          string        `json:"note"`
 	InvoiceAmount *money.Amount `json:"invoice_amount"`
+	InvoiceVAT    *money.Amount `json:"invoice_vat_amount"`
+	Photos        []string      `json:"photos"`
 	Request       struct {
 		Title          string     `json:"title"`
 		Description    string     `json:"description"`
@@ -436,7 +445,8 @@ type providerJSON struct {
 func providerOut(v *ProviderView) providerJSON {
 	r := toJSON(v.Request, v.Order, true)
 	out := providerJSON{Status: v.Order.Status, ExpiresAt: properties.Timestamp(v.Order.ExpiresAt), Provider: v.Provider.Name,
-		Place: v.Place, Slots: r.WorkOrder.Slots, Note: v.Order.Note, InvoiceAmount: r.WorkOrder.InvoiceAmount}
+		Place: v.Place, Slots: r.WorkOrder.Slots, Note: v.Order.Note, InvoiceAmount: r.WorkOrder.InvoiceAmount,
+		InvoiceVAT: r.WorkOrder.InvoiceVAT, Photos: r.WorkOrder.Photos}
 	out.Request.Title, out.Request.Description, out.Request.Category, out.Request.Urgency = r.Title, r.Description, r.Category, r.Urgency
 	out.Request.AccessNotes, out.Request.PreferredTimes, out.Request.Photos = r.AccessNotes, r.PreferredTimes, r.Photos
 	out.Request.Status, out.Request.DeadlineAt, out.Request.Visit = r.Status, r.DeadlineAt, r.Visit
@@ -461,6 +471,7 @@ type providerRequest struct {
 	} `json:"slots"`
 	Note          string          `json:"note" validate:"multiline"`
 	InvoiceAmount json.RawMessage `json:"invoice_amount"`
+	InvoiceVAT    json.RawMessage `json:"invoice_vat_amount"`
 }
 
 func (r *providerRequest) action(verb string) (ProviderAction, []string) {
@@ -499,6 +510,19 @@ func (r *providerRequest) action(verb string) (ProviderAction, []string) {
 				a.Invoice = &amount
 			}
 		}
+		if r.InvoiceVAT != nil && string(r.InvoiceVAT) != "null" {
+			vat, err := money.Parse(r.InvoiceVAT)
+			switch {
+			case err != nil:
+				details = append(details, "invoice_vat_amount: "+err.Error())
+			case a.Invoice == nil:
+				details = append(details, "invoice_vat_amount: only with invoice_amount")
+			case vat < 0 || vat > *a.Invoice:
+				details = append(details, "invoice_vat_amount: must be from 0 to invoice_amount")
+			default:
+				a.InvoiceVAT = &vat
+			}
+		}
 	}
 	return a, details
 }
@@ -522,4 +546,20 @@ func (h *Handler) providerAct(verb string) fiber.Handler {
 		}
 		return c.JSON(providerOut(v))
 	}
+}
+
+func amountOf(minor *int64) *money.Amount {
+	if minor == nil {
+		return nil
+	}
+	a := money.Amount(*minor)
+	return &a
+}
+
+func idOf(id *uuid.UUID) *string {
+	if id == nil {
+		return nil
+	}
+	v := id.String()
+	return &v
 }

@@ -20,10 +20,12 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/bills"
 	"github.com/propman/propman/modules/calendar"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/documents"
+	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/translations"
@@ -35,6 +37,7 @@ import (
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/mail"
 	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // Service holds the rules of repairs.
@@ -50,6 +53,8 @@ type Service struct {
 	files       *documents.Files
 	dicts       *translations.Dictionaries
 	calendar    *calendar.Service
+	bills       *bills.Service
+	charges     *expenses.Service
 }
 
 // ServiceParams are the service's dependencies.
@@ -67,12 +72,15 @@ type ServiceParams struct {
 	Files       *documents.Files
 	Dicts       *translations.Dictionaries `optional:"true"`
 	Calendar    *calendar.Service
+	Bills       *bills.Service
+	Charges     *expenses.Service
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, store: p.Store, cfg: p.Config, clock: p.Clock, mailer: p.Mailer, contracts: p.Contracts,
-		contragents: p.Contragents, messages: p.Messages, files: p.Files, dicts: p.Dicts, calendar: p.Calendar}
+		contragents: p.Contragents, messages: p.Messages, files: p.Files, dicts: p.Dicts, calendar: p.Calendar,
+		bills: p.Bills, charges: p.Charges}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
@@ -373,7 +381,7 @@ func (s *Service) Order(ctx context.Context, p auth.Principal, prop *properties.
 	var r *Request
 	now := s.now()
 	o := &WorkOrder{ID: id, WorkspaceID: prop.WorkspaceID, ProviderID: provider.ID, TokenHash: hashToken(token),
-		ExpiresAt: now.Add(s.cfg.OrderTTL), Status: OrderSent, Slots: "[]", CreatedBy: p.UserID, CreatedAt: now, UpdatedAt: now}
+		ExpiresAt: now.Add(s.cfg.OrderTTL), Status: OrderSent, Slots: "[]", DonePhotos: "[]", CreatedBy: p.UserID, CreatedAt: now, UpdatedAt: now}
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		r, err = s.find(ctx, tx, rawID, func(r *Request) bool { return r.PropertyID == prop.ID })
 		if err != nil {
@@ -543,6 +551,8 @@ type ProviderAction struct {
 	Slots   []Slot
 	Note    string
 	Invoice *money.Amount
+	// InvoiceVAT is the VAT the invoice states (at most Invoice).
+	InvoiceVAT *money.Amount
 }
 
 // Act applies the provider's answer to the order of token:
@@ -613,10 +623,24 @@ func (s *Service) Act(ctx context.Context, token string, a ProviderAction) (*Pro
 				return apierror.Conflict("invalid_transition", "Only an accepted work order whose visit is booked can be marked done.")
 			}
 			o.Status, o.Note, reqTo = OrderDone, a.Note, Done
-			cols = append(cols, "note", "invoice_minor")
+			cols = append(cols, "note", "invoice_minor", "invoice_vat_minor", "bill_id")
 			if a.Invoice != nil {
 				v := int64(*a.Invoice)
 				o.InvoiceMinor = &v
+			}
+			if a.InvoiceVAT != nil {
+				v := int64(*a.InvoiceVAT)
+				o.InvoiceVATMinor = &v
+			}
+			// The invoice becomes a bill of the property in this
+			// transaction: the conditional move below lets one done
+			// through, and the bill goes with it or not at all.
+			if a.Invoice != nil && *a.Invoice > 0 {
+				b, err := s.bills.RecordTx(ctx, tx, r.PropertyID, s.supplied(r, o, *a.Invoice, a.InvoiceVAT, now))
+				if err != nil {
+					return err
+				}
+				o.BillID = &b.ID
 			}
 		default:
 			return apierror.NotFound("Not found.")
@@ -746,4 +770,23 @@ func idsJSON(ids []uuid.UUID) string {
 	}
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// supplied is the bill of a done order's invoice: a repair of the
+// provider, dated the day the job was marked done, its note the request's
+// title and the provider's note.
+func (s *Service) supplied(r *Request, o *WorkOrder, amount money.Amount, vat *money.Amount, now time.Time) bills.Supplied {
+	note := r.Title
+	if o.Note != "" {
+		note += "\n" + o.Note
+	}
+	if rs := []rune(note); len(rs) > 2000 {
+		note = string(rs[:1999]) + "…"
+	}
+	in := bills.Supplied{SupplierID: o.ProviderID, BillDate: period.DateOf(now), Amount: amount, Category: bills.Repairs,
+		DocumentID: o.InvoiceDocumentID, Note: note}
+	if vat != nil {
+		in.VAT = *vat
+	}
+	return in
 }
