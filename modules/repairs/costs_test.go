@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/propman/propman/platform/testkit"
 )
@@ -20,9 +21,10 @@ func (l lease) scheduled(t *testing.T, app *testkit.App, title, category string)
 	token := l.order(t, app, r.ID)
 	page := "/api/v1/work-orders/" + token
 	app.Post(page+"/accept", "", nil).Expect(http.StatusOK)
-	app.Post(page+"/slots", "", map[string]any{"slots": []map[string]any{{"start": "2026-11-24T08:00:00Z", "end": "2026-11-24T10:00:00Z"}}}).
+	start := app.Clock.Now().UTC().Add(48 * time.Hour).Truncate(time.Hour)
+	app.Post(page+"/slots", "", map[string]any{"slots": []map[string]any{{"start": start.Format(time.RFC3339), "end": start.Add(2 * time.Hour).Format(time.RFC3339)}}}).
 		Expect(http.StatusOK)
-	app.Post(l.tenantPath()+"/"+r.ID+"/slot", l.tenant.Token, map[string]any{"start": "2026-11-24T08:00:00Z"}).Expect(http.StatusOK)
+	app.Post(l.tenantPath()+"/"+r.ID+"/slot", l.tenant.Token, map[string]any{"start": start.Format(time.RFC3339)}).Expect(http.StatusOK)
 	return r.ID, token
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // Bounds of the input.
@@ -60,6 +61,13 @@ type visitJSON struct {
 	End   string `json:"end"`
 }
 
+// rechargeJSON is what the tenant was charged for the repair.
+type rechargeJSON struct {
+	ChargeID string       `json:"charge_id"`
+	Amount   money.Amount `json:"amount"`
+	RepairOn period.Date  `json:"repair_on"`
+}
+
 type orderJSON struct {
 	ID            string        `json:"id"`
 	ProviderID    string        `json:"provider_id"`
@@ -78,24 +86,25 @@ type orderJSON struct {
 
 // requestJSON is a repair request as members and tenants see it.
 type requestJSON struct {
-	ID             string     `json:"id"`
-	PropertyID     string     `json:"property_id"`
-	ContractID     *string    `json:"contract_id"`
-	Source         string     `json:"source"`
-	Title          string     `json:"title"`
-	Description    string     `json:"description"`
-	Category       string     `json:"category"`
-	Urgency        string     `json:"urgency"`
-	AccessNotes    string     `json:"access_notes"`
-	PreferredTimes string     `json:"preferred_times"`
-	Photos         []string   `json:"photos"`
-	Status         string     `json:"status"`
-	RejectReason   *string    `json:"reject_reason"`
-	DeadlineAt     string     `json:"deadline_at"`
-	Visit          *visitJSON `json:"visit"`
-	WorkOrder      *orderJSON `json:"work_order"`
-	CreatedAt      string     `json:"created_at"`
-	UpdatedAt      string     `json:"updated_at"`
+	ID             string        `json:"id"`
+	PropertyID     string        `json:"property_id"`
+	ContractID     *string       `json:"contract_id"`
+	Source         string        `json:"source"`
+	Title          string        `json:"title"`
+	Description    string        `json:"description"`
+	Category       string        `json:"category"`
+	Urgency        string        `json:"urgency"`
+	AccessNotes    string        `json:"access_notes"`
+	PreferredTimes string        `json:"preferred_times"`
+	Photos         []string      `json:"photos"`
+	Status         string        `json:"status"`
+	RejectReason   *string       `json:"reject_reason"`
+	DeadlineAt     string        `json:"deadline_at"`
+	Visit          *visitJSON    `json:"visit"`
+	WorkOrder      *orderJSON    `json:"work_order"`
+	Recharge       *rechargeJSON `json:"recharge"`
+	CreatedAt      string        `json:"created_at"`
+	UpdatedAt      string        `json:"updated_at"`
 }
 
 func slotsOf(o *WorkOrder) []visitJSON {
@@ -127,6 +136,9 @@ func toJSON(r *Request, o *WorkOrder, member bool) requestJSON {
 	}
 	if r.VisitStart != nil && r.VisitEnd != nil {
 		out.Visit = &visitJSON{Start: properties.Timestamp(*r.VisitStart), End: properties.Timestamp(*r.VisitEnd)}
+	}
+	if r.RechargeChargeID != nil && r.RechargeMinor != nil {
+		out.Recharge = &rechargeJSON{ChargeID: r.RechargeChargeID.String(), Amount: money.Amount(*r.RechargeMinor), RepairOn: r.RechargeOn}
 	}
 	if o != nil {
 		oj := &orderJSON{ID: o.ID.String(), ProviderID: o.ProviderID.String(), Status: o.Status,
@@ -562,4 +574,38 @@ func idOf(id *uuid.UUID) *string {
 	}
 	v := id.String()
 	return &v
+}
+
+// rechargeRequest is the body of POST .../recharge.
+type rechargeRequest struct {
+	DueDate *period.Date `json:"due_date"`
+}
+
+// rechargeAnswer is the request with what the recharge computed.
+type rechargeAnswer struct {
+	requestJSON
+	Invoice money.Amount `json:"invoice_amount"`
+	Capped  bool         `json:"capped"`
+}
+
+func (h *Handler) recharge(c *fiber.Ctx) error {
+	prop, err := h.property(c)
+	if err != nil {
+		return err
+	}
+	var req rechargeRequest
+	if len(c.Body()) > 0 {
+		if err := httpserver.DecodeJSON(c, &req); err != nil {
+			return err
+		}
+	}
+	var due period.Date
+	if req.DueDate != nil {
+		due = *req.DueDate
+	}
+	r, o, got, err := h.svc.Recharge(httpserver.Context(c), auth.Current(c), prop, c.Params("requestId"), due)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(rechargeAnswer{requestJSON: toJSON(r, o, true), Invoice: got.Invoice, Capped: got.Capped})
 }

@@ -29,7 +29,7 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Repair requests and work orders to service providers", Status: module.Ready,
-		Depends:    []string{"accounts", "properties", "contragents", "contracts", "documents", "messages", "translations", "calendar", "bills", "expenses"},
+		Depends:    []string{"accounts", "properties", "contragents", "contracts", "documents", "messages", "translations", "calendar", "bills", "expenses", "printforms"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

@@ -30,6 +30,7 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		r.Get(one, auth.Viewer, h.get)
 		r.Post(one+"/transition", auth.Manager, h.transition)
 		r.Post(one+"/work-orders", auth.Manager, h.order)
+		r.Post(one+"/recharge", auth.Manager, h.recharge)
 
 		r.Get(tenant, auth.SignedIn, h.tenantList)
 		r.Post(tenant, auth.SignedIn, h.tenantCreate)

@@ -190,6 +190,12 @@ func (s *Service) create(ctx context.Context, userID int64, source string, prop 
 // one kind (a work order's id). vars are the step's own placeholders; the
 // request's title, category, urgency and deadline are always there.
 func (s *Service) tell(ctx context.Context, tx bun.Tx, r *Request, step, occasion string, vars ...string) error {
+	return s.tellKey(ctx, tx, r, step, "repairs."+step+".body", occasion, vars...)
+}
+
+// tellKey is tell with the body's catalogue key given (a step worded by
+// country).
+func (s *Service) tellKey(ctx context.Context, tx bun.Tx, r *Request, step, bodyKey, occasion string, vars ...string) error {
 	if r.ContractID == nil {
 		return nil
 	}
@@ -205,7 +211,7 @@ func (s *Service) tell(ctx context.Context, tx bun.Tx, r *Request, step, occasio
 		stepKey += "-" + occasion
 	}
 	_, _, err = s.messages.Notify(ctx, tx, messages.Notice{Kind: "repair", Subject: r.ID, Step: stepKey, ContractID: c.ID,
-		Title: w.say("repairs."+step+".subject", all...), Body: w.say("repairs."+step+".body", all...)})
+		Title: w.say("repairs."+step+".subject", all...), Body: w.say(bodyKey, all...)})
 	return err
 }
 

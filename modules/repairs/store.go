@@ -12,6 +12,7 @@ import (
 
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // Store holds every query of the module.
@@ -167,4 +168,28 @@ func (st *Store) deleteOrder(ctx context.Context, db bun.IDB, id uuid.UUID) erro
 		return fmt.Errorf("take back work order: %w", err)
 	}
 	return nil
+}
+
+// rechargedIn is the sum of the recharges of the contract's requests whose
+// repair day falls from from to to (inclusive), through db.
+func (st *Store) rechargedIn(ctx context.Context, db bun.IDB, contractID uuid.UUID, from, to period.Date) (int64, error) {
+	var sum int64
+	err := database.Query(ctx, db, db.NewSelect().Model((*Request)(nil)).ColumnExpr("COALESCE(SUM(recharge_minor), 0)").
+		Where("contract_id = ?", contractID).Where("recharge_on >= ?", from).Where("recharge_on <= ?", to), &sum)
+	if err != nil {
+		return 0, fmt.Errorf("recharged in year: %w", err)
+	}
+	return sum, nil
+}
+
+// setRecharge writes r's recharge when it has none yet: false when another
+// request recharged it first.
+func (st *Store) setRecharge(ctx context.Context, db bun.IDB, r *Request) (bool, error) {
+	res, err := database.Exec(ctx, db, db.NewUpdate().Model(r).Column("recharge_charge_id", "recharge_minor", "recharge_on", "updated_at").
+		Where("id = ?", r.ID).Where("recharge_charge_id IS NULL"))
+	if err != nil {
+		return false, fmt.Errorf("recharge repair request: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }

@@ -1,0 +1,38 @@
+package repairs_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/propman/propman/platform/testkit/golden"
+)
+
+// Every new text the tenant or the provider reads, word for word, in
+// German, French and English: the recharge message (German: the
+// small-repairs clause, the second one cut by the yearly cap; French: the
+// réparations locatives).
+func TestGoldenTexts(t *testing.T) {
+	t.Parallel()
+	app := start(t)
+	files := map[string]string{}
+	last := func(l lease) string {
+		thread := l.thread(t, app)
+		m := thread[len(thread)-1]
+		return m.Subject + "\n\n" + m.Body
+	}
+	de := newLeaseIn(t, app, "DE", "de", "auftrag@klempner.example", "DE_KLEINREPARATUREN_LIMIT", 100, "DE_KLEINREPARATUREN_YEARLY_CAP", 150)
+	de.recharge(t, app, de.done(t, app, "Wasserhahn tropft", "plumbing", 99.5), "99.50", false)
+	files["recharge.de.txt"] = last(de)
+	de.recharge(t, app, de.done(t, app, "Lichtschalter defekt", "electrical", 75), "50.50", true)
+	files["recharge-capped.de.txt"] = last(de)
+
+	en := newLeaseIn(t, app, "DE", "en", "orders@plumber.example", "DE_KLEINREPARATUREN_LIMIT", 100, "DE_KLEINREPARATUREN_YEARLY_CAP", 50)
+	en.recharge(t, app, en.done(t, app, "Dripping tap", "plumbing", 60), "50.00", true)
+	files["recharge-capped.en.txt"] = last(en)
+
+	fr := newLeaseIn(t, app, "FR", "fr", "contact@plombier.example")
+	fr.recharge(t, app, fr.done(t, app, "Joint du robinet", "plumbing", 412.35), "412.35", false)
+	files["recharge.fr.txt"] = last(fr)
+
+	golden.Dir(t, filepath.Join("testdata", "golden"), files)
+}
