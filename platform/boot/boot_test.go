@@ -305,7 +305,7 @@ func TestServiceInfoListsModules(t *testing.T) {
 	off := map[string]bool{"printforms": true, "notices": true, "assets": true, "compensations": true, "opcosts": true, "repairs": true}
 	app := testkit.Start(t, testkit.WithConfig("modules.printforms.enabled", false), testkit.WithConfig("modules.notices.enabled", false),
 		testkit.WithConfig("modules.assets.enabled", false), testkit.WithConfig("modules.compensations.enabled", false),
-		testkit.WithConfig("modules.opcosts.enabled", false))
+		testkit.WithConfig("modules.opcosts.enabled", false), testkit.WithConfig("modules.repairs.enabled", false))
 	var info struct {
 		Name          string `json:"name"`
 		Version       string `json:"version"`
