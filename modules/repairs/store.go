@@ -193,3 +193,10 @@ func (st *Store) setRecharge(ctx context.Context, db bun.IDB, r *Request) (bool,
 	n, err := res.RowsAffected()
 	return n == 1, err
 }
+
+func (st *Store) setPhotos(ctx context.Context, db bun.IDB, r *Request) error {
+	if _, err := database.Exec(ctx, db, db.NewUpdate().Model(r).Column("photos", "updated_at").Where("id = ?", r.ID)); err != nil {
+		return fmt.Errorf("repair request photos: %w", err)
+	}
+	return nil
+}
