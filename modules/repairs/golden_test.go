@@ -2,6 +2,7 @@ package repairs_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/propman/propman/platform/testkit/golden"
@@ -10,7 +11,8 @@ import (
 // Every new text the tenant or the provider reads, word for word, in
 // German, French and English: the recharge message (German: the
 // small-repairs clause, the second one cut by the yearly cap; French: the
-// réparations locatives).
+// réparations locatives), and the visit's invitations to the tenant and
+// the provider with their calendar files (the UID, random, blanked).
 func TestGoldenTexts(t *testing.T) {
 	t.Parallel()
 	app := start(t)
@@ -33,6 +35,17 @@ func TestGoldenTexts(t *testing.T) {
 	fr := newLeaseIn(t, app, "FR", "fr", "contact@plombier.example")
 	fr.recharge(t, app, fr.done(t, app, "Joint du robinet", "plumbing", 412.35), "412.35", false)
 	files["recharge.fr.txt"] = last(fr)
+
+	invite := func(l lease, locale string) {
+		for who, addr := range map[string]string{"tenant": l.tenant.Email, "provider": l.email} {
+			text, file := invitation(t, app, addr)
+			files["invitation-"+who+"."+locale+".txt"] = text + "\n\n--- " + "repair-visit.ics\n" +
+				uidLine.ReplaceAllString(strings.ReplaceAll(file, "\r\n", "\n"), "UID:(event id)@propman")
+		}
+	}
+	invite(de, "de")
+	invite(en, "en")
+	invite(fr, "fr")
 
 	golden.Dir(t, filepath.Join("testdata", "golden"), files)
 }

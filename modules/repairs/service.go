@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -53,6 +54,7 @@ type Service struct {
 	files       *documents.Files
 	dicts       *translations.Dictionaries
 	calendar    *calendar.Service
+	log         *slog.Logger
 	bills       *bills.Service
 	charges     *expenses.Service
 }
@@ -72,6 +74,7 @@ type ServiceParams struct {
 	Files       *documents.Files
 	Dicts       *translations.Dictionaries `optional:"true"`
 	Calendar    *calendar.Service
+	Log         *slog.Logger
 	Bills       *bills.Service
 	Charges     *expenses.Service
 }
@@ -80,7 +83,7 @@ type ServiceParams struct {
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, store: p.Store, cfg: p.Config, clock: p.Clock, mailer: p.Mailer, contracts: p.Contracts,
 		contragents: p.Contragents, messages: p.Messages, files: p.Files, dicts: p.Dicts, calendar: p.Calendar,
-		bills: p.Bills, charges: p.Charges}
+		log: p.Log, bills: p.Bills, charges: p.Charges}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
@@ -713,6 +716,7 @@ func (s *Service) tenantWords(ctx context.Context, db bun.IDB, r *Request) (word
 func (s *Service) PickSlot(ctx context.Context, c *contracts.Contract, rawID string, start time.Time) (*Request, *WorkOrder, error) {
 	var out *Request
 	var order *WorkOrder
+	var booked *bookedVisit
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		r, err := s.find(ctx, tx, rawID, func(r *Request) bool { return r.ContractID != nil && *r.ContractID == c.ID })
 		if err != nil {
@@ -750,11 +754,13 @@ func (s *Service) PickSlot(ctx context.Context, c *contracts.Contract, rawID str
 		}
 		// The visit is an event of the property in the members' calendars
 		// and feeds, booked with the request.
-		if _, err := s.calendar.BookVisit(ctx, tx, calendar.Visit{WorkspaceID: r.WorkspaceID, PropertyID: r.PropertyID,
+		eventID, err := s.calendar.BookVisit(ctx, tx, calendar.Visit{WorkspaceID: r.WorkspaceID, PropertyID: r.PropertyID,
 			ContractID: r.ContractID, Title: r.Title + " – " + provider.Name, Description: r.AccessNotes,
-			Start: slots[i].Start, End: slots[i].End}); err != nil {
+			Start: slots[i].Start, End: slots[i].End})
+		if err != nil {
 			return err
 		}
+		booked = &bookedVisit{eventID: eventID, provider: provider, slot: slots[i]}
 		w := s.words(c.Locale)
 		if err := s.tell(ctx, tx, r, "scheduled", o.ID.String(), "visit", w.span(slots[i]), "provider", provider.Name); err != nil {
 			return err
@@ -766,6 +772,9 @@ func (s *Service) PickSlot(ctx context.Context, c *contracts.Contract, rawID str
 	if err != nil {
 		return nil, nil, err
 	}
+	// The invitations go after the commit: the visit is booked whether or
+	// not a mail server answers (the thread already says when).
+	s.invite(context.WithoutCancel(ctx), c, out, order, booked)
 	return out, order, nil
 }
 
