@@ -1,10 +1,15 @@
 package repairs_test
 
 import (
+	"context"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/propman/propman/modules/repairs"
+	"github.com/propman/propman/platform/testkit"
 	"github.com/propman/propman/platform/testkit/golden"
 )
 
@@ -15,7 +20,8 @@ import (
 // the provider with their calendar files (the UID, random, blanked).
 func TestGoldenTexts(t *testing.T) {
 	t.Parallel()
-	app := start(t)
+	var svc *repairs.Service
+	app := start(t, testkit.WithPopulate(&svc))
 	files := map[string]string{}
 	last := func(l lease) string {
 		thread := l.thread(t, app)
@@ -46,6 +52,29 @@ func TestGoldenTexts(t *testing.T) {
 	invite(de, "de")
 	invite(en, "en")
 	invite(fr, "fr")
+
+	// The overdue reminders, to the provider and to the owner in their
+	// profile's language.
+	for _, c := range []struct {
+		l      lease
+		locale string
+	}{{de, "de"}, {en, "en"}, {fr, "fr"}} {
+		app.Put("/api/v1/user/profile", c.l.landlord.Token, map[string]any{"locale": c.locale}).Expect(http.StatusOK)
+		c.l.overdue(t, app, map[string]string{"de": "Rohrbruch im Keller", "en": "Burst pipe", "fr": "Fuite d'eau"}[c.locale])
+	}
+	app.Clock.Advance(4 * 24 * time.Hour)
+	if n, err := svc.RemindOverdue(context.Background()); err != nil || n != 3 {
+		t.Fatalf("reminded of %d (%v)", n, err)
+	}
+	for _, c := range []struct {
+		l      lease
+		locale string
+	}{{de, "de"}, {en, "en"}, {fr, "fr"}} {
+		for who, addr := range map[string]string{"provider": c.l.email, "member": c.l.landlord.Email} {
+			m, _ := app.Mail.Last(addr)
+			files["overdue-"+who+"."+c.locale+".txt"] = m.Subject + "\n\n" + m.Text
+		}
+	}
 
 	golden.Dir(t, filepath.Join("testdata", "golden"), files)
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/translations"
+	"github.com/propman/propman/modules/workspaces"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
@@ -55,6 +56,8 @@ type Service struct {
 	dicts       *translations.Dictionaries
 	calendar    *calendar.Service
 	log         *slog.Logger
+	workspaces  *workspaces.Service
+	accounts    *accounts.Service
 	bills       *bills.Service
 	charges     *expenses.Service
 }
@@ -75,6 +78,8 @@ type ServiceParams struct {
 	Dicts       *translations.Dictionaries `optional:"true"`
 	Calendar    *calendar.Service
 	Log         *slog.Logger
+	Workspaces  *workspaces.Service
+	Accounts    *accounts.Service
 	Bills       *bills.Service
 	Charges     *expenses.Service
 }
@@ -83,7 +88,7 @@ type ServiceParams struct {
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, store: p.Store, cfg: p.Config, clock: p.Clock, mailer: p.Mailer, contracts: p.Contracts,
 		contragents: p.Contragents, messages: p.Messages, files: p.Files, dicts: p.Dicts, calendar: p.Calendar,
-		log: p.Log, bills: p.Bills, charges: p.Charges}
+		log: p.Log, workspaces: p.Workspaces, accounts: p.Accounts, bills: p.Bills, charges: p.Charges}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }

@@ -200,3 +200,47 @@ func (st *Store) setPhotos(ctx context.Context, db bun.IDB, r *Request) error {
 	}
 	return nil
 }
+
+// overdueOrder is a work order still open on a request past its deadline,
+// with what its reminder says.
+type overdueOrder struct {
+	WorkOrder `bun:",extend"`
+
+	Title      string    `bun:"title"`
+	PropertyID uuid.UUID `bun:"property_id"`
+	DeadlineAt time.Time `bun:"deadline_at"`
+}
+
+// overdueOrders reads, after the order id after, up to limit work orders
+// sent or accepted on requests ordered or scheduled whose deadline is
+// before now, not yet reminded on today, across every workspace.
+func (st *Store) overdueOrders(ctx context.Context, now time.Time, today period.Date, after uuid.UUID, limit int) ([]overdueOrder, error) {
+	var list []overdueOrder
+	sel := st.db.NewSelect().Model(&list).ModelTableExpr("repair_work_orders AS o").ColumnExpr("o.*").
+		ColumnExpr("r.title, r.property_id, r.deadline_at").
+		Join("JOIN repair_requests AS r ON r.id = o.request_id").
+		Where("r.status ?", database.In([]string{Ordered, Scheduled})).Where("r.deadline_at < ?", now).
+		Where("o.status ?", database.In([]string{OrderSent, OrderAccepted})).
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("o.reminded_on IS NULL").WhereOr("o.reminded_on < ?", today)
+		}).
+		Where("o.id > ?", after).OrderExpr("o.id").Limit(int64(limit))
+	if err := database.Select(ctx, st.db, sel); err != nil {
+		return nil, fmt.Errorf("overdue work orders: %w", err)
+	}
+	return list, nil
+}
+
+// markReminded sets the order's reminder day to today unless it was
+// reminded today already: false then (another run was first).
+func (st *Store) markReminded(ctx context.Context, id uuid.UUID, today period.Date) (bool, error) {
+	res, err := database.Exec(ctx, st.db, st.db.NewUpdate().Model((*WorkOrder)(nil)).Set("reminded_on = ?", today).
+		Where("id = ?", id).WhereGroup(" AND ", func(q *bun.UpdateQuery) *bun.UpdateQuery {
+		return q.Where("reminded_on IS NULL").WhereOr("reminded_on < ?", today)
+	}))
+	if err != nil {
+		return false, fmt.Errorf("mark work order reminded: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
