@@ -594,16 +594,13 @@ func (h *Handler) recharge(c *fiber.Ctx) error {
 		return err
 	}
 	var req rechargeRequest
-	if len(c.Body()) > 0 {
-		if err := httpserver.DecodeJSON(c, &req); err != nil {
-			return err
-		}
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
 	}
-	var due period.Date
-	if req.DueDate != nil {
-		due = *req.DueDate
+	if req.DueDate == nil {
+		return apierror.Validation("due_date: is required (the day the tenant is to pay)")
 	}
-	r, o, got, err := h.svc.Recharge(httpserver.Context(c), auth.Current(c), prop, c.Params("requestId"), due)
+	r, o, got, err := h.svc.Recharge(httpserver.Context(c), auth.Current(c), prop, c.Params("requestId"), *req.DueDate)
 	if err != nil {
 		return err
 	}

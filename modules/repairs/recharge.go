@@ -50,9 +50,6 @@ var tenantCategories = map[string][]string{
 	"FR": {"plumbing", "heating", "electrical", "appliance", "windows_doors"},
 }
 
-// rechargeDays is how long the tenant has to pay a recharge by default.
-const rechargeDays = 14
-
 func errRecharge(code, msg string) error { return apierror.Conflict(code, msg) }
 
 // Recharged is what Recharge charged and why.
@@ -65,14 +62,11 @@ type Recharged struct {
 
 // Recharge charges the tenant of a done (or closed) request's contract
 // its repair's cost where the contract and the law allow it, as a charge
-// of kind repair on the contract (modules/expenses), due on due (today
-// plus 14 days when zero), once per request. Otherwise 409 with the
+// of kind repair on the contract (modules/expenses), due on due (not
+// before today), once per request. Otherwise 409 with the
 // reason's code (README, "Recharging the tenant").
 func (s *Service) Recharge(ctx context.Context, p auth.Principal, prop *properties.Property, rawID string, due period.Date) (*Request, *WorkOrder, *Recharged, error) {
 	today := period.DateOf(s.now())
-	if due.IsZero() {
-		due = today.AddDays(rechargeDays)
-	}
 	if due.Before(today) {
 		return nil, nil, nil, apierror.Validation("due_date: must not be before today")
 	}

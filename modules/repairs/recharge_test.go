@@ -34,7 +34,7 @@ func (l lease) done(t *testing.T, app *testkit.App, title, category string, invo
 func (l lease) recharge(t *testing.T, app *testkit.App, path, amount string, capped bool) recharged {
 	t.Helper()
 	var out recharged
-	app.Post(path+"/recharge", l.landlord.Token, nil).Expect(http.StatusCreated).JSON(&out)
+	app.Post(path+"/recharge", l.landlord.Token, map[string]any{"due_date": "2027-03-31"}).Expect(http.StatusCreated).JSON(&out)
 	if out.Recharge == nil || out.Recharge.Amount.String() != amount || out.Capped != capped {
 		t.Fatalf("recharged %+v %+v, want %s (capped %v)", out, out.Recharge, amount, capped)
 	}
@@ -46,7 +46,7 @@ func (l lease) recharge(t *testing.T, app *testkit.App, path, amount string, cap
 func (l lease) refused(t *testing.T, app *testkit.App, path, code string) {
 	t.Helper()
 	before := l.charges(t, app)
-	res := app.Post(path+"/recharge", l.landlord.Token, nil).Expect(http.StatusConflict)
+	res := app.Post(path+"/recharge", l.landlord.Token, map[string]any{"due_date": "2027-03-31"}).Expect(http.StatusConflict)
 	if got := res.Map()["error"]; got != code {
 		t.Errorf("recharge of %s: %v, want %s: %s", path, got, code, res.Body)
 	}
@@ -100,7 +100,7 @@ func TestRechargeGermanLimitsToTheCent(t *testing.T) {
 	}
 	l.refused(t, app, first, "recharge_exists")
 	ch := l.charges(t, app)
-	if len(ch) != 1 || ch[0].ID != got.Recharge.ChargeID || ch[0].Amount.String() != "100.00" || ch[0].DueDate != "2026-12-06" ||
+	if len(ch) != 1 || ch[0].ID != got.Recharge.ChargeID || ch[0].Amount.String() != "100.00" || ch[0].DueDate != "2027-03-31" ||
 		ch[0].ContractID == nil || *ch[0].ContractID != l.contract || ch[0].Name != "Repair costs, contract L-1" {
 		t.Fatalf("the charge: %+v", ch)
 	}
@@ -124,6 +124,8 @@ func TestRechargeGermanLimitsToTheCent(t *testing.T) {
 	app.Post("/api/v1/work-orders/"+token+"/done", "", map[string]any{"note": "Kulanz."}).Expect(http.StatusOK)
 	l.refused(t, app, l.memberPath()+"/"+id, "recharge_no_invoice")
 	app.Post(l.memberPath()+"/"+id+"/recharge", l.landlord.Token, map[string]any{"due_date": "2026-11-21"}).Expect(http.StatusBadRequest)
+	app.Post(l.memberPath()+"/"+id+"/recharge", l.landlord.Token, map[string]any{}).Expect(http.StatusBadRequest)
+	app.Post(l.memberPath()+"/"+id+"/recharge", l.landlord.Token, map[string]any{"due_date": "2026-02-30"}).Expect(http.StatusBadRequest)
 
 	// The next calendar year has its own limit: the fourth repair, done in
 	// 2026, stays refused; one done in 2027 is charged.
@@ -173,5 +175,5 @@ func TestRechargeFranceAndElsewhere(t *testing.T) {
 	es := newLeaseIn(t, app, "ES", "es", "fontanero@example.es")
 	es.refused(t, app, es.done(t, app, "Grifo", "plumbing", 30), "recharge_not_allowed")
 	// A tenant may not recharge, nor reach the route.
-	app.Post(es.memberPath()+"/"+"00000000-0000-0000-0000-000000000000"+"/recharge", es.tenant.Token, nil).Expect(http.StatusNotFound)
+	app.Post(es.memberPath()+"/"+"00000000-0000-0000-0000-000000000000"+"/recharge", es.tenant.Token, map[string]any{"due_date": "2027-03-31"}).Expect(http.StatusNotFound)
 }
