@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -133,5 +134,34 @@ func TestInvoiceBecomesBill(t *testing.T) {
 	app.Post("/api/v1/work-orders/"+token+"/done", "", map[string]any{"note": "Festgeschraubt.", "invoice_amount": 0}).Expect(http.StatusOK)
 	if got := l.bills(t, app); len(got) != 1 {
 		t.Errorf("an invoice of 0 made a bill: %+v", got)
+	}
+}
+
+// Two dones of one order at once: one wins, the other is a 409, and there
+// is one bill.
+func TestInvoiceBilledOnceUnderRace(t *testing.T) {
+	t.Parallel()
+	app := start(t)
+	l := newLease(t, app, "de", "auftrag@klempner.example")
+	_, token := l.scheduled(t, app, "Wasserhahn tropft", "plumbing")
+	codes := make(chan int, 4)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			codes <- app.Do(testkit.Request{Method: http.MethodPost, Path: "/api/v1/work-orders/" + token + "/done",
+				Body: map[string]any{"note": "x", "invoice_amount": 50}}).Status
+		})
+	}
+	wg.Wait()
+	close(codes)
+	got := map[int]int{}
+	for c := range codes {
+		got[c]++
+	}
+	if got[http.StatusOK] != 1 || got[http.StatusConflict] != 3 {
+		t.Errorf("answers %v, want one 200 and three 409", got)
+	}
+	if b := l.bills(t, app); len(b) != 1 || b[0].Amount.String() != "50.00" {
+		t.Errorf("bills %+v", b)
 	}
 }
