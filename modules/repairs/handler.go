@@ -600,7 +600,7 @@ func (h *Handler) recharge(c *fiber.Ctx) error {
 	if req.DueDate == nil {
 		return apierror.Validation("due_date: is required (the day the tenant is to pay)")
 	}
-	r, o, got, err := h.svc.Recharge(httpserver.Context(c), auth.Current(c), prop, c.Params("requestId"), *req.DueDate)
+	r, o, got, err := h.svc.Recharge(httpserver.Context(c), prop, c.Params("requestId"), *req.DueDate)
 	if err != nil {
 		return err
 	}

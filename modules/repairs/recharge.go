@@ -16,7 +16,6 @@ import (
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
-	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/money"
@@ -65,7 +64,7 @@ type Recharged struct {
 // of kind repair on the contract (modules/expenses), due on due (not
 // before today), once per request. Otherwise 409 with the
 // reason's code (README, "Recharging the tenant").
-func (s *Service) Recharge(ctx context.Context, p auth.Principal, prop *properties.Property, rawID string, due period.Date) (*Request, *WorkOrder, *Recharged, error) {
+func (s *Service) Recharge(ctx context.Context, prop *properties.Property, rawID string, due period.Date) (*Request, *WorkOrder, *Recharged, error) {
 	today := period.DateOf(s.now())
 	if due.Before(today) {
 		return nil, nil, nil, apierror.Validation("due_date: must not be before today")
