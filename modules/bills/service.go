@@ -353,3 +353,60 @@ func entry(action string, b *Bill, before, after any) activity.Entry {
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+
+// Supplied is a supplier's bill another module records from what it knows
+// (repairs: the invoice of a work order a provider marked done). The
+// caller has checked that the supplier and the document are the
+// property's workspace's.
+type Supplied struct {
+	SupplierID uuid.UUID
+	BillDate   period.Date
+	// Amount is gross, more than 0; VAT the part of it that is tax.
+	Amount     money.Amount
+	VAT        money.Amount
+	Category   string
+	DocumentID *uuid.UUID
+	Note       string
+}
+
+// RecordTx records, in tx (the caller's transaction, so that the bill
+// exists exactly when what it comes from does), an unpaid bill of the
+// property due on its date, with its journal entry, under the rules of
+// Create. It takes the property's lock, as every write of bills does.
+func (s *Service) RecordTx(ctx context.Context, tx bun.Tx, propertyID uuid.UUID, in Supplied) (*Bill, error) {
+	var details []string
+	if in.Amount <= 0 {
+		details = append(details, "amount: must be greater than 0")
+	}
+	if in.VAT < 0 || in.VAT > in.Amount {
+		details = append(details, "vat_amount: must be from 0 to the amount")
+	}
+	if !slices.Contains(Categories, in.Category) {
+		details = append(details, "category: must be one of "+list(Categories))
+	}
+	if len(details) > 0 {
+		return nil, apierror.Validation(details...)
+	}
+	prop, err := properties.Lock(ctx, tx, propertyID)
+	if err != nil {
+		return nil, err
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return nil, fmt.Errorf("bill id: %w", err)
+	}
+	now := s.now()
+	b := &Bill{ID: id, WorkspaceID: prop.WorkspaceID, OwnerID: prop.OwnerID, PropertyID: prop.ID, SupplierID: in.SupplierID,
+		BillDate: in.BillDate, DueDate: in.BillDate, Amount: in.Amount, Currency: prop.Currency, VAT: in.VAT,
+		Category: in.Category, DocumentID: in.DocumentID, Note: in.Note, CreatedAt: now, UpdatedAt: now}
+	if err := s.store.insert(ctx, tx, b); err != nil {
+		return nil, err
+	}
+	if err := s.book(ctx, tx, b, true, false); err != nil {
+		return nil, err
+	}
+	if err := activity.Record(ctx, tx, entry(activity.Created, b, nil, toJSON(b))); err != nil {
+		return nil, err
+	}
+	return b, nil
+}

@@ -74,7 +74,7 @@ func (d *doc) generatedName(n chargename.Name) string {
 	switch n.Kind {
 	case chargename.Deposit:
 		return kind("deposit")
-	case chargename.Rent, chargename.Prepayment, chargename.Fine:
+	case chargename.Rent, chargename.Prepayment, chargename.Fine, chargename.Repair:
 		// A fine names its contract, never the violated block's code.
 		return fill(d.l.get(keyChargeOf), d.locale, 0, map[string]string{"charge": kind(n.Kind), "number": number})
 	case chargename.LateFee, chargename.Interest:

@@ -110,7 +110,7 @@ const (
 // translates.
 var (
 	methods     = []string{"bank_transfer", "card", "cash", "cheque", "direct_debit", methodSetOff, "other"}
-	chargeKinds = []string{"rent", "utility_prepayment", "deposit", "late_fee", "default_interest", "fine"}
+	chargeKinds = []string{"rent", "utility_prepayment", "deposit", "late_fee", "default_interest", "fine", "repair"}
 	meterKinds  = []string{"electricity", "gas", "water_cold", "water_hot", "heating", "other"}
 )
 

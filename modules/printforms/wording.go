@@ -227,6 +227,13 @@ var wording = map[string]map[string]clause{
 		"es": {Value: "El arrendatario asume el coste de las pequeñas reparaciones de instalaciones y elementos a los que tiene acceso frecuente y directo (grifos, interruptores, manillas de puertas y ventanas, etc.) hasta {value} por reparación; el total anual a su cargo no podrá superar el 8 % de la renta anual sin gastos."},
 		"uk": {Value: "Наймач несе витрати на дрібний ремонт обладнання та пристроїв, якими він користується часто й безпосередньо (крани, вимикачі, ручки вікон і дверей тощо), у розмірі до {value} за один ремонт; загальна сума таких витрат за рік не може перевищувати 8 % річної орендної плати без експлуатаційних витрат."},
 	},
+	"DE_KLEINREPARATUREN_YEARLY_CAP": {
+		"en": {Value: "In addition, the total the tenant bears for minor repairs in a calendar year shall not exceed {value}."},
+		"de": {Value: "Zudem ist der vom Mieter im Kalenderjahr für Kleinreparaturen insgesamt zu tragende Betrag auf {value} begrenzt."},
+		"fr": {Value: "En outre, le total à la charge du locataire pour les petites réparations ne peut dépasser {value} par année civile."},
+		"es": {Value: "Además, el total a cargo del arrendatario por pequeñas reparaciones no podrá superar {value} por año natural."},
+		"uk": {Value: "Крім того, загальна сума, яку наймач несе за дрібний ремонт протягом календарного року, не може перевищувати {value}."},
+	},
 	"DE_ENERGIEAUSWEIS_CLASS": {
 		"en": {Value: "According to the energy performance certificate (Energieausweis) of the building, which the landlord has presented to the tenant, the building is in energy efficiency class {value}."},
 		"de": {Value: "Nach dem Energieausweis des Gebäudes, den der Vermieter dem Mieter vorgelegt hat, gehört das Gebäude der Energieeffizienzklasse {value} an."},

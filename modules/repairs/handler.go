@@ -19,6 +19,7 @@ import (
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // Bounds of the input.
@@ -60,6 +61,13 @@ type visitJSON struct {
 	End   string `json:"end"`
 }
 
+// rechargeJSON is what the tenant was charged for the repair.
+type rechargeJSON struct {
+	ChargeID string       `json:"charge_id"`
+	Amount   money.Amount `json:"amount"`
+	RepairOn period.Date  `json:"repair_on"`
+}
+
 type orderJSON struct {
 	ID            string        `json:"id"`
 	ProviderID    string        `json:"provider_id"`
@@ -68,29 +76,35 @@ type orderJSON struct {
 	Slots         []visitJSON   `json:"slots"`
 	Note          string        `json:"note"`
 	InvoiceAmount *money.Amount `json:"invoice_amount"`
-	CreatedAt     string        `json:"created_at"`
+	InvoiceVAT    *money.Amount `json:"invoice_vat_amount"`
+	// InvoiceDocumentID, BillID and Photos are the members' only.
+	InvoiceDocumentID *string  `json:"invoice_document_id,omitempty"`
+	BillID            *string  `json:"bill_id,omitempty"`
+	Photos            []string `json:"photos"`
+	CreatedAt         string   `json:"created_at"`
 }
 
 // requestJSON is a repair request as members and tenants see it.
 type requestJSON struct {
-	ID             string     `json:"id"`
-	PropertyID     string     `json:"property_id"`
-	ContractID     *string    `json:"contract_id"`
-	Source         string     `json:"source"`
-	Title          string     `json:"title"`
-	Description    string     `json:"description"`
-	Category       string     `json:"category"`
-	Urgency        string     `json:"urgency"`
-	AccessNotes    string     `json:"access_notes"`
-	PreferredTimes string     `json:"preferred_times"`
-	Photos         []string   `json:"photos"`
-	Status         string     `json:"status"`
-	RejectReason   *string    `json:"reject_reason"`
-	DeadlineAt     string     `json:"deadline_at"`
-	Visit          *visitJSON `json:"visit"`
-	WorkOrder      *orderJSON `json:"work_order"`
-	CreatedAt      string     `json:"created_at"`
-	UpdatedAt      string     `json:"updated_at"`
+	ID             string        `json:"id"`
+	PropertyID     string        `json:"property_id"`
+	ContractID     *string       `json:"contract_id"`
+	Source         string        `json:"source"`
+	Title          string        `json:"title"`
+	Description    string        `json:"description"`
+	Category       string        `json:"category"`
+	Urgency        string        `json:"urgency"`
+	AccessNotes    string        `json:"access_notes"`
+	PreferredTimes string        `json:"preferred_times"`
+	Photos         []string      `json:"photos"`
+	Status         string        `json:"status"`
+	RejectReason   *string       `json:"reject_reason"`
+	DeadlineAt     string        `json:"deadline_at"`
+	Visit          *visitJSON    `json:"visit"`
+	WorkOrder      *orderJSON    `json:"work_order"`
+	Recharge       *rechargeJSON `json:"recharge"`
+	CreatedAt      string        `json:"created_at"`
+	UpdatedAt      string        `json:"updated_at"`
 }
 
 func slotsOf(o *WorkOrder) []visitJSON {
@@ -123,12 +137,17 @@ func toJSON(r *Request, o *WorkOrder, member bool) requestJSON {
 	if r.VisitStart != nil && r.VisitEnd != nil {
 		out.Visit = &visitJSON{Start: properties.Timestamp(*r.VisitStart), End: properties.Timestamp(*r.VisitEnd)}
 	}
+	if r.RechargeChargeID != nil && r.RechargeMinor != nil {
+		out.Recharge = &rechargeJSON{ChargeID: r.RechargeChargeID.String(), Amount: money.Amount(*r.RechargeMinor), RepairOn: r.RechargeOn}
+	}
 	if o != nil {
 		oj := &orderJSON{ID: o.ID.String(), ProviderID: o.ProviderID.String(), Status: o.Status,
 			ExpiresAt: properties.Timestamp(o.ExpiresAt), Slots: slotsOf(o), Note: o.Note, CreatedAt: properties.Timestamp(o.CreatedAt)}
-		if o.InvoiceMinor != nil && member {
-			a := money.Amount(*o.InvoiceMinor)
-			oj.InvoiceAmount = &a
+		oj.Photos = []string{}
+		_ = json.Unmarshal([]byte(o.DonePhotos), &oj.Photos)
+		if member {
+			oj.InvoiceAmount, oj.InvoiceVAT = amountOf(o.InvoiceMinor), amountOf(o.InvoiceVATMinor)
+			oj.InvoiceDocumentID, oj.BillID = idOf(o.InvoiceDocumentID), idOf(o.BillID)
 		}
 		out.WorkOrder = oj
 	}
@@ -419,6 +438,8 @@ type providerJSON struct {
 	Slots         []visitJSON   `json:"slots"`
 	Note          string        `json:"note"`
 	InvoiceAmount *money.Amount `json:"invoice_amount"`
+	InvoiceVAT    *money.Amount `json:"invoice_vat_amount"`
+	Photos        []string      `json:"photos"`
 	Request       struct {
 		Title          string     `json:"title"`
 		Description    string     `json:"description"`
@@ -436,7 +457,8 @@ type providerJSON struct {
 func providerOut(v *ProviderView) providerJSON {
 	r := toJSON(v.Request, v.Order, true)
 	out := providerJSON{Status: v.Order.Status, ExpiresAt: properties.Timestamp(v.Order.ExpiresAt), Provider: v.Provider.Name,
-		Place: v.Place, Slots: r.WorkOrder.Slots, Note: v.Order.Note, InvoiceAmount: r.WorkOrder.InvoiceAmount}
+		Place: v.Place, Slots: r.WorkOrder.Slots, Note: v.Order.Note, InvoiceAmount: r.WorkOrder.InvoiceAmount,
+		InvoiceVAT: r.WorkOrder.InvoiceVAT, Photos: r.WorkOrder.Photos}
 	out.Request.Title, out.Request.Description, out.Request.Category, out.Request.Urgency = r.Title, r.Description, r.Category, r.Urgency
 	out.Request.AccessNotes, out.Request.PreferredTimes, out.Request.Photos = r.AccessNotes, r.PreferredTimes, r.Photos
 	out.Request.Status, out.Request.DeadlineAt, out.Request.Visit = r.Status, r.DeadlineAt, r.Visit
@@ -461,6 +483,7 @@ type providerRequest struct {
 	} `json:"slots"`
 	Note          string          `json:"note" validate:"multiline"`
 	InvoiceAmount json.RawMessage `json:"invoice_amount"`
+	InvoiceVAT    json.RawMessage `json:"invoice_vat_amount"`
 }
 
 func (r *providerRequest) action(verb string) (ProviderAction, []string) {
@@ -499,6 +522,19 @@ func (r *providerRequest) action(verb string) (ProviderAction, []string) {
 				a.Invoice = &amount
 			}
 		}
+		if r.InvoiceVAT != nil && string(r.InvoiceVAT) != "null" {
+			vat, err := money.Parse(r.InvoiceVAT)
+			switch {
+			case err != nil:
+				details = append(details, "invoice_vat_amount: "+err.Error())
+			case a.Invoice == nil:
+				details = append(details, "invoice_vat_amount: only with invoice_amount")
+			case vat < 0 || vat > *a.Invoice:
+				details = append(details, "invoice_vat_amount: must be from 0 to invoice_amount")
+			default:
+				a.InvoiceVAT = &vat
+			}
+		}
 	}
 	return a, details
 }
@@ -522,4 +558,51 @@ func (h *Handler) providerAct(verb string) fiber.Handler {
 		}
 		return c.JSON(providerOut(v))
 	}
+}
+
+func amountOf(minor *int64) *money.Amount {
+	if minor == nil {
+		return nil
+	}
+	a := money.Amount(*minor)
+	return &a
+}
+
+func idOf(id *uuid.UUID) *string {
+	if id == nil {
+		return nil
+	}
+	v := id.String()
+	return &v
+}
+
+// rechargeRequest is the body of POST .../recharge.
+type rechargeRequest struct {
+	DueDate *period.Date `json:"due_date"`
+}
+
+// rechargeAnswer is the request with what the recharge computed.
+type rechargeAnswer struct {
+	requestJSON
+	Invoice money.Amount `json:"invoice_amount"`
+	Capped  bool         `json:"capped"`
+}
+
+func (h *Handler) recharge(c *fiber.Ctx) error {
+	prop, err := h.property(c)
+	if err != nil {
+		return err
+	}
+	var req rechargeRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
+	}
+	if req.DueDate == nil {
+		return apierror.Validation("due_date: is required (the day the tenant is to pay)")
+	}
+	r, o, got, err := h.svc.Recharge(httpserver.Context(c), prop, c.Params("requestId"), *req.DueDate)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(rechargeAnswer{requestJSON: toJSON(r, o, true), Invoice: got.Invoice, Capped: got.Capped})
 }

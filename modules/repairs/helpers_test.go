@@ -36,15 +36,31 @@ var inviteToken = regexp.MustCompile(`token=([A-Za-z0-9_-]{43})`)
 
 func newLease(t *testing.T, app *testkit.App, locale, providerEmail string) lease {
 	t.Helper()
+	return newLeaseIn(t, app, "DE", locale, providerEmail)
+}
+
+// newLeaseIn is newLease of a property in country, the contract's terms
+// with the extra ones given (code, value pairs).
+func newLeaseIn(t *testing.T, app *testkit.App, country, locale, providerEmail string, extra ...any) lease {
+	t.Helper()
 	l := lease{landlord: accountstest.NewUser(t, app), tenant: accountstest.NewUser(t, app), email: providerEmail}
 	tok := l.landlord.Token
-	l.property = created(t, app.Post("/api/v1/properties", tok, map[string]any{"name": "Flat 3", "country_code": "DE",
+	l.property = created(t, app.Post("/api/v1/properties", tok, map[string]any{"name": "Flat 3", "country_code": country,
 		"address": "Lindenstraße 5", "postal_code": "10115", "city": "Berlin"}))
+	terms := []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 950},
+		{"code": "CONTRACT_START_DATE", "value": "2026-11-01"}, {"code": "PAYMENT_DAY_OF_MONTH", "value": 3}}
+	for i := 0; i+1 < len(extra); i += 2 {
+		code := extra[i].(string)
+		if j := slices.IndexFunc(terms, func(m map[string]any) bool { return m["code"] == code }); j >= 0 {
+			terms[j]["value"] = extra[i+1]
+			continue
+		}
+		terms = append(terms, map[string]any{"code": code, "value": extra[i+1]})
+	}
 	cg := created(t, app.Post("/api/v1/contragents", tok, map[string]any{"kind": "person", "roles": []string{"tenant"},
 		"name": "Anna Tenant", "email": l.tenant.Email}))
 	l.contract = created(t, app.Post("/api/v1/contracts", tok, map[string]any{"property_id": l.property, "tenant_id": cg,
-		"number": "L-1", "locale": locale, "terms": []map[string]any{{"code": "MONTHLY_RENT_AMOUNT", "value": 950},
-			{"code": "CONTRACT_START_DATE", "value": "2026-11-01"}, {"code": "PAYMENT_DAY_OF_MONTH", "value": 3}}}))
+		"number": "L-1", "locale": locale, "terms": terms}))
 	app.Post("/api/v1/contracts/"+l.contract+"/activate", tok, nil).Expect(http.StatusOK)
 	app.Post("/api/v1/contragents/"+cg+"/portal-invitation", tok, nil).Expect(http.StatusCreated)
 	m, ok := app.Mail.Last(l.tenant.Email)

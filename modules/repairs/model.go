@@ -5,6 +5,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+
+	"github.com/propman/propman/platform/period"
 )
 
 // The states of a repair request.
@@ -70,8 +72,13 @@ type Request struct {
 	DeadlineAt     time.Time  `bun:"deadline_at,notnull"`
 	VisitStart     *time.Time `bun:"visit_start"`
 	VisitEnd       *time.Time `bun:"visit_end"`
-	CreatedAt      time.Time  `bun:"created_at,notnull"`
-	UpdatedAt      time.Time  `bun:"updated_at,notnull"`
+	// The recharge to the tenant (recharge.go): the charge, its amount and
+	// the day of the repair the yearly limit counts it in.
+	RechargeChargeID *uuid.UUID  `bun:"recharge_charge_id"`
+	RechargeMinor    *int64      `bun:"recharge_minor"`
+	RechargeOn       period.Date `bun:"recharge_on,nullzero"`
+	CreatedAt        time.Time   `bun:"created_at,notnull"`
+	UpdatedAt        time.Time   `bun:"updated_at,notnull"`
 }
 
 // The states of a work order.
@@ -98,9 +105,18 @@ type WorkOrder struct {
 	Slots        string    `bun:"slots,notnull"`
 	Note         string    `bun:"note,notnull"`
 	InvoiceMinor *int64    `bun:"invoice_minor"`
-	CreatedBy    int64     `bun:"created_by,notnull"`
-	CreatedAt    time.Time `bun:"created_at,notnull"`
-	UpdatedAt    time.Time `bun:"updated_at,notnull"`
+	// InvoiceVATMinor is the VAT the invoice states, nil when not given.
+	InvoiceVATMinor   *int64     `bun:"invoice_vat_minor"`
+	InvoiceDocumentID *uuid.UUID `bun:"invoice_document_id"`
+	// BillID is the bill the invoice became (modules/bills), once.
+	BillID *uuid.UUID `bun:"bill_id"`
+	// DonePhotos is the JSON array of the provider's photos (documents).
+	DonePhotos string `bun:"done_photos,notnull"`
+	// RemindedOn is the last day the daily run reminded of the order.
+	RemindedOn period.Date `bun:"reminded_on,nullzero"`
+	CreatedBy  int64       `bun:"created_by,notnull"`
+	CreatedAt  time.Time   `bun:"created_at,notnull"`
+	UpdatedAt  time.Time   `bun:"updated_at,notnull"`
 }
 
 // Slot is a time the provider offers to come.

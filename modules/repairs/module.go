@@ -29,11 +29,13 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Repair requests and work orders to service providers", Status: module.Ready,
-		Depends:    []string{"accounts", "properties", "contragents", "contracts", "documents", "messages", "translations", "calendar"},
+		Depends:    []string{"accounts", "properties", "contragents", "contracts", "documents", "messages", "translations", "calendar", "bills", "expenses", "printforms", "workspaces"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,
-			fx.Provide(fx.Private, NewConfig, NewStore, NewService, NewHandler),
+			fx.Provide(NewService),
+			fx.Provide(fx.Private, NewConfig, NewStore, NewHandler),
+			fx.Invoke(registerReminders),
 			module.ProvideRoutes(NewRoutes),
 		),
 	}
@@ -46,18 +48,24 @@ type Config struct {
 	OrderURL string `koanf:"orderurl"`
 	// OrderTTL is how long a work order's link opens it.
 	OrderTTL time.Duration `koanf:"orderttl"`
+	// RemindEvery is how often the sweep of overdue orders runs; each
+	// order is reminded at most once a day.
+	RemindEvery time.Duration `koanf:"remindevery"`
 	// Link is OrderURL as used.
 	Link string `koanf:"-"`
 }
 
 // NewConfig reads modules.repairs with its defaults.
 func NewConfig(cfg *config.Config) (Config, error) {
-	c := Config{OrderTTL: 30 * 24 * time.Hour}
+	c := Config{OrderTTL: 30 * 24 * time.Hour, RemindEvery: time.Hour}
 	if err := cfg.Module(Name, &c); err != nil {
 		return Config{}, err
 	}
 	if c.OrderTTL < time.Hour || c.OrderTTL > 90*24*time.Hour {
 		return Config{}, &config.Error{Key: "modules.repairs.orderttl", Reason: "must be from 1h to 2160h"}
+	}
+	if c.RemindEvery < time.Minute || c.RemindEvery > 24*time.Hour {
+		return Config{}, &config.Error{Key: "modules.repairs.remindevery", Reason: "must be from 1m to 24h"}
 	}
 	c.Link = c.OrderURL
 	if c.Link == "" {

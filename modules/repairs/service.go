@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -20,13 +21,16 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/accounts"
+	"github.com/propman/propman/modules/bills"
 	"github.com/propman/propman/modules/calendar"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/documents"
+	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/messages"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/translations"
+	"github.com/propman/propman/modules/workspaces"
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
@@ -35,6 +39,7 @@ import (
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/mail"
 	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/period"
 )
 
 // Service holds the rules of repairs.
@@ -50,6 +55,11 @@ type Service struct {
 	files       *documents.Files
 	dicts       *translations.Dictionaries
 	calendar    *calendar.Service
+	log         *slog.Logger
+	workspaces  *workspaces.Service
+	accounts    *accounts.Service
+	bills       *bills.Service
+	charges     *expenses.Service
 }
 
 // ServiceParams are the service's dependencies.
@@ -67,12 +77,18 @@ type ServiceParams struct {
 	Files       *documents.Files
 	Dicts       *translations.Dictionaries `optional:"true"`
 	Calendar    *calendar.Service
+	Log         *slog.Logger
+	Workspaces  *workspaces.Service
+	Accounts    *accounts.Service
+	Bills       *bills.Service
+	Charges     *expenses.Service
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, store: p.Store, cfg: p.Config, clock: p.Clock, mailer: p.Mailer, contracts: p.Contracts,
-		contragents: p.Contragents, messages: p.Messages, files: p.Files, dicts: p.Dicts, calendar: p.Calendar}
+		contragents: p.Contragents, messages: p.Messages, files: p.Files, dicts: p.Dicts, calendar: p.Calendar,
+		log: p.Log, workspaces: p.Workspaces, accounts: p.Accounts, bills: p.Bills, charges: p.Charges}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
@@ -182,6 +198,12 @@ func (s *Service) create(ctx context.Context, userID int64, source string, prop 
 // one kind (a work order's id). vars are the step's own placeholders; the
 // request's title, category, urgency and deadline are always there.
 func (s *Service) tell(ctx context.Context, tx bun.Tx, r *Request, step, occasion string, vars ...string) error {
+	return s.tellKey(ctx, tx, r, step, "repairs."+step+".body", occasion, vars...)
+}
+
+// tellKey is tell with the body's catalogue key given (a step worded by
+// country).
+func (s *Service) tellKey(ctx context.Context, tx bun.Tx, r *Request, step, bodyKey, occasion string, vars ...string) error {
 	if r.ContractID == nil {
 		return nil
 	}
@@ -197,7 +219,7 @@ func (s *Service) tell(ctx context.Context, tx bun.Tx, r *Request, step, occasio
 		stepKey += "-" + occasion
 	}
 	_, _, err = s.messages.Notify(ctx, tx, messages.Notice{Kind: "repair", Subject: r.ID, Step: stepKey, ContractID: c.ID,
-		Title: w.say("repairs."+step+".subject", all...), Body: w.say("repairs."+step+".body", all...)})
+		Title: w.say("repairs."+step+".subject", all...), Body: w.say(bodyKey, all...)})
 	return err
 }
 
@@ -373,7 +395,7 @@ func (s *Service) Order(ctx context.Context, p auth.Principal, prop *properties.
 	var r *Request
 	now := s.now()
 	o := &WorkOrder{ID: id, WorkspaceID: prop.WorkspaceID, ProviderID: provider.ID, TokenHash: hashToken(token),
-		ExpiresAt: now.Add(s.cfg.OrderTTL), Status: OrderSent, Slots: "[]", CreatedBy: p.UserID, CreatedAt: now, UpdatedAt: now}
+		ExpiresAt: now.Add(s.cfg.OrderTTL), Status: OrderSent, Slots: "[]", DonePhotos: "[]", CreatedBy: p.UserID, CreatedAt: now, UpdatedAt: now}
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		r, err = s.find(ctx, tx, rawID, func(r *Request) bool { return r.PropertyID == prop.ID })
 		if err != nil {
@@ -543,6 +565,8 @@ type ProviderAction struct {
 	Slots   []Slot
 	Note    string
 	Invoice *money.Amount
+	// InvoiceVAT is the VAT the invoice states (at most Invoice).
+	InvoiceVAT *money.Amount
 }
 
 // Act applies the provider's answer to the order of token:
@@ -613,10 +637,24 @@ func (s *Service) Act(ctx context.Context, token string, a ProviderAction) (*Pro
 				return apierror.Conflict("invalid_transition", "Only an accepted work order whose visit is booked can be marked done.")
 			}
 			o.Status, o.Note, reqTo = OrderDone, a.Note, Done
-			cols = append(cols, "note", "invoice_minor")
+			cols = append(cols, "note", "invoice_minor", "invoice_vat_minor", "bill_id")
 			if a.Invoice != nil {
 				v := int64(*a.Invoice)
 				o.InvoiceMinor = &v
+			}
+			if a.InvoiceVAT != nil {
+				v := int64(*a.InvoiceVAT)
+				o.InvoiceVATMinor = &v
+			}
+			// The invoice becomes a bill of the property in this
+			// transaction: the conditional move below lets one done
+			// through, and the bill goes with it or not at all.
+			if a.Invoice != nil && *a.Invoice > 0 {
+				b, err := s.bills.RecordTx(ctx, tx, r.PropertyID, s.supplied(r, o, *a.Invoice, a.InvoiceVAT, now))
+				if err != nil {
+					return err
+				}
+				o.BillID = &b.ID
 			}
 		default:
 			return apierror.NotFound("Not found.")
@@ -683,6 +721,7 @@ func (s *Service) tenantWords(ctx context.Context, db bun.IDB, r *Request) (word
 func (s *Service) PickSlot(ctx context.Context, c *contracts.Contract, rawID string, start time.Time) (*Request, *WorkOrder, error) {
 	var out *Request
 	var order *WorkOrder
+	var booked *bookedVisit
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		r, err := s.find(ctx, tx, rawID, func(r *Request) bool { return r.ContractID != nil && *r.ContractID == c.ID })
 		if err != nil {
@@ -720,11 +759,13 @@ func (s *Service) PickSlot(ctx context.Context, c *contracts.Contract, rawID str
 		}
 		// The visit is an event of the property in the members' calendars
 		// and feeds, booked with the request.
-		if _, err := s.calendar.BookVisit(ctx, tx, calendar.Visit{WorkspaceID: r.WorkspaceID, PropertyID: r.PropertyID,
+		eventID, err := s.calendar.BookVisit(ctx, tx, calendar.Visit{WorkspaceID: r.WorkspaceID, PropertyID: r.PropertyID,
 			ContractID: r.ContractID, Title: r.Title + " – " + provider.Name, Description: r.AccessNotes,
-			Start: slots[i].Start, End: slots[i].End}); err != nil {
+			Start: slots[i].Start, End: slots[i].End})
+		if err != nil {
 			return err
 		}
+		booked = &bookedVisit{eventID: eventID, provider: provider, slot: slots[i]}
 		w := s.words(c.Locale)
 		if err := s.tell(ctx, tx, r, "scheduled", o.ID.String(), "visit", w.span(slots[i]), "provider", provider.Name); err != nil {
 			return err
@@ -736,6 +777,9 @@ func (s *Service) PickSlot(ctx context.Context, c *contracts.Contract, rawID str
 	if err != nil {
 		return nil, nil, err
 	}
+	// The invitations go after the commit: the visit is booked whether or
+	// not a mail server answers (the thread already says when).
+	s.invite(context.WithoutCancel(ctx), c, out, order, booked)
 	return out, order, nil
 }
 
@@ -746,4 +790,23 @@ func idsJSON(ids []uuid.UUID) string {
 	}
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// supplied is the bill of a done order's invoice: a repair of the
+// provider, dated the day the job was marked done, its note the request's
+// title and the provider's note.
+func (s *Service) supplied(r *Request, o *WorkOrder, amount money.Amount, vat *money.Amount, now time.Time) bills.Supplied {
+	note := r.Title
+	if o.Note != "" {
+		note += "\n" + o.Note
+	}
+	if rs := []rune(note); len(rs) > 2000 {
+		note = string(rs[:1999]) + "…"
+	}
+	in := bills.Supplied{SupplierID: o.ProviderID, BillDate: period.DateOf(now), Amount: amount, Category: bills.Repairs,
+		DocumentID: o.InvoiceDocumentID, Note: note}
+	if vat != nil {
+		in.VAT = *vat
+	}
+	return in
 }

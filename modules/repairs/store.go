@@ -12,6 +12,7 @@ import (
 
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/period"
 )
 
 // Store holds every query of the module.
@@ -167,4 +168,79 @@ func (st *Store) deleteOrder(ctx context.Context, db bun.IDB, id uuid.UUID) erro
 		return fmt.Errorf("take back work order: %w", err)
 	}
 	return nil
+}
+
+// rechargedIn is the sum of the recharges of the contract's requests whose
+// repair day falls from from to to (inclusive), through db.
+func (st *Store) rechargedIn(ctx context.Context, db bun.IDB, contractID uuid.UUID, from, to period.Date) (int64, error) {
+	var sum int64
+	err := database.Query(ctx, db, db.NewSelect().Model((*Request)(nil)).ColumnExpr("COALESCE(SUM(recharge_minor), 0)").
+		Where("contract_id = ?", contractID).Where("recharge_on >= ?", from).Where("recharge_on <= ?", to), &sum)
+	if err != nil {
+		return 0, fmt.Errorf("recharged in year: %w", err)
+	}
+	return sum, nil
+}
+
+// setRecharge writes r's recharge when it has none yet: false when another
+// request recharged it first.
+func (st *Store) setRecharge(ctx context.Context, db bun.IDB, r *Request) (bool, error) {
+	res, err := database.Exec(ctx, db, db.NewUpdate().Model(r).Column("recharge_charge_id", "recharge_minor", "recharge_on", "updated_at").
+		Where("id = ?", r.ID).Where("recharge_charge_id IS NULL"))
+	if err != nil {
+		return false, fmt.Errorf("recharge repair request: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+func (st *Store) setPhotos(ctx context.Context, db bun.IDB, r *Request) error {
+	if _, err := database.Exec(ctx, db, db.NewUpdate().Model(r).Column("photos", "updated_at").Where("id = ?", r.ID)); err != nil {
+		return fmt.Errorf("repair request photos: %w", err)
+	}
+	return nil
+}
+
+// overdueOrder is a work order still open on a request past its deadline,
+// with what its reminder says.
+type overdueOrder struct {
+	WorkOrder `bun:",extend"`
+
+	Title      string    `bun:"title"`
+	PropertyID uuid.UUID `bun:"property_id"`
+	DeadlineAt time.Time `bun:"deadline_at"`
+}
+
+// overdueOrders reads, after the order id after, up to limit work orders
+// sent or accepted on requests ordered or scheduled whose deadline is
+// before now, not yet reminded on today, across every workspace.
+func (st *Store) overdueOrders(ctx context.Context, now time.Time, today period.Date, after uuid.UUID, limit int) ([]overdueOrder, error) {
+	var list []overdueOrder
+	sel := st.db.NewSelect().Model(&list).ModelTableExpr("repair_work_orders AS o").ColumnExpr("o.*").
+		ColumnExpr("r.title, r.property_id, r.deadline_at").
+		Join("JOIN repair_requests AS r ON r.id = o.request_id").
+		Where("r.status ?", database.In([]string{Ordered, Scheduled})).Where("r.deadline_at < ?", now).
+		Where("o.status ?", database.In([]string{OrderSent, OrderAccepted})).
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("o.reminded_on IS NULL").WhereOr("o.reminded_on < ?", today)
+		}).
+		Where("o.id > ?", after).OrderExpr("o.id").Limit(int64(limit))
+	if err := database.Select(ctx, st.db, sel); err != nil {
+		return nil, fmt.Errorf("overdue work orders: %w", err)
+	}
+	return list, nil
+}
+
+// markReminded sets the order's reminder day to today unless it was
+// reminded today already: false then (another run was first).
+func (st *Store) markReminded(ctx context.Context, id uuid.UUID, today period.Date) (bool, error) {
+	res, err := database.Exec(ctx, st.db, st.db.NewUpdate().Model((*WorkOrder)(nil)).Set("reminded_on = ?", today).
+		Where("id = ?", id).WhereGroup(" AND ", func(q *bun.UpdateQuery) *bun.UpdateQuery {
+		return q.Where("reminded_on IS NULL").WhereOr("reminded_on < ?", today)
+	}))
+	if err != nil {
+		return false, fmt.Errorf("mark work order reminded: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }

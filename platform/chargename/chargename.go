@@ -25,10 +25,13 @@ const (
 	// the contract number and the violated block's code, which no reader
 	// is shown.
 	Fine = "fine"
+	// Repair is the cost of a repair recharged to the tenant
+	// (modules/repairs): the contract number.
+	Repair = "repair"
 )
 
 // Kinds are the name kinds, custom first.
-var Kinds = []string{Custom, Rent, Prepayment, Deposit, LateFee, Interest, Fine}
+var Kinds = []string{Custom, Rent, Prepayment, Deposit, LateFee, Interest, Fine, Repair}
 
 // The English wordings the service has stored since its first version.
 const (
@@ -38,6 +41,7 @@ const (
 	lateFeePrefix    = "Late fee: "
 	interestPrefix   = "Default interest: "
 	finePrefix       = "Fine: "
+	repairPrefix     = "Repair costs, contract "
 )
 
 // Name is a generated name: Kind and its Args. Rent and Prepayment take
@@ -94,6 +98,8 @@ func (n Name) English() string {
 		return lateFeePrefix + Inner(n.Args).English()
 	case Interest:
 		return interestPrefix + Inner(n.Args).English()
+	case Repair:
+		return repairPrefix + arg(0)
 	case Fine:
 		if code := arg(1); code != "" {
 			return finePrefix + arg(0) + ", " + code
@@ -117,6 +123,8 @@ func Parse(name string) Name {
 		return For(false, Parse(name[len(lateFeePrefix):]))
 	case strings.HasPrefix(name, interestPrefix) && len(name) > len(interestPrefix):
 		return For(true, Parse(name[len(interestPrefix):]))
+	case strings.HasPrefix(name, repairPrefix) && len(name) > len(repairPrefix):
+		return Name{Kind: Repair, Args: []string{name[len(repairPrefix):]}}
 	case strings.HasPrefix(name, finePrefix) && len(name) > len(finePrefix):
 		number, code, _ := strings.Cut(name[len(finePrefix):], ", ")
 		if code == "" {

@@ -182,7 +182,11 @@ func NewStyled(w io.Writer, format, sheet string, cols []Column, style Style) (W
 
 // Words are the texts of one language's files: Word is the catalogue's
 // text of key, false when it has none. Headers are "export.column.<name>",
-// codes "export.value.<column>.<code>", the totals label "export.total".
+// codes "export.value.<column>.<code>", the totals label "export.total";
+// a file's own "export.column.<file>.<name>" and
+// "export.value.<file>.<column>.<code>" (file: the name it is sent
+// under, with "_" for "-": keys are dotted words) come first, for a column whose shared word would mislead there
+// (a repair's category is not the cost category of a bill).
 type Words func(key string) (string, bool)
 
 // LocaleOf is the language a request asks its file in: ?locale=, else the
@@ -235,15 +239,20 @@ func Send(c *fiber.Ctx, format, name string, cols []Column, fill func(Writer) er
 // field names and codes, which scripts read.
 func SendIn(c *fiber.Ctx, format, name string, cols []Column, locale string, words Words, fill func(Writer) error) {
 	if words != nil {
+		key := strings.ReplaceAll(name, "-", "_")
 		shown := make([]Column, len(cols))
 		for i, col := range cols {
 			shown[i] = col
-			if t, ok := words("export.column." + col.Name); ok {
+			if t, ok := words("export.column." + key + "." + col.Name); ok {
+				shown[i].Name = t
+			} else if t, ok := words("export.column." + col.Name); ok {
 				shown[i].Name = t
 			}
 		}
 		inner, codes := fill, cols
-		fill = func(w Writer) error { return inner(&translated{Writer: w, cols: codes, words: words}) }
+		fill = func(w Writer) error {
+			return inner(&translated{Writer: w, cols: codes, words: words, file: key})
+		}
 		cols = shown
 	}
 	ext, ctype := "csv", CSVType
@@ -277,6 +286,7 @@ type translated struct {
 	Writer
 	cols  []Column
 	words Words
+	file  string
 	cells []any
 }
 
@@ -290,7 +300,9 @@ func (t *translated) in(values []any) []any {
 	for i, v := range values {
 		t.cells[i] = v
 		if s, ok := v.(string); ok && t.cols[i].Enum && s != "" {
-			if w, ok := t.words("export.value." + t.cols[i].Name + "." + s); ok {
+			if w, ok := t.words("export.value." + t.file + "." + t.cols[i].Name + "." + s); ok {
+				t.cells[i] = w
+			} else if w, ok := t.words("export.value." + t.cols[i].Name + "." + s); ok {
 				t.cells[i] = w
 			}
 		}
