@@ -1030,9 +1030,13 @@ export interface paths {
         get: operations["getOpcostKeys"];
         /**
          * Set the keys of some operating-cost categories
-         * @description Sets the key of each category given; the others keep theirs. An
-         *     unknown category or key, or `consumption`/`heizkv` (not available
-         *     yet), is a 400 naming each, and nothing is written.
+         * @description Sets the key of each category given; the others keep theirs.
+         *     `heizkv` (heating only) needs its share by consumption in
+         *     `consumption_shares` (50 to 70 %, § 7 Abs. 1 HeizKV);
+         *     `consumption` is for heating (meters of kind heating) and water
+         *     (water_cold, water_hot). An unknown category or key, a metered key
+         *     on another category, a missing share or one outside 50-70 % is a
+         *     400 naming each category, and nothing is written.
          */
         put: operations["setOpcostKeys"];
         post?: never;
@@ -1066,8 +1070,12 @@ export interface paths {
          *     covers a day of the period; 422 `key_weight_missing` naming the
          *     unit whose area or share a key needs, `household_missing` naming
          *     the contract without a household size for every day of its stay
-         *     (`persons` key), `key_sums_to_zero`, `no_units`,
-         *     `currency_mismatch`.
+         *     (`persons` key), `readings_missing` naming the unit without a
+         *     meter whose readings span part of the period (`consumption`,
+         *     `heizkv`), `meter_units_differ`, `key_sums_to_zero`, `no_units`,
+         *     `currency_mismatch`. 400 for a bad period or `co2` (outside
+         *     Germany, not above 0, above the heating costs of the period, or
+         *     without heating bills).
          */
         post: operations["createOpcostStatement"];
         delete?: never;
@@ -1124,6 +1132,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/buildings/{buildingId}/opcost-statements/{statementId}/contracts/{contractId}/prepayment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply the new prepayment of one contract, with a letter
+         * @description The landlord confirms the new monthly prepayment of a contract of
+         *     the posted statement: `proposed_prepayment` (the contract's
+         *     current monthly prepayment plus a twelfth of the result, rounded
+         *     half up to whole units of the currency, never below 0; § 560
+         *     Abs. 4 BGB, art. 23 loi n° 89-462) unless `amount` names another.
+         *     In one transaction the contract's running prepayment ends the day
+         *     before `from` (the first day of a month after the contract's
+         *     start), a new one bills the amount from `from` on, the contract's
+         *     prepayment term says it, and a letter in the contract's language
+         *     goes to the tenant as a message in the contract's thread, as a
+         *     rent change's does. Once per contract and statement (409
+         *     `already_applied`); 409 `not_posted`, `not_active`,
+         *     `already_billed` (a month from `from` on is billed already: choose
+         *     a later one), `already_changed`; 400 for a bad `from` or `amount`;
+         *     404 when the contract is not part of the statement.
+         */
+        post: operations["confirmOpcostPrepayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/buildings/{buildingId}/opcost-statements/{statementId}/correction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute a correction of a posted statement
+         * @description Computes, from today's data (bills, keys, readings, contracts), a
+         *     draft over the posted statement's period that corrects it: each
+         *     contract line carries `previously_booked`, what the posted
+         *     statement booked, and posting the draft books only the difference
+         *     (result − previously_booked). A contract the first statement held
+         *     and today's data does not gets back what it was charged. `co2`
+         *     replaces the CO2 cost to split; left out, the first statement's is
+         *     kept. 409 `not_posted` for a draft or a superseded statement; the
+         *     422s of computing a statement.
+         */
+        post: operations["correctOpcostStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/buildings/{buildingId}/opcost-statements/{statementId}/post": {
         parameters: {
             query?: never;
@@ -1151,8 +1221,43 @@ export interface paths {
          *     (the credits post, each balance due is marked `excluded`, not
          *     posted). Credits always post. The body may be left out (nothing late
          *     excused); when sent, it names `late_not_at_fault`.
+         *
+         *     A correction (`corrects_id` set) books for each contract only the
+         *     difference between its result and what the corrected statement
+         *     booked (`previously_booked`): a charge "... (correction)" or a
+         *     credit; the corrected statement becomes `superseded` in the same
+         *     transaction (409 `already_corrected` when another correction was
+         *     posted first). After the deadline a further amount due is refused
+         *     as a balance due is.
          */
         post: operations["postOpcostStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/buildings/{buildingId}/opcost-statements/{statementId}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the posted statement to each tenant
+         * @description For each contract not sent it yet: the letter (the PDF in the
+         *     contract's language) is stored as a document of the unit and the
+         *     contract, and a message in the contract's thread (messages
+         *     module) carries it, by email when the tenant has an address, else
+         *     in the tenant portal; the subject names the period, the body the
+         *     result (for a correction, the difference). Each contract's
+         *     `message_id` records it; sending again sends nobody twice. 409
+         *     `not_posted` for a draft or superseded statement.
+         */
+        post: operations["sendOpcostStatement"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4210,6 +4315,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/properties/{propertyId}/repair-requests/{requestId}/recharge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Charge the tenant the repair's cost where contract and law allow
+         * @description For a `done` or `closed` request of a contract whose work order has
+         *     an invoice amount above 0: posts a charge of kind `repair` on the
+         *     contract (`name_kind` `repair`, in the charges list and the tenant's
+         *     account), due on `due_date` (not before today), and tells the tenant in the contract's thread why. Once per
+         *     request. The rules, by the property's country:
+         *
+         *     - Germany: only under the contract's small-repairs clause
+         *       (`DE_KLEINREPARATUREN_LIMIT`, the limit per repair) and only for
+         *       parts the tenant uses often and directly (categories plumbing,
+         *       heating, electrical, appliance, windows_doors). An invoice above
+         *       the limit per repair is refused as a whole: such a repair is not
+         *       a small repair and the tenant owes no part of it (BGH VIII ZR
+         *       91/88). The yearly limit is 8 % of twelve times the rent in force
+         *       on the repair's day (rounded down to the cent), or
+         *       `DE_KLEINREPARATUREN_YEARLY_CAP` when lower; what was recharged for
+         *       repairs done in the same calendar year counts against it, and an
+         *       invoice above what is left is charged only up to it (`capped`).
+         *     - France: only the réparations locatives of décret n° 87-712
+         *       (categories plumbing, heating, electrical, appliance,
+         *       windows_doors), the whole invoice.
+         *     - Elsewhere: refused.
+         *
+         *     Refusals change nothing and are 409 with `error`:
+         *     `invalid_transition` (not done or closed), `recharge_exists`,
+         *     `recharge_no_contract`, `recharge_no_invoice`,
+         *     `recharge_not_allowed` (no rule for the country),
+         *     `recharge_not_tenant_repair` (the category is the landlord's),
+         *     `recharge_no_clause` (Germany: no limit per repair, or neither rent
+         *     nor yearly cap), `recharge_above_repair_limit`,
+         *     `recharge_yearly_limit_reached`.
+         */
+        post: operations["rechargeRepair"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/properties/{propertyId}/repair-requests/{requestId}/transition": {
         parameters: {
             query?: never;
@@ -5241,6 +5400,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tenancy/contracts/{contractId}/repair-requests/{requestId}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add photos to one's own repair request
+         * @description The tenant's photos of what is broken, as a `multipart/form-data`
+         *     form of 1 to 10 `photos` parts (other parts are skipped), on an
+         *     open request (`reported`, `triaged`, `ordered` or `scheduled`;
+         *     otherwise 409 `invalid_transition`); a request holds at most 20
+         *     photos (400 beyond). Each becomes a document of the property
+         *     (category `photo`, of the contract, uploaded by the tenant) and its
+         *     id is added to `photos`. Each file's type is told from its bytes,
+         *     never its name or declared type: one that is not PNG, JPEG or WebP
+         *     is 415 (`not_an_image`, or `unsupported_type` for what documents
+         *     refuse at all). The whole form may be up to 25 MiB (26214400
+         *     bytes), each file up to `modules.documents.maxsize`: more is 413.
+         *     On any refusal nothing is kept. Anything but the caller's own
+         *     contract and its request is 404.
+         */
+        post: operations["addTenantRepairPhotos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tenancy/contracts/{contractId}/repair-requests/{requestId}/slot": {
         parameters: {
             query?: never;
@@ -5260,8 +5456,13 @@ export interface paths {
          * @description `start` must be the start of one of the times the provider offered
          *     and still in the future (400 otherwise). The request must be
          *     `ordered` with an accepted work order; it becomes `scheduled` with
-         *     `visit`, and the thread is told. Of two picks at once one wins; the
-         *     other, like any pick in another state, is 409 `invalid_transition`.
+         *     `visit`, and the thread is told. The visit becomes an event of the
+         *     members' calendar, and the tenant (contract's language) and the
+         *     provider (the order's) each get a mail with it as a calendar entry
+         *     (`repair-visit.ics`, METHOD PUBLISH, the same UID as the members'
+         *     event), sent after the booking commits. Of two picks at once one
+         *     wins; the other, like any pick in another state, is 409
+         *     `invalid_transition`.
          */
         post: operations["pickRepairSlot"];
         delete?: never;
@@ -5628,10 +5829,50 @@ export interface paths {
          *     `done` with `note` (what was done, multi-line: may hold tab and line
          *     breaks) and `invoice_amount` (at least 0, in the property's
          *     currency; optional); the request becomes `done` and the tenant is
-         *     told. Any other state is 409 `invalid_transition`. The invoice does
-         *     not yet become a bill (a later slice).
+         *     told. Any other state is 409 `invalid_transition`. With
+         *     `invoice_amount` above 0 the invoice becomes, in the same
+         *     transaction and exactly once, an unpaid bill of the property
+         *     (category `repairs`, supplier the provider, dated today, VAT
+         *     `invoice_vat_amount`, the file uploaded through `/files` as its
+         *     voucher), booked in the ledger; the member's request shows its
+         *     `bill_id`. `invoice_vat_amount` above `invoice_amount`, or without
+         *     it, is a 400.
          */
         post: operations["completeWorkOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/work-orders/{token}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the provider's link */
+                token: components["parameters"]["WorkOrderToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send photos of the job and the invoice
+         * @description On an `accepted` order (before `done`; otherwise 409
+         *     `invalid_transition`), a `multipart/form-data` form of up to 10
+         *     `photos` parts (images: PNG, JPEG or WebP, else 415 `not_an_image`)
+         *     and at most one `invoice` part (a PDF or an image, else 415
+         *     `unsupported_type`); at least one of them. Types are told from the
+         *     bytes, never the name. Photos become documents of the property
+         *     (category `photo`) listed in the order's `photos` (at most 20); the
+         *     invoice a document of category `invoice` (a later one replaces the
+         *     earlier), which becomes the bill's voucher when the job is marked
+         *     done. The documents are recorded as uploaded by the member who
+         *     ordered. The whole form may be up to 25 MiB: more is 413. On any
+         *     refusal nothing is kept.
+         */
+        post: operations["addWorkOrderFiles"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6945,10 +7186,10 @@ export interface components {
             /** @description the charge's name in the reader's language when the service named it (see name_kind), else as typed */
             name: string;
             /**
-             * @description what the name is made of. custom: a name a person typed, shown as typed. The others are names the service gives its own records (a contract's rent, utility prepayment and deposit; the late fee or statutory default interest on a charge): `name` is then rendered when read, in the reader's language (the caller's profile locale; in the tenant portal the contract's locale), e.g. "Miete, Vertrag 2026/001" for a German landlord; English readers get the wording stored since the first version ("Rent, contract 2026/001").
+             * @description what the name is made of. custom: a name a person typed, shown as typed. The others are names the service gives its own records (a contract's rent, utility prepayment and deposit; the late fee or statutory default interest on a charge; fine: a contractual penalty; repair: the cost of a repair recharged to the tenant, modules/repairs): `name` is then rendered when read, in the reader's language (the caller's profile locale; in the tenant portal the contract's locale), e.g. "Miete, Vertrag 2026/001" for a German landlord; English readers get the wording stored since the first version ("Rent, contract 2026/001").
              * @enum {string}
              */
-            name_kind: "custom" | "rent" | "utility_prepayment" | "deposit" | "late_fee" | "default_interest" | "fine";
+            name_kind: "custom" | "rent" | "utility_prepayment" | "deposit" | "late_fee" | "default_interest" | "fine" | "repair";
             /** @description amount - paid_amount; 0 for a cancelled charge */
             outstanding: components["schemas"]["MoneyOrZero"];
             /** @description the sum of the payments' allocations to the charge */
@@ -8373,6 +8614,13 @@ export interface components {
          * @example 120.5
          */
         OpcostAmount: number;
+        /** @description The heating's CO2 cost to split (Germany, CO2KostAufG): the CO2 cost and the emissions the fuel or heat supplier's bills state for the period (§ 3 CO2KostAufG) */
+        OpcostCO2Input: {
+            /** @description The CO2 cost in the heating bills of the period, above 0, at most the heating costs */
+            cost: number;
+            /** @description The building's emissions in the period, kg CO2, at most 2 decimals */
+            emissions_kg: number;
+        };
         OpcostContractLine: {
             /**
              * Format: uuid
@@ -8391,9 +8639,19 @@ export interface components {
             costs: {
                 amount: components["schemas"]["OpcostAmount"];
                 building_total: components["schemas"]["OpcostAmount"];
+                /** @description The bills' operating-cost category, or `co2` for the landlord's part of the CO2 cost (negative) */
                 category: string;
                 days: number;
                 key: components["schemas"]["OpcostKey"];
+                /** @description The meters' unit (kWh, m3, ...) of a consumption line */
+                measure: string | null;
+                /**
+                 * @description `all` of the category, or under HeizKV its basic costs (by area) or its consumption costs
+                 * @enum {string}
+                 */
+                part: "all" | "base" | "consumption";
+                /** @description What the part is of the category (100 for all); for co2 the landlord's percentage */
+                percent: number;
                 period_days: number;
                 /** @description The building's sum under the key */
                 total_value: string;
@@ -8410,10 +8668,23 @@ export interface components {
             from: string;
             /** @description The contract's language (the letter's default) */
             locale: string;
+            /**
+             * Format: uuid
+             * @description The message that sent the letter (send)
+             */
+            message_id: string | null;
+            prepayment_monthly: components["schemas"]["OpcostAmount"];
             prepayments_charged: components["schemas"]["OpcostAmount"];
             prepayments_paid: components["schemas"]["OpcostAmount"];
+            previously_booked: components["schemas"]["OpcostAmount"];
             /** Format: uuid */
             property_id: string;
+            /**
+             * Format: date
+             * @description The day the confirmed new prepayment applies from; null until confirmed
+             */
+            proposal_applied_from: string | null;
+            proposed_prepayment: components["schemas"]["OpcostAmount"];
             result: components["schemas"]["OpcostAmount"];
             /**
              * Format: date
@@ -8424,17 +8695,25 @@ export interface components {
             unit: string;
         };
         /**
-         * @description `area` living area, `persons` person-days, `units` one per unit, `share` share of the building, `direct` the unit the bill was recorded for
+         * @description `area` living area, `persons` person-days, `units` one per unit, `share` share of the building, `direct` the unit the bill was recorded for, `consumption` the meters, `heizkv` heating per HeizKV (a share by the meters, the rest by area); `co2` only on a statement: the landlord's part of the CO2 cost
          * @enum {string}
          */
-        OpcostKey: "area" | "persons" | "units" | "share" | "direct";
+        OpcostKey: "area" | "persons" | "units" | "share" | "direct" | "consumption" | "heizkv" | "co2";
         OpcostKeys: {
+            /** @description Each category spread by `heizkv` with its share (%) by consumption */
+            consumption_shares: {
+                [key: string]: number;
+            };
             /** @description Every operating-cost category (see BillOperatingCategory) with its key */
             keys: {
                 [key: string]: components["schemas"]["OpcostKey"];
             };
         };
         OpcostKeysUpdate: {
+            /** @description Category: share by consumption in %, 50 to 70, for each category set to `heizkv` in the same request */
+            consumption_shares?: {
+                [key: string]: number;
+            };
             /** @description Category: key, for the categories to change */
             keys: {
                 [key: string]: string;
@@ -8451,7 +8730,25 @@ export interface components {
                 tenants: components["schemas"]["OpcostAmount"];
                 total: components["schemas"]["OpcostAmount"];
             }[];
+            /** @description How the CO2 cost was split (null: none asked): the building's emissions per m² of living area and year (per year: × 365 / period days for a period under 365 days), its tier (1 to 10) of the Anlage zu § 5 CO2KostAufG and the percentages (landlord 0, 10, 20 ... 80, 95 %); `landlord` what the landlord bears in all */
+            co2: {
+                cost: components["schemas"]["OpcostAmount"];
+                emissions_kg: string;
+                /** @description kg CO2 per m² and year, 2 decimals, rounded half up (the tier is found from the exact value) */
+                kg_per_m2: string;
+                landlord: components["schemas"]["OpcostAmount"];
+                landlord_percent: number;
+                /** @description The building's living area in m² */
+                living_area: string;
+                tenant_percent: number;
+                tier: number;
+            } | null;
             contracts: components["schemas"]["OpcostContractLine"][];
+            /**
+             * Format: uuid
+             * @description The posted statement this one corrects
+             */
+            corrects_id: string | null;
             /** Format: date-time */
             created_at: string;
             currency: string;
@@ -8472,10 +8769,14 @@ export interface components {
             period_to: string;
             /** Format: date-time */
             posted_at: string | null;
-            /** @enum {string} */
-            status: "draft" | "posted";
+            /**
+             * @description `superseded`: a posted correction replaced it
+             * @enum {string}
+             */
+            status: "draft" | "posted" | "superseded";
         };
         OpcostStatementCreate: {
+            co2?: components["schemas"]["OpcostCO2Input"];
             /** Format: date */
             period_from: string;
             /**
@@ -8855,7 +9156,10 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             invoice_amount: number | null;
+            invoice_vat_amount: number | null;
             note: string;
+            /** @description The provider's photos of the job */
+            photos: string[];
             /** @description The property: name, address, postal code and city */
             place: string;
             /** @description The provider's name */
@@ -9032,6 +9336,36 @@ export interface components {
         };
         /** @enum {string} */
         RepairCategory: "plumbing" | "heating" | "electrical" | "appliance" | "windows_doors" | "damp_mould" | "pests" | "other";
+        RepairPhotoUpload: {
+            photos: string[];
+        };
+        RepairRecharge: {
+            /**
+             * Format: date
+             * @description When the tenant is to pay, not before today
+             */
+            due_date: string;
+        };
+        RepairRechargeInfo: {
+            /** @description What the tenant is charged */
+            amount: number;
+            /**
+             * Format: uuid
+             * @description The charge on the contract (kind repair)
+             */
+            charge_id: string;
+            /**
+             * Format: date
+             * @description The day the job was marked done; the German yearly limit counts the recharge in this day's calendar year
+             */
+            repair_on: string;
+        };
+        RepairRechargeResult: components["schemas"]["RepairRequest"] & {
+            /** @description True when the German yearly limit cut the charge below the invoice */
+            capped: boolean;
+            /** @description The provider's invoice amount */
+            invoice_amount: number;
+        };
         RepairReport: {
             /** @description How to get in (keys, pets, permission to enter alone). Multi-line: may hold tab and line breaks */
             access_notes?: string;
@@ -9068,6 +9402,8 @@ export interface components {
             preferred_times: string;
             /** Format: uuid */
             property_id: string;
+            /** @description What the tenant was charged for the repair (POST .../recharge), null when nothing */
+            recharge: components["schemas"]["RepairRechargeInfo"] | null;
             /** @description Set when rejected */
             reject_reason: string | null;
             /**
@@ -9137,6 +9473,11 @@ export interface components {
             start: string;
         };
         RepairWorkOrder: {
+            /**
+             * Format: uuid
+             * @description The bill the invoice became (GET /api/v1/properties/{propertyId}/bills/{billId}); members only, null without an invoice amount above 0
+             */
+            bill_id?: string | null;
             /** Format: date-time */
             created_at: string;
             /**
@@ -9148,8 +9489,17 @@ export interface components {
             id: string;
             /** @description The provider's invoice amount; null when none was given, and always in the tenant's answers */
             invoice_amount: number | null;
+            /**
+             * Format: uuid
+             * @description The invoice's file, a document of the property (members only)
+             */
+            invoice_document_id?: string | null;
+            /** @description The VAT the invoice states; null when not given, and always in the tenant's answers */
+            invoice_vat_amount: number | null;
             /** @description The provider's note on declining or finishing */
             note: string;
+            /** @description The provider's photos of the job: image documents of the property */
+            photos: string[];
             /**
              * Format: uuid
              * @description The provider contragent
@@ -9324,8 +9674,18 @@ export interface components {
         WorkOrderDone: {
             /** @description The invoice's total, at most 2 decimals; null or left out for none */
             invoice_amount?: number | null;
+            /** @description The VAT the invoice states (part of invoice_amount, at most it), at most 2 decimals; only with invoice_amount */
+            invoice_vat_amount?: number | null;
             /** @description What was done. Multi-line: may hold tab and line breaks */
             note: string;
+        };
+        WorkOrderFiles: {
+            /**
+             * Format: binary
+             * @description The invoice as a PDF or an image
+             */
+            invoice?: string;
+            photos?: string[];
         };
         WorkOrderSlots: {
             slots: components["schemas"]["RepairVisit"][];
@@ -12105,8 +12465,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "consumption_shares": {
+                 *         "heating": 70
+                 *       },
                  *       "keys": {
                  *         "elevator": "units",
+                 *         "heating": "heizkv",
                  *         "waste": "persons"
                  *       }
                  *     }
@@ -12223,6 +12587,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "co2": {
+                 *         "cost": 400,
+                 *         "emissions_kg": 3500
+                 *       },
                  *       "period_from": "2025-01-01",
                  *       "period_to": "2025-12-31"
                  *     }
@@ -12254,7 +12622,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description `key_weight_missing`, `household_missing`, `key_sums_to_zero`, `no_units`, `currency_mismatch`: the message names the unit or contract */
+            /** @description `key_weight_missing`, `household_missing`, `readings_missing`, `meter_units_differ`, `key_sums_to_zero`, `no_units`, `currency_mismatch`: the message names the unit or contract */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12352,6 +12720,140 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    confirmOpcostPrepayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["OpcostBuildingPath"];
+                /** @description The statement's id */
+                statementId: components["parameters"]["OpcostStatementPath"];
+                /** @description The contract's id */
+                contractId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "2027-01-01"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The new monthly prepayment; left out, the proposed one */
+                    amount?: number;
+                    /**
+                     * Format: date
+                     * @description The first day of the month the new prepayment applies from
+                     */
+                    from: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The statement, the contract's `proposal_applied_from` set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpcostStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `not_posted`, `already_applied`, `not_active`, `already_billed`, `already_changed` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    correctOpcostStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["OpcostBuildingPath"];
+                /** @description The statement's id */
+                statementId: components["parameters"]["OpcostStatementPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    co2?: components["schemas"]["OpcostCO2Input"];
+                };
+            };
+        };
+        responses: {
+            /** @description The correcting draft */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpcostStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `not_posted` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description As computing a statement: the message names the unit or contract */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postOpcostStatement: {
         parameters: {
             query?: never;
@@ -12397,7 +12899,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description `already_posted`, `period_overlaps_posted` */
+            /** @description `already_posted`, `period_overlaps_posted`, `already_corrected` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12409,6 +12911,55 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description `deadline_passed`: the message names the deadline and its provision */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sendOpcostStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["OpcostBuildingPath"];
+                /** @description The statement's id */
+                statementId: components["parameters"]["OpcostStatementPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement with each contract's message */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpcostStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `not_posted` */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19503,6 +20054,65 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    rechargeRepair: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "due_date": "2026-12-15"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RepairRecharge"];
+            };
+        };
+        responses: {
+            /** @description The request with its recharge, the invoice amount and whether the yearly limit cut it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepairRechargeResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The refusal's reason: invalid_transition, recharge_exists, recharge_no_contract, recharge_no_invoice, recharge_not_allowed, recharge_not_tenant_repair, recharge_no_clause, recharge_above_repair_limit, recharge_yearly_limit_reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     transitionRepairRequest: {
         parameters: {
             query?: never;
@@ -21461,6 +22071,66 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    addTenantRepairPhotos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of one of the caller's contracts */
+                contractId: components["parameters"]["TenancyContractId"];
+                /** @description The repair request's UUID; anything else is a 404 */
+                requestId: components["parameters"]["RepairRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "photos": [
+                 *         "(the image's bytes)"
+                 *       ]
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["RepairPhotoUpload"];
+            };
+        };
+        responses: {
+            /** @description The request with its photos */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepairRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A file is not an image (not_an_image), not a type documents take (unsupported_type), or the body is not multipart/form-data (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     pickRepairSlot: {
         parameters: {
             query?: never;
@@ -22138,6 +22808,64 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    addWorkOrderFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the provider's link */
+                token: components["parameters"]["WorkOrderToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "invoice": "(the PDF's bytes)",
+                 *       "photos": [
+                 *         "(the image's bytes)"
+                 *       ]
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["WorkOrderFiles"];
+            };
+        };
+        responses: {
+            /** @description The work order */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicWorkOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            /** @description invalid_transition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A photo is not an image (not_an_image), the invoice neither a PDF nor an image (unsupported_type), or the body is not multipart/form-data (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
