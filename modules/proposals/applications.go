@@ -235,8 +235,8 @@ func (s *Service) Apply(ctx context.Context, slug, ip, acceptLanguage string, in
 		}
 		return nil, apierror.Unavailable("The code could not be sent; try again later.")
 	}
-	if _, err := database.Exec(ctx, s.db, s.db.NewInsert().Model(a)); err != nil {
-		return nil, fmt.Errorf("insert application: %w", err)
+	if err := s.store.insertApplication(ctx, s.db, a); err != nil {
+		return nil, err
 	}
 	return answer, nil
 }
@@ -267,28 +267,23 @@ func (s *Service) Confirm(ctx context.Context, slug, rawID, code string) error {
 		return errState("not_published", "The proposal is closed and takes no more applications.")
 	}
 	nowMS := s.clock.Now().UnixMilli()
-	var hashes []string
-	raise := s.db.NewRaw(`UPDATE proposal_applications SET code_attempts = code_attempts + 1
-		WHERE id = ? AND proposal_id = ? AND status = ? AND code_attempts < ? AND code_expires_ms > ? RETURNING code_hash`,
-		id, pr.ID, Pending, database.Param{V: int64(CodeMaxAttempts)}, database.Param{V: nowMS})
-	if err := database.Query(ctx, s.db, raise, &hashes); err != nil {
-		return fmt.Errorf("application attempt: %w", err)
+	hashes, err := s.store.attempt(ctx, id, pr.ID, nowMS)
+	if err != nil {
+		return err
 	}
 	if len(hashes) != 1 || !hmac.Equal([]byte(hashes[0]), []byte(s.codeHash(id, code))) {
 		return errInvalidCode()
 	}
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		now := s.now()
-		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Application)(nil)).
-			Set("status = ?", New).Set("confirmed_at = ?", now).Set("updated_at = ?", now).
-			Where("id = ?", id).Where("status = ?", Pending))
+		confirmed, err := s.store.confirm(ctx, tx, id, now)
 		if database.IsUniqueViolation(err) {
 			return errDuplicate
 		}
 		if err != nil {
-			return fmt.Errorf("confirm application: %w", err)
+			return err
 		}
-		if n, _ := res.RowsAffected(); n != 1 {
+		if !confirmed {
 			return errInvalidCode()
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Created, RecordType: "application",
@@ -308,12 +303,7 @@ var errDuplicate = errors.New("proposals: duplicate application")
 // proposal before, after the transaction that found it (PostgreSQL
 // refuses every statement after an error in one).
 func (s *Service) dropDuplicate(ctx context.Context, id uuid.UUID) error {
-	_, err := database.Exec(context.WithoutCancel(ctx), s.db, s.db.NewDelete().Model((*Application)(nil)).
-		Where("id = ?", id).Where("status = ?", Pending))
-	if err != nil {
-		return fmt.Errorf("drop duplicate application: %w", err)
-	}
-	return nil
+	return s.store.dropPending(context.WithoutCancel(ctx), id)
 }
 
 // Applications returns a page of the proposal's confirmed applications.
@@ -341,13 +331,12 @@ func (s *Service) Application(ctx context.Context, db bun.IDB, prop *properties.
 	if err != nil || len(rawID) != 36 {
 		return nil, nil, errNoApplication()
 	}
-	a := new(Application)
-	err = database.Select(ctx, db, db.NewSelect().Model(a).Where("id = ?", id).Where("status <> ?", Pending))
+	a, err := s.store.confirmedApplication(ctx, db, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, errNoApplication()
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("application: %w", err)
+		return nil, nil, err
 	}
 	pr, err := s.store.proposal(ctx, db, prop.ID, a.ProposalID, false)
 	if errors.Is(err, errNoRow) {
@@ -390,9 +379,8 @@ func (s *Service) Decide(ctx context.Context, prop *properties.Property, proposa
 		before := applicationView(a)
 		now := s.now()
 		a.Status, a.DecidedAt, a.UpdatedAt = to, &now, now
-		if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Application)(nil)).
-			Set("status = ?", to).Set("decided_at = ?", now).Set("updated_at = ?", now).Where("id = ?", a.ID)); err != nil {
-			return fmt.Errorf("decide application: %w", err)
+		if err := s.store.decide(ctx, tx, a.ID, to, now); err != nil {
+			return err
 		}
 		if _, err := s.queue.Insert(ctx, tx, mailArgs{ApplicationID: a.ID.String(), Mail: to},
 			&river.InsertOpts{Queue: jobs.MailQueue}); err != nil {

@@ -11,7 +11,6 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/propman/propman/platform/auth"
-	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/mail"
 )
@@ -58,12 +57,7 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[sweepArgs]) error {
 // Sweep deletes the pending applications whose code expired, in one
 // statement, and says how many.
 func (s *Service) Sweep(ctx context.Context) (int64, error) {
-	res, err := database.Exec(ctx, s.db, s.db.NewDelete().Model((*Application)(nil)).Where("status = ?", Pending).
-		Where("code_expires_ms <= ?", database.Param{V: s.clock.Now().UnixMilli()}))
-	if err != nil {
-		return 0, fmt.Errorf("sweep applications: %w", err)
-	}
-	return res.RowsAffected()
+	return s.store.sweep(ctx, s.clock.Now().UnixMilli())
 }
 
 // Work renders the mail from the stored application, in its language.
@@ -73,16 +67,11 @@ func (w *mailWorker) Work(ctx context.Context, job *river.Job[mailArgs]) error {
 	if err != nil {
 		return river.JobCancel(fmt.Errorf("proposals: bad job args: %w", err))
 	}
-	a := new(Application)
-	err = database.Select(ctx, s.db, s.db.NewSelect().Model(a).Where("id = ?", id))
+	a, pr, err := s.store.applicationWithProposal(ctx, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil // deleted with its property
 	}
 	if err != nil {
-		return err
-	}
-	pr := new(Proposal)
-	if err := database.Select(ctx, s.db, s.db.NewSelect().Model(pr).Where("id = ?", a.ProposalID)); err != nil {
 		return err
 	}
 	var subject, text string

@@ -9,7 +9,6 @@ package proposals
 import (
 	"context"
 	_ "embed"
-	"fmt"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/proposals/migrations"
-	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/module"
 )
 
@@ -52,8 +50,5 @@ func newPropertyCleanup() propertyCleanup { return propertyCleanup{} }
 // applications (and, by the negotiations' foreign key, their
 // negotiations) in the deletion's transaction.
 func (propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error {
-	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Proposal)(nil)).Where("property_id = ?", propertyID)); err != nil {
-		return fmt.Errorf("delete proposals of property: %w", err)
-	}
-	return nil
+	return deleteProposalsOf(ctx, tx, propertyID)
 }

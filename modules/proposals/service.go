@@ -326,8 +326,8 @@ func (s *Service) Create(ctx context.Context, prop *properties.Property, in *Inp
 		return nil, apierror.Validation(details...)
 	}
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(pr)); err != nil {
-			return fmt.Errorf("insert proposal: %w", err)
+		if err := s.store.insertProposal(ctx, tx, pr); err != nil {
+			return err
 		}
 		return s.record(ctx, tx, activity.Created, pr, nil)
 	})
@@ -357,8 +357,8 @@ func (s *Service) Update(ctx context.Context, prop *properties.Property, rawID s
 			return apierror.Validation(details...)
 		}
 		pr.UpdatedAt = s.now()
-		if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model(pr).Column(updatable...).Where("id = ?", pr.ID)); err != nil {
-			return fmt.Errorf("update proposal: %w", err)
+		if err := s.store.updateProposal(ctx, tx, pr); err != nil {
+			return err
 		}
 		out = pr
 		return s.record(ctx, tx, activity.Updated, pr, before)
@@ -390,8 +390,8 @@ func (s *Service) Transition(ctx context.Context, prop *properties.Property, raw
 			return errState("not_published", "Only a published proposal can be closed.")
 		}
 		pr.Status, pr.UpdatedAt = to, now
-		if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model(pr).Column(updatable...).Where("id = ?", pr.ID)); err != nil {
-			return fmt.Errorf("update proposal: %w", err)
+		if err := s.store.updateProposal(ctx, tx, pr); err != nil {
+			return err
 		}
 		out = pr
 		return s.record(ctx, tx, activity.Updated, pr, before)
