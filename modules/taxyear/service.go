@@ -121,7 +121,7 @@ func (s *Service) Compute(ctx context.Context, p *auth.Principal, in Request) (*
 			return nil, err
 		}
 		only = &prop.ID
-		props = []propertyRow{{ID: prop.ID, Name: prop.Name, Address: prop.Address, City: prop.City, Country: prop.CountryCode,
+		props = []propertyRow{{ID: prop.ID, Name: prop.Name, Address: prop.Address, Postal: prop.PostalCode, City: prop.City, Country: prop.CountryCode,
 			Currency: prop.Currency, OwnerID: prop.OwnerID}}
 	} else {
 		var err error
@@ -172,7 +172,12 @@ func (s *Service) Compute(ctx context.Context, p *auth.Principal, in Request) (*
 	for _, pr := range props {
 		got := sums[pr.ID]
 		id := pr.ID
-		addr := strings.TrimSpace(strings.Join([]string{pr.Address, pr.City}, " "))
+		addr := strings.TrimSpace(pr.Postal + " " + pr.City)
+		if pr.Address != "" && addr != "" {
+			addr = pr.Address + ", " + addr
+		} else if pr.Address != "" {
+			addr = pr.Address
+		}
 		rep.Properties = append(rep.Properties, rep.block(&id, pr.Name, addr, pr.Country, pr.Currency, got))
 		t, ok := totals[pr.Currency]
 		if !ok {
@@ -290,11 +295,13 @@ func (r *Report) block(id *uuid.UUID, name, addr, country, currency string, sums
 // words are the catalogue's texts of the form in locale: its title, its
 // lines' labels, and the PDF's words.
 func (s *Service) words(locale, form string) map[string]string {
+	// Catalogue keys are dotted words: anlage_v, 2044, sa105, schedule_e.
+	key := strings.ReplaceAll(form, "-", "_")
 	var keys []string
 	for _, d := range formLines[form] {
-		keys = append(keys, "taxyear."+form+"."+d.Key)
+		keys = append(keys, "taxyear."+key+"."+d.Key)
 	}
-	keys = append(keys, "taxyear."+form+".title", "taxyear."+form+".line_word")
+	keys = append(keys, "taxyear."+key+".title", "taxyear."+key+".line_word")
 	for _, k := range pdfKeys {
 		keys = append(keys, "taxyear.pdf."+k)
 	}
@@ -302,7 +309,7 @@ func (s *Service) words(locale, form string) map[string]string {
 	out := make(map[string]string, len(found))
 	for k, v := range found {
 		k = strings.TrimPrefix(k, "taxyear.")
-		k = strings.TrimPrefix(k, form+".")
+		k = strings.TrimPrefix(k, key+".")
 		out[k] = v
 	}
 	return out

@@ -28,6 +28,7 @@ type propertyRow struct {
 	ID       uuid.UUID `bun:"id"`
 	Name     string    `bun:"name"`
 	Address  string    `bun:"address"`
+	Postal   string    `bun:"postal_code"`
 	City     string    `bun:"city"`
 	Country  string    `bun:"country_code"`
 	Currency string    `bun:"currency"`
@@ -38,7 +39,7 @@ type propertyRow struct {
 // may have had income in the year), by name.
 func (s *Store) properties(ctx context.Context, workspaceID int64) ([]propertyRow, error) {
 	var out []propertyRow
-	q := s.db.NewSelect().TableExpr("properties").ColumnExpr("id, name, address, city, country_code, currency, owner_id").
+	q := s.db.NewSelect().TableExpr("properties").ColumnExpr("id, name, address, postal_code, city, country_code, currency, owner_id").
 		Where("workspace_id = ?", database.Param{V: workspaceID}).OrderExpr("name, id")
 	if err := database.Query(ctx, s.db, q, &out); err != nil {
 		return nil, fmt.Errorf("tax year properties: %w", err)
