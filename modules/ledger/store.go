@@ -275,3 +275,31 @@ func (s *Store) PropertySums(ctx context.Context, propertyID uuid.UUID, from, to
 	}
 	return out, nil
 }
+
+// propertySum is the sum of a property's lines of one account, source
+// table and currency.
+type propertySum struct {
+	PropertyID uuid.UUID `bun:"property_id"`
+	sourceSum
+}
+
+// WorkspaceSums sums the workspace's lines of the accounts (codes) dated
+// from..to, inclusive, by property, account, source table and currency,
+// over one property when propertyID is set: one statement whatever the
+// number of properties (the account index ranges over each code's dates).
+func (s *Store) WorkspaceSums(ctx context.Context, workspaceID int64, propertyID *uuid.UUID, codes []string, from, to period.Date) ([]propertySum, error) {
+	var out []propertySum
+	q := s.db.NewSelect().TableExpr("ledger_lines AS l").Join("JOIN ledger_entries AS e ON e.id = l.entry_id").
+		ColumnExpr("l.property_id, l.account_code AS code, e.source_table, l.currency").
+		ColumnExpr("CAST(SUM(l.debit_minor) AS BIGINT) AS debit, CAST(SUM(l.credit_minor) AS BIGINT) AS credit").
+		Where("l.workspace_id = ?", database.Param{V: workspaceID}).Where("l.account_code ?", database.In(codes)).
+		Where("l.entry_date >= ?", from).Where("l.entry_date <= ?", to).Where("l.property_id IS NOT NULL").
+		GroupExpr("l.property_id, l.account_code, e.source_table, l.currency").OrderExpr("l.property_id, l.account_code, e.source_table, l.currency")
+	if propertyID != nil {
+		q = q.Where("l.property_id = ?", *propertyID)
+	}
+	if err := database.Query(ctx, s.db, q, &out); err != nil {
+		return nil, fmt.Errorf("workspace sums: %w", err)
+	}
+	return out, nil
+}

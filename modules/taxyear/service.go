@@ -12,6 +12,7 @@ import (
 
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/bills"
+	"github.com/propman/propman/modules/ledger"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/apierror"
@@ -38,14 +39,14 @@ type Service struct {
 	clock      clock.Clock
 	properties *properties.Service
 	accounts   *accounts.Service
-	journal    *journal.Journal
+	ledger     *ledger.Service
 	dicts      *translations.Dictionaries
 }
 
 // NewService returns the service.
 func NewService(db *bun.DB, store *Store, clk clock.Clock, props *properties.Service, acc *accounts.Service,
-	j *journal.Journal, dicts *translations.Dictionaries) *Service {
-	return &Service{db: db, store: store, clock: clk, properties: props, accounts: acc, journal: j, dicts: dicts}
+	books *ledger.Service, dicts *translations.Dictionaries) *Service {
+	return &Service{db: db, store: store, clock: clk, properties: props, accounts: acc, ledger: books, dicts: dicts}
 }
 
 // Request is what a tax year is asked for; zero values take the defaults.
@@ -201,6 +202,10 @@ func (s *Service) Compute(ctx context.Context, p *auth.Principal, in Request) (*
 // compensations the ledger booked.
 func (s *Service) sources(ctx context.Context, workspaceID int64, only *uuid.UUID, props []propertyRow, from, to period.Date) (map[uuid.UUID]map[string]money.Amount, error) {
 	out := make(map[uuid.UUID]map[string]money.Amount, len(props))
+	currency := make(map[uuid.UUID]string, len(props))
+	for _, pr := range props {
+		currency[pr.ID] = pr.Currency
+	}
 	at := func(id uuid.UUID) map[string]money.Amount {
 		m, ok := out[id]
 		if !ok {
@@ -236,23 +241,19 @@ func (s *Service) sources(ctx context.Context, workspaceID int64, only *uuid.UUI
 	// The compensations and the deposit deductions are the ledger's: a
 	// claim set off is booked on the day it is set off, one paid out on
 	// the day it is paid, a deduction on the day of the settlement.
-	for _, pr := range props {
-		lines, err := s.journal.Sums(ctx, pr.ID, from, to)
-		if err != nil {
-			return nil, err
-		}
-		for _, l := range lines {
-			if l.Currency != pr.Currency {
-				continue
-			}
-			switch {
-			case l.Account == journal.CompensationExpense:
-				at(pr.ID)[srcCompensation] += l.Debit - l.Credit
-			case l.Account == journal.OtherIncome && l.SourceTable == depositSettlements:
-				// What a settlement deducts from the deposit the landlord
-				// keeps that day: received, as other income.
-				at(pr.ID)[srcOther] += l.Credit - l.Debit
-			}
+	lines, err := s.ledger.WorkspaceSums(ctx, workspaceID, only, []journal.Account{journal.CompensationExpense, journal.OtherIncome}, from, to)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range lines {
+		switch {
+		case l.Currency != currency[l.PropertyID]:
+		case l.Account == journal.CompensationExpense:
+			at(l.PropertyID)[srcCompensation] += l.Debit - l.Credit
+		case l.Account == journal.OtherIncome && l.SourceTable == depositSettlements:
+			// What a settlement deducts from the deposit the landlord
+			// keeps that day: received, as other income.
+			at(l.PropertyID)[srcOther] += l.Credit - l.Debit
 		}
 	}
 	return out, nil

@@ -47,6 +47,8 @@ func reportsMain(units int, base string, rounds, per int, ownerID int64) error {
 		{"arrears", "/api/v1/reports/arrears?as_of=2026-11-22"},
 		{"rent roll", "/api/v1/reports/rent-roll?as_of=2026-11-22"},
 		{"income 2025", "/api/v1/reports/income?year=2025"},
+		{"trial balance", "/api/v1/reports/trial-balance?as_of=2026-11-22"},
+		{"tax year 2025", "/api/v1/reports/tax-year?year=2025"},
 	}
 	samples := make([][]time.Duration, len(cases))
 	var csvRate []float64
