@@ -321,3 +321,8 @@ func (s *Service) WorkspaceSums(ctx context.Context, workspaceID int64, property
 	}
 	return out, nil
 }
+
+// Compact moves committed line deltas into the daily totals the
+// balances read, one batch, and reports how many it moved (the app does
+// it every modules.ledger.compact).
+func (s *Service) Compact(ctx context.Context) (int, error) { return s.store.Compact(ctx) }
