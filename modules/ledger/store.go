@@ -178,6 +178,10 @@ func (s *Store) Compact(ctx context.Context) (int, error) {
 		}
 		return moved, nil
 	}
+	// A transaction takes SQLite's one writer's slot: not for nothing.
+	if found, err := database.Exists(ctx, s.db, s.db.NewSelect().TableExpr("ledger_deltas")); err != nil || !found {
+		return 0, err
+	}
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		var last sql.NullInt64
 		if err := database.Query(ctx, tx, tx.NewRaw(`SELECT MAX(id) FROM (SELECT id FROM ledger_deltas ORDER BY id LIMIT `+fmt.Sprint(compactBatch)+`) AS d`), &last); err != nil {
