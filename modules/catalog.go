@@ -44,6 +44,7 @@ import (
 	"github.com/propman/propman/modules/repairs"
 	"github.com/propman/propman/modules/reports"
 	"github.com/propman/propman/modules/stubs"
+	"github.com/propman/propman/modules/taxyear"
 	"github.com/propman/propman/modules/tenancy"
 	"github.com/propman/propman/modules/tools"
 	"github.com/propman/propman/modules/translations"
@@ -88,6 +89,7 @@ func Catalog() []module.Entry {
 		bills.Entry(),
 		buildings.Entry(),
 		opcosts.Entry(),
+		taxyear.Entry(),
 		tools.Entry(),
 		calendar.Entry(),
 		reports.Entry(),

@@ -12,6 +12,7 @@ import (
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
 
@@ -127,6 +128,34 @@ func AllocableIn(ctx context.Context, db bun.IDB, propertyIDs []uuid.UUID, from,
 		Where("bill_date >= ?", from).Where("bill_date <= ?", to).Order("bill_date", "id")
 	if err := database.Select(ctx, db, q); err != nil {
 		return nil, fmt.Errorf("allocable bills: %w", err)
+	}
+	return out, nil
+}
+
+// PaidSum is what a property's bills of one category and currency paid in
+// a period came to.
+type PaidSum struct {
+	PropertyID uuid.UUID    `bun:"property_id"`
+	Category   string       `bun:"category"`
+	Currency   string       `bun:"currency"`
+	Amount     money.Amount `bun:"amount"`
+}
+
+// PaidIn sums, through db, the workspace's bills paid from..to (both
+// inclusive) by property, category and currency, over one property when
+// propertyID is set: the costs of a cash-basis tax year (modules/taxyear),
+// which counts a cost when it is paid.
+func PaidIn(ctx context.Context, db bun.IDB, workspaceID int64, propertyID *uuid.UUID, from, to period.Date) ([]PaidSum, error) {
+	var out []PaidSum
+	q := db.NewSelect().TableExpr("bills").ColumnExpr("property_id, category, currency").
+		ColumnExpr("CAST(SUM(amount_minor) AS BIGINT) AS amount").
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("paid_on >= ?", from).Where("paid_on <= ?", to).
+		GroupExpr("property_id, category, currency").OrderExpr("property_id, category, currency")
+	if propertyID != nil {
+		q = q.Where("property_id = ?", *propertyID)
+	}
+	if err := database.Query(ctx, db, q, &out); err != nil {
+		return nil, fmt.Errorf("bills paid: %w", err)
 	}
 	return out, nil
 }

@@ -7,11 +7,15 @@
 package ledger
 
 import (
+	"context"
 	_ "embed"
+	"log/slog"
+	"time"
 
 	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/ledger/migrations"
+	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/module"
 )
@@ -37,6 +41,40 @@ func Entry() module.Entry {
 			journal.ProvidePoster(asPoster),
 			journal.ProvideReader(asPoster),
 			module.ProvideRoutes(NewRoutes),
+			fx.Invoke(compactEvery),
 		),
 	}
+}
+
+// Config is the section modules.ledger.
+type Config struct {
+	// Compact is how often the lines' deltas are added into the daily
+	// totals the trial balance reads; 0 never (the balances stay exact,
+	// reading the deltas, only slower as they pile up).
+	Compact time.Duration `koanf:"compact"`
+}
+
+// compactEvery moves the deltas into the totals every
+// modules.ledger.compact (default 5 s) for the life of the app.
+func compactEvery(lc fx.Lifecycle, cfg *config.Config, svc *Service, log *slog.Logger) error {
+	c := Config{Compact: 5 * time.Second}
+	if err := cfg.Module(Name, &c); err != nil {
+		return err
+	}
+	if c.Compact < 0 {
+		return &config.Error{Key: "modules.ledger.compact", Reason: "must not be negative (0 never compacts)"}
+	}
+	module.Every(lc, "ledger totals", c.Compact, func(ctx context.Context) {
+		for {
+			n, err := svc.Compact(ctx)
+			if err != nil {
+				log.Warn("ledger: compacting the totals", "error", err)
+				return
+			}
+			if n < compactBatch {
+				return
+			}
+		}
+	})
+	return nil
 }

@@ -292,3 +292,37 @@ func (s *Service) Sums(ctx context.Context, propertyID uuid.UUID, from, to perio
 	}
 	return out, nil
 }
+
+// PropertySum is what a property's lines of one account, source table
+// and currency came to.
+type PropertySum struct {
+	PropertyID uuid.UUID
+	journal.Sum
+}
+
+// WorkspaceSums adds up the workspace's lines of the accounts dated from
+// to to, both inclusive, per property (over one when propertyID is set):
+// the tax year reads the compensations and deposit deductions of every
+// property in one statement.
+func (s *Service) WorkspaceSums(ctx context.Context, workspaceID int64, propertyID *uuid.UUID, accounts []journal.Account,
+	from, to period.Date) ([]PropertySum, error) {
+	codes := make([]string, 0, len(accounts))
+	for _, a := range accounts {
+		codes = append(codes, codeOf[a])
+	}
+	rows, err := s.store.WorkspaceSums(ctx, workspaceID, propertyID, codes, from, to)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PropertySum, len(rows))
+	for i, r := range rows {
+		out[i] = PropertySum{PropertyID: r.PropertyID, Sum: journal.Sum{Account: roleOf[r.Code], SourceTable: r.SourceTable,
+			Currency: r.Currency, Debit: money.Amount(r.Debit), Credit: money.Amount(r.Credit)}}
+	}
+	return out, nil
+}
+
+// Compact moves committed line deltas into the daily totals the
+// balances read, one batch, and reports how many it moved (the app does
+// it every modules.ledger.compact).
+func (s *Service) Compact(ctx context.Context) (int, error) { return s.store.Compact(ctx) }

@@ -131,21 +131,83 @@ func (s *Store) Accounts(ctx context.Context, workspaceID int64) ([]Account, err
 
 // Balances returns the sums of the workspace's lines per account and
 // currency, of entries dated on or before asOf (every entry when zero):
-// one statement over the lines, whatever the number of properties.
+// the daily totals and the deltas not moved into them yet, read in one
+// statement (one snapshot: the move is one statement too), whatever the
+// number of lines.
 func (s *Store) Balances(ctx context.Context, workspaceID int64, asOf period.Date) ([]Balance, error) {
 	var out []Balance
-	q := s.db.NewSelect().TableExpr("ledger_lines AS l").
-		ColumnExpr("l.account_code AS code, l.currency").
-		ColumnExpr("CAST(SUM(l.debit_minor) AS BIGINT) AS debit, CAST(SUM(l.credit_minor) AS BIGINT) AS credit").
-		Where("l.workspace_id = ?", database.Param{V: workspaceID}).
-		GroupExpr("l.account_code, l.currency").OrderExpr("l.account_code, l.currency")
-	if !asOf.IsZero() {
-		q = q.Where("l.entry_date <= ?", asOf)
+	if asOf.IsZero() {
+		asOf = period.NewDate(9999, 12, 31)
 	}
+	ws := database.Param{V: workspaceID}
+	q := s.db.NewRaw(`SELECT code, currency, CAST(SUM(d) AS BIGINT) AS debit, CAST(SUM(c) AS BIGINT) AS credit FROM (
+		SELECT account_code AS code, currency, debit_minor AS d, credit_minor AS c FROM ledger_totals WHERE workspace_id = ? AND entry_date <= ?
+		UNION ALL
+		SELECT account_code, currency, debit_minor, credit_minor FROM ledger_deltas WHERE workspace_id = ? AND entry_date <= ?) AS x
+		GROUP BY code, currency ORDER BY code, currency`, ws, asOf, ws, asOf)
 	if err := database.Query(ctx, s.db, q, &out); err != nil {
 		return nil, fmt.Errorf("balances: %w", err)
 	}
 	return out, nil
+}
+
+// compactBatch bounds the deltas one statement moves.
+const compactBatch = 50000
+
+// Compact moves committed deltas into the daily totals, compactBatch at
+// a time, and reports how many it moved. On PostgreSQL one statement
+// deletes them and adds them up (a delta not committed yet is not seen,
+// and stays for the next run; SKIP LOCKED lets another instance take
+// others); SQLite has one writer, so the transaction's three statements
+// see the same deltas.
+func (s *Store) Compact(ctx context.Context) (int, error) {
+	var moved int
+	if database.IsPostgres(s.db) {
+		q := s.db.NewRaw(`WITH moved AS (
+				DELETE FROM ledger_deltas WHERE id IN (SELECT id FROM ledger_deltas ORDER BY id LIMIT ` + fmt.Sprint(compactBatch) + ` FOR UPDATE SKIP LOCKED)
+				RETURNING workspace_id, account_code, currency, entry_date, debit_minor, credit_minor),
+			added AS (
+				INSERT INTO ledger_totals AS t (workspace_id, account_code, currency, entry_date, debit_minor, credit_minor)
+				SELECT workspace_id, account_code, currency, entry_date, SUM(debit_minor), SUM(credit_minor) FROM moved
+				GROUP BY workspace_id, account_code, currency, entry_date ORDER BY workspace_id, account_code, currency, entry_date
+				ON CONFLICT (workspace_id, account_code, currency, entry_date)
+				DO UPDATE SET debit_minor = t.debit_minor + EXCLUDED.debit_minor, credit_minor = t.credit_minor + EXCLUDED.credit_minor)
+			SELECT COUNT(*) FROM moved`)
+		if err := database.Query(ctx, s.db, q, &moved); err != nil {
+			return 0, fmt.Errorf("compact ledger totals: %w", err)
+		}
+		return moved, nil
+	}
+	// A transaction takes SQLite's one writer's slot: not for nothing.
+	if found, err := database.Exists(ctx, s.db, s.db.NewSelect().TableExpr("ledger_deltas")); err != nil || !found {
+		return 0, err
+	}
+	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
+		var last sql.NullInt64
+		if err := database.Query(ctx, tx, tx.NewRaw(`SELECT MAX(id) FROM (SELECT id FROM ledger_deltas ORDER BY id LIMIT `+fmt.Sprint(compactBatch)+`) AS d`), &last); err != nil {
+			return err
+		}
+		if !last.Valid {
+			return nil
+		}
+		upTo := database.Param{V: last.Int64}
+		if err := database.Query(ctx, tx, tx.NewRaw(`SELECT COUNT(*) FROM ledger_deltas WHERE id <= ?`, upTo), &moved); err != nil {
+			return err
+		}
+		if _, err := database.Exec(ctx, tx, tx.NewRaw(`INSERT INTO ledger_totals (workspace_id, account_code, currency, entry_date, debit_minor, credit_minor)
+			SELECT workspace_id, account_code, currency, entry_date, SUM(debit_minor), SUM(credit_minor) FROM ledger_deltas WHERE id <= ?
+			GROUP BY workspace_id, account_code, currency, entry_date
+			ON CONFLICT (workspace_id, account_code, currency, entry_date)
+			DO UPDATE SET debit_minor = debit_minor + excluded.debit_minor, credit_minor = credit_minor + excluded.credit_minor`, upTo)); err != nil {
+			return err
+		}
+		_, err := database.Exec(ctx, tx, tx.NewRaw(`DELETE FROM ledger_deltas WHERE id <= ?`, upTo))
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("compact ledger totals: %w", err)
+	}
+	return moved, nil
 }
 
 // Movements returns a page of the lines of one account of the workspace,
@@ -272,6 +334,34 @@ func (s *Store) PropertySums(ctx context.Context, propertyID uuid.UUID, from, to
 	}
 	if err := database.Query(ctx, s.db, q, &out); err != nil {
 		return nil, fmt.Errorf("property sums: %w", err)
+	}
+	return out, nil
+}
+
+// propertySum is the sum of a property's lines of one account, source
+// table and currency.
+type propertySum struct {
+	PropertyID uuid.UUID `bun:"property_id"`
+	sourceSum
+}
+
+// WorkspaceSums sums the workspace's lines of the accounts (codes) dated
+// from..to, inclusive, by property, account, source table and currency,
+// over one property when propertyID is set: one statement whatever the
+// number of properties (the account index ranges over each code's dates).
+func (s *Store) WorkspaceSums(ctx context.Context, workspaceID int64, propertyID *uuid.UUID, codes []string, from, to period.Date) ([]propertySum, error) {
+	var out []propertySum
+	q := s.db.NewSelect().TableExpr("ledger_lines AS l").Join("JOIN ledger_entries AS e ON e.id = l.entry_id").
+		ColumnExpr("l.property_id, l.account_code AS code, e.source_table, l.currency").
+		ColumnExpr("CAST(SUM(l.debit_minor) AS BIGINT) AS debit, CAST(SUM(l.credit_minor) AS BIGINT) AS credit").
+		Where("l.workspace_id = ?", database.Param{V: workspaceID}).Where("l.account_code ?", database.In(codes)).
+		Where("l.entry_date >= ?", from).Where("l.entry_date <= ?", to).Where("l.property_id IS NOT NULL").
+		GroupExpr("l.property_id, l.account_code, e.source_table, l.currency").OrderExpr("l.property_id, l.account_code, e.source_table, l.currency")
+	if propertyID != nil {
+		q = q.Where("l.property_id = ?", *propertyID)
+	}
+	if err := database.Query(ctx, s.db, q, &out); err != nil {
+		return nil, fmt.Errorf("workspace sums: %w", err)
 	}
 	return out, nil
 }

@@ -100,7 +100,7 @@ func TestExportsStreamInFlatMemory(t *testing.T) {
 	// The rows are seeded by SQL, past the services: the ledger, which
 	// books what the services do, is off so its invariants are not asked.
 	app := testkit.Start(t, testkit.WithListener(), testkit.WithConfig("http.writetimeout", "10m"), testkit.WithConfig("jobs.work", false),
-		testkit.WithConfig("modules.ledger.enabled", false))
+		testkit.WithConfig("modules.ledger.enabled", false), testkit.WithConfig("modules.taxyear.enabled", false))
 	small, mid, big := generate(t, app, 1, 21), generate(t, app, 1, 22), generate(t, app, 1, 23)
 	seedCharges(t, app, small.units[0].ID, 10_000)
 	seedCharges(t, app, mid.units[0].ID, 50_000)

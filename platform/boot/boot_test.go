@@ -305,12 +305,14 @@ func TestModuleErrorStopsTheStart(t *testing.T) {
 
 func TestServiceInfoListsModules(t *testing.T) {
 	// assets and compensations print forms: they go off with printforms,
-	// and the operating-cost statements with them; repairs write amounts
-	// in the reader's style of the print forms.
-	off := map[string]bool{"printforms": true, "notices": true, "assets": true, "compensations": true, "opcosts": true, "repairs": true}
+	// the operating-cost statements and the tax year with them; repairs
+	// write amounts in the reader's style of the print forms.
+	off := map[string]bool{"printforms": true, "notices": true, "assets": true, "compensations": true, "opcosts": true,
+		"repairs": true, "taxyear": true}
 	app := testkit.Start(t, testkit.WithConfig("modules.printforms.enabled", false), testkit.WithConfig("modules.notices.enabled", false),
 		testkit.WithConfig("modules.assets.enabled", false), testkit.WithConfig("modules.compensations.enabled", false),
-		testkit.WithConfig("modules.opcosts.enabled", false), testkit.WithConfig("modules.repairs.enabled", false))
+		testkit.WithConfig("modules.opcosts.enabled", false), testkit.WithConfig("modules.repairs.enabled", false),
+		testkit.WithConfig("modules.taxyear.enabled", false))
 	var info struct {
 		Name          string `json:"name"`
 		Version       string `json:"version"`

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/propman/propman/tools/portfolio/seed"
@@ -47,6 +48,8 @@ func reportsMain(units int, base string, rounds, per int, ownerID int64) error {
 		{"arrears", "/api/v1/reports/arrears?as_of=2026-11-22"},
 		{"rent roll", "/api/v1/reports/rent-roll?as_of=2026-11-22"},
 		{"income 2025", "/api/v1/reports/income?year=2025"},
+		{"trial balance", "/api/v1/reports/trial-balance?as_of=2026-11-22"},
+		{"tax year 2025", "/api/v1/reports/tax-year?year=2025"},
 	}
 	samples := make([][]time.Duration, len(cases))
 	var csvRate []float64
@@ -69,10 +72,17 @@ func reportsMain(units int, base string, rounds, per int, ownerID int64) error {
 		csvRate = append(csvRate, float64(n-1)/d.Seconds())
 	}
 	fmt.Printf("\nreports over %d units, %d rounds x %d requests per case (ms)\n", units, rounds, per)
-	fmt.Printf("%-34s %8s %8s %8s\n", "case", "median", "p99", "max")
+	fmt.Printf("%-34s %8s %8s %8s   %s\n", "case", "median", "p99", "max", "median of each round")
 	for i, bc := range cases {
 		med, p99, mx := stats(samples[i])
-		fmt.Printf("%-34s %8.2f %8.2f %8.2f\n", bc.name, med, p99, mx)
+		// Each round's median beside the whole: the spread between
+		// rounds is what a figure quoted from one run may be off by.
+		var each []string
+		for r := 0; r < rounds; r++ {
+			m, _, _ := stats(slices.Clone(samples[i][r*per : (r+1)*per]))
+			each = append(each, fmt.Sprintf("%.2f", m))
+		}
+		fmt.Printf("%-34s %8.2f %8.2f %8.2f   %s\n", bc.name, med, p99, mx, strings.Join(each, " "))
 	}
 	slices.Sort(csvRate)
 	fmt.Printf("CSV of all %d charges, rows/s over %d rounds: median %.0f, min %.0f, max %.0f\n",

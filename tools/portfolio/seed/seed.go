@@ -106,6 +106,43 @@ func Seed(ctx context.Context, db *sql.DB, ownerID int64, tag string, size Size)
 			SELECT md5($2 || ':pay:' || i || ':' || k)::uuid, md5($2 || ':ch:' || i || ':' || k)::uuid,
 				md5($2 || ':p:' || i)::uuid, 95000, $4
 			FROM generate_series(1, $3::int) AS i, generate_series(1, $5::int) AS k`, size.PaymentsPerUnit},
+		// The journal the ledger module writes for those charges and
+		// payments (its lines first: the entry's trigger checks that they
+		// balance), so the trial balance and the ledger's reports read a
+		// portfolio's books at size.
+		{"journal rent lines", `INSERT INTO ledger_lines (entry_id, workspace_id, entry_date, account_code, contract_id, property_id, currency, debit_minor, credit_minor)
+			SELECT md5($2 || ':jch:' || i || ':' || k)::uuid, (SELECT w.id FROM workspaces AS w WHERE w.landlord_id = $1), d, a.code,
+				md5($2 || ':c:' || i)::uuid, md5($2 || ':p:' || i)::uuid, 'EUR', a.dr, a.cr
+			FROM generate_series(1, $3::int) AS i, generate_series(1, $5::int) AS k,
+				LATERAL (SELECT (date '2022-09-01' + (k - 1) * interval '1 month')::date AS d) AS due,
+				(VALUES ('1200', 95000, 0), ('4100', 0, 95000)) AS a(code, dr, cr)`, rents},
+		{"journal rent entries", `INSERT INTO ledger_entries (id, workspace_id, entry_date, kind, source_table, source_id, memo, currency, total_minor, created_at)
+			SELECT md5($2 || ':jch:' || i || ':' || k)::uuid, (SELECT w.id FROM workspaces AS w WHERE w.landlord_id = $1), d, 'charge', 'charges',
+				md5($2 || ':ch:' || i || ':' || k)::uuid, 'Rent', 'EUR', 95000, $4
+			FROM generate_series(1, $3::int) AS i, generate_series(1, $5::int) AS k,
+				LATERAL (SELECT (date '2022-09-01' + (k - 1) * interval '1 month')::date AS d) AS due`, rents},
+		{"journal late fee lines", `INSERT INTO ledger_lines (entry_id, workspace_id, entry_date, account_code, contract_id, property_id, currency, debit_minor, credit_minor)
+			SELECT md5($2 || ':jch:' || i || ':' || (k + $5))::uuid, (SELECT w.id FROM workspaces AS w WHERE w.landlord_id = $1), d, a.code,
+				md5($2 || ':c:' || i)::uuid, md5($2 || ':p:' || i)::uuid, 'EUR', a.dr, a.cr
+			FROM generate_series(1, $3::int) AS i, generate_series(1, 2) AS k,
+				LATERAL (SELECT (date '2022-09-01' + ($5 - k) * interval '1 month')::date + 14 AS d) AS due,
+				(VALUES ('1200', 500, 0), ('4200', 0, 500)) AS a(code, dr, cr)`, rents},
+		{"journal late fee entries", `INSERT INTO ledger_entries (id, workspace_id, entry_date, kind, source_table, source_id, memo, currency, total_minor, created_at)
+			SELECT md5($2 || ':jch:' || i || ':' || (k + $5))::uuid, (SELECT w.id FROM workspaces AS w WHERE w.landlord_id = $1), d, 'charge', 'charges',
+				md5($2 || ':ch:' || i || ':' || (k + $5))::uuid, 'Late fee', 'EUR', 500, $4
+			FROM generate_series(1, $3::int) AS i, generate_series(1, 2) AS k,
+				LATERAL (SELECT (date '2022-09-01' + ($5 - k) * interval '1 month')::date + 14 AS d) AS due`, rents},
+		{"journal payment lines", `INSERT INTO ledger_lines (entry_id, workspace_id, entry_date, account_code, contract_id, property_id, currency, debit_minor, credit_minor)
+			SELECT md5($2 || ':jpay:' || i || ':' || k)::uuid, (SELECT w.id FROM workspaces AS w WHERE w.landlord_id = $1), d, a.code,
+				CASE WHEN a.code = '1200' THEN md5($2 || ':c:' || i)::uuid END, md5($2 || ':p:' || i)::uuid, 'EUR', a.dr, a.cr
+			FROM generate_series(1, $3::int) AS i, generate_series(1, $5::int) AS k,
+				LATERAL (SELECT (date '2022-09-03' + (k - 1) * interval '1 month')::date AS d) AS paid,
+				(VALUES ('1800', 95000, 0), ('1200', 0, 95000)) AS a(code, dr, cr)`, size.PaymentsPerUnit},
+		{"journal payment entries", `INSERT INTO ledger_entries (id, workspace_id, entry_date, kind, source_table, source_id, memo, currency, total_minor, created_at)
+			SELECT md5($2 || ':jpay:' || i || ':' || k)::uuid, (SELECT w.id FROM workspaces AS w WHERE w.landlord_id = $1), d, 'payment', 'payments',
+				md5($2 || ':pay:' || i || ':' || k)::uuid, 'Rent ' || k, 'EUR', 95000, $4
+			FROM generate_series(1, $3::int) AS i, generate_series(1, $5::int) AS k,
+				LATERAL (SELECT (date '2022-09-03' + (k - 1) * interval '1 month')::date AS d) AS paid`, size.PaymentsPerUnit},
 		// Receipt numbers continue, per year, after whatever the landlord
 		// has (read once: a subquery per row would walk the index entries
 		// this statement adds, which its snapshot cannot see).
@@ -157,7 +194,7 @@ func Seed(ctx context.Context, db *sql.DB, ownerID int64, tag string, size Size)
 		return err
 	}
 	for _, t := range []string{"properties", "contragents", "contracts", "expenses", "charges", "payments",
-		"payment_allocations", "receipts", "documents", "counters", "counter_readings"} {
+		"payment_allocations", "receipts", "documents", "counters", "counter_readings", "ledger_lines", "ledger_entries"} {
 		if _, err := db.ExecContext(ctx, "ANALYZE "+t); err != nil {
 			return fmt.Errorf("seed: analyze %s: %w", t, err)
 		}
