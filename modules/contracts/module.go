@@ -26,7 +26,7 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Rental contracts and the rent they bill", Status: module.Ready,
-		Depends:    []string{"accounts", "properties", "expenses", "agreements", "contragents", "bankaccounts"},
+		Depends:    []string{"accounts", "properties", "expenses", "agreements", "contragents", "bankaccounts", "reference"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

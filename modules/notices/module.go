@@ -28,7 +28,7 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Automatic notices to tenants: rent calls, reminders, receipts, contract end, rent change, termination", Status: module.Ready,
-		Depends:    []string{"properties", "contragents", "contracts", "expenses", "payments", "receipts", "printforms", "documents", "messages"},
+		Depends:    []string{"properties", "contragents", "contracts", "expenses", "payments", "receipts", "printforms", "documents", "messages", "accounts"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

@@ -29,7 +29,7 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Letting proposals: public listing pages and applications", Status: module.Ready,
-		Depends:    []string{"accounts", "properties", "agreements", "contragents", "contracts", "documents"},
+		Depends:    []string{"accounts", "properties", "agreements", "contragents", "contracts", "documents", "reference"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

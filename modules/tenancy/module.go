@@ -31,7 +31,7 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Tenant portal: invitations and a tenant's own tenancy", Status: module.Ready,
-		Depends:    []string{"workspaces", "contragents", "contracts", "expenses", "payments", "receipts", "translations"},
+		Depends:    []string{"workspaces", "contragents", "contracts", "expenses", "payments", "receipts", "translations", "accounts", "properties"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,
