@@ -162,7 +162,7 @@ func (h *Handler) rotate(c *fiber.Ctx) error {
 
 func (h *Handler) feed(c *fiber.Ctx) error {
 	ctx := httpserver.Context(c)
-	ws, locale, ok, err := h.svc.feedOwner(ctx, c.Params("token"))
+	ws, locale, ok, err := h.svc.FeedOwner(ctx, c.Params("token"))
 	if err != nil {
 		return err
 	}

@@ -409,6 +409,12 @@ func (s *Service) RotateFeedToken(ctx context.Context, p auth.Principal) (string
 
 // feedOwner returns the workspace of a feed token whose member still
 // belongs to it, and the member's language; false for any other token.
+// FeedOwner is the workspace and locale of the feed token, ok false for a
+// token that opens no feed.
+func (s *Service) FeedOwner(ctx context.Context, token string) (int64, string, bool, error) {
+	return s.feedOwner(ctx, token)
+}
+
 func (s *Service) feedOwner(ctx context.Context, token string) (int64, string, bool, error) {
 	if len(token) != 43 {
 		return 0, "", false, nil

@@ -217,7 +217,7 @@ func (h *Handler) upload(c *fiber.Ctx) (err error) {
 		return h.refuse(c, err)
 	}
 	if n := c.Request().Header.ContentLength(); int64(n) > h.bodyLimit() {
-		return h.refuse(c, h.svc.tooLarge())
+		return h.refuse(c, h.svc.TooLarge())
 	}
 	// The request's own context ends after database.timeout; the file may
 	// take up to modules.documents.timeout to arrive.
@@ -239,7 +239,7 @@ func (h *Handler) upload(c *fiber.Ctx) (err error) {
 			break
 		}
 		if perr != nil {
-			return h.refuse(c, h.svc.readError(perr))
+			return h.refuse(c, h.svc.ReadError(perr))
 		}
 		if parts == maxParts {
 			return h.refuse(c, apierror.Validation(fmt.Sprintf("the form has more than %d parts", maxParts)))
@@ -264,7 +264,7 @@ func (h *Handler) upload(c *fiber.Ctx) (err error) {
 			}
 			v, rerr := io.ReadAll(io.LimitReader(part, maxField+1))
 			if rerr != nil {
-				return h.refuse(c, h.svc.readError(rerr))
+				return h.refuse(c, h.svc.ReadError(rerr))
 			}
 			if len(v) > maxField || !utf8.Valid(v) {
 				return h.refuse(c, apierror.Validation(name+": must be UTF-8 text of at most 200 characters"))
@@ -273,7 +273,7 @@ func (h *Handler) upload(c *fiber.Ctx) (err error) {
 		default:
 			// Unknown parts are ignored, as unknown JSON fields are.
 			if _, rerr := io.Copy(io.Discard, part); rerr != nil {
-				return h.refuse(c, h.svc.readError(rerr))
+				return h.refuse(c, h.svc.ReadError(rerr))
 			}
 		}
 	}

@@ -90,6 +90,9 @@ var (
 	errStorageDown = apierror.Unavailable("The document storage is unavailable; try again shortly.")
 )
 
+// TooLarge is the 413 of an upload over the size limit.
+func (s *Service) TooLarge() *apierror.Error { return s.tooLarge() }
+
 func (s *Service) tooLarge() *apierror.Error {
 	return apierror.New(413, "payload_too_large",
 		"The file is larger than the limit of "+strconv.FormatInt(s.cfg.MaxSize, 10)+" bytes.")
@@ -176,6 +179,10 @@ func (s *Service) PutFile(ctx context.Context, name string, r io.Reader) (*Blob,
 	return &Blob{ID: id, Filename: filename(name, ctype), ContentType: ctype, Size: cr.n,
 		SHA256: hex.EncodeToString(cr.h.Sum(nil))}, nil
 }
+
+// ReadError is the answer to an upload that could not be read: the 413
+// of a body over the limit, a 400 for a broken form, else err.
+func (s *Service) ReadError(err error) error { return s.readError(err) }
 
 func (s *Service) readError(err error) error {
 	var netErr net.Error

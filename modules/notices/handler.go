@@ -1,22 +1,16 @@
 package notices
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/contracts"
-	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
-	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/httpserver"
 )
 
@@ -89,7 +83,7 @@ func contractView(c *contracts.Contract, ws *Settings, own *ContractSettings) co
 
 func (h *Handler) getSettings(c *fiber.Ctx) error {
 	p := auth.Current(c)
-	st, err := h.svc.store.workspace(httpserver.Context(c), h.svc.db, p.WorkspaceID)
+	st, err := h.svc.Settings(httpserver.Context(c), p.WorkspaceID)
 	if err != nil {
 		return err
 	}
@@ -125,70 +119,7 @@ func (h *Handler) patchSettings(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var out *Settings
-	err = database.RunInTx(ctx, h.svc.db, func(ctx context.Context, tx bun.Tx) error {
-		st, err := h.svc.store.workspace(ctx, tx, p.WorkspaceID)
-		if err != nil {
-			return err
-		}
-		before := settingsView(st)
-		details := unknown
-		for k, raw := range body {
-			switch k {
-			case "rent_call_days_before", "contract_end_days_before":
-				limit, dst := MaxRentCallDays, &st.RentCallDays
-				if k == "contract_end_days_before" {
-					limit, dst = MaxContractEndDays, &st.ContractEndDays
-				}
-				var n int
-				if json.Unmarshal(raw, &n) != nil || n < 0 || n > limit {
-					details = append(details, fmt.Sprintf("%s: must be a whole number of days from 0 to %d", k, limit))
-					continue
-				}
-				*dst = n
-			case keyStep2, keyStep3:
-				dst := &st.Step2Days
-				if k == keyStep3 {
-					dst = &st.Step3Days
-				}
-				var n int
-				if json.Unmarshal(raw, &n) != nil || n < 1 || n > MaxStepDays {
-					details = append(details, fmt.Sprintf("%s: must be a whole number of days from 1 to %d", k, MaxStepDays))
-					continue
-				}
-				*dst = n
-			default:
-				var on bool
-				if json.Unmarshal(raw, &on) != nil || string(raw) == "null" {
-					details = append(details, k+": must be true or false")
-					continue
-				}
-				switch k {
-				case RentCall:
-					st.RentCall = on
-				case Reminder:
-					st.Reminder = on
-				case Receipt:
-					st.Receipt = on
-				case ContractEnd:
-					st.ContractEnd = on
-				case RentChange:
-					st.RentChange = on
-				}
-			}
-		}
-		if len(details) > 0 {
-			sort.Strings(details)
-			return apierror.Validation(details...)
-		}
-		st.UpdatedAt = h.svc.now()
-		if err := h.svc.store.saveWorkspace(ctx, tx, st); err != nil {
-			return err
-		}
-		out = st
-		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "notice_settings",
-			RecordID: fmt.Sprint(p.WorkspaceID), WorkspaceID: p.WorkspaceID, Changes: activity.Diff(before, settingsView(st))})
-	})
+	out, err := h.svc.ChangeSettings(ctx, p.WorkspaceID, body, unknown)
 	if err != nil {
 		return err
 	}
@@ -197,24 +128,20 @@ func (h *Handler) patchSettings(c *fiber.Ctx) error {
 
 func (h *Handler) getContract(c *fiber.Ctx) error {
 	ctx := httpserver.Context(c)
-	k, err := h.svc.authorizeContract(ctx, auth.Current(c), c.Params("contractId"))
+	k, err := h.svc.AuthorizeContract(ctx, auth.Current(c), c.Params("contractId"))
 	if err != nil {
 		return err
 	}
-	ws, err := h.svc.store.workspace(ctx, h.svc.db, k.WorkspaceID)
+	view, err := h.svc.ContractSettings(ctx, k)
 	if err != nil {
 		return err
 	}
-	own, err := h.svc.store.contract(ctx, h.svc.db, k.ID)
-	if err != nil {
-		return err
-	}
-	return c.JSON(contractView(k, ws, own))
+	return c.JSON(view)
 }
 
 func (h *Handler) patchContract(c *fiber.Ctx) error {
 	ctx := httpserver.Context(c)
-	k, err := h.svc.authorizeContract(ctx, auth.Current(c), c.Params("contractId"))
+	k, err := h.svc.AuthorizeContract(ctx, auth.Current(c), c.Params("contractId"))
 	if err != nil {
 		return err
 	}
@@ -222,54 +149,7 @@ func (h *Handler) patchContract(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var view contractJSON
-	err = database.RunInTx(ctx, h.svc.db, func(ctx context.Context, tx bun.Tx) error {
-		ws, err := h.svc.store.workspace(ctx, tx, k.WorkspaceID)
-		if err != nil {
-			return err
-		}
-		own, err := h.svc.store.contract(ctx, tx, k.ID)
-		if err != nil {
-			return err
-		}
-		before := contractView(k, ws, own)
-		if own == nil {
-			own = &ContractSettings{ContractID: k.ID, WorkspaceID: k.WorkspaceID}
-		}
-		details := unknown
-		for name, raw := range body {
-			if name == keyStep2 || name == keyStep3 {
-				dst := &own.Step2Days
-				if name == keyStep3 {
-					dst = &own.Step3Days
-				}
-				var n *int
-				if json.Unmarshal(raw, &n) != nil || (n != nil && (*n < 1 || *n > MaxStepDays)) {
-					details = append(details, fmt.Sprintf("%s: must be a whole number of days from 1 to %d, or null (as the workspace)", name, MaxStepDays))
-					continue
-				}
-				*dst = n
-				continue
-			}
-			var v *bool
-			if json.Unmarshal(raw, &v) != nil {
-				details = append(details, name+": must be true, false or null (as the workspace)")
-				continue
-			}
-			*own.field(name) = v
-		}
-		if len(details) > 0 {
-			sort.Strings(details)
-			return apierror.Validation(details...)
-		}
-		own.UpdatedAt = h.svc.now()
-		if err := h.svc.store.saveContract(ctx, tx, own); err != nil {
-			return err
-		}
-		view = contractView(k, ws, own)
-		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "contract_notice_settings",
-			RecordID: k.ID.String(), WorkspaceID: k.WorkspaceID, Changes: activity.Diff(before, view)})
-	})
+	view, err := h.svc.ChangeContractSettings(ctx, k, body, unknown)
 	if err != nil {
 		return err
 	}

@@ -110,7 +110,7 @@ func (s *Service) dueOn(ctx context.Context, c *contracts.Contract, day period.D
 // tenant gets it (the contract's language unless ?locale= says another).
 func (h *Handler) rentCall(c *fiber.Ctx) error {
 	ctx := httpserver.Context(c)
-	ct, err := h.svc.authorizeContract(ctx, auth.Current(c), c.Params("contractId"))
+	ct, err := h.svc.AuthorizeContract(ctx, auth.Current(c), c.Params("contractId"))
 	if err != nil {
 		return err
 	}

@@ -227,8 +227,8 @@ func (s *Service) notify(ctx context.Context, contractID uuid.UUID, build func(c
 // now is the clock's time at the precision both databases keep.
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
-// authorizeContract is the contract with the raw id when p may see it.
-func (s *Service) authorizeContract(ctx context.Context, p auth.Principal, rawID string) (*contracts.Contract, error) {
+// AuthorizeContract is the contract with the raw id when p may see it.
+func (s *Service) AuthorizeContract(ctx context.Context, p auth.Principal, rawID string) (*contracts.Contract, error) {
 	return s.contracts.Authorize(ctx, p, rawID)
 }
 

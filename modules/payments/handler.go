@@ -76,7 +76,7 @@ func (h *Handler) create(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	in, details := req.input(period.DateOf(h.svc.clock.Now()))
+	in, details := req.input(h.svc.Today())
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}

@@ -606,3 +606,7 @@ func (s *Service) Balance(ctx context.Context, prop *properties.Property, contra
 
 // now is the clock's time at the precision both databases keep.
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+
+// Today is the service clock's date, against which a payment's date is
+// checked.
+func (s *Service) Today() period.Date { return period.DateOf(s.clock.Now()) }
