@@ -227,13 +227,6 @@ func (s *Service) adding(ctx context.Context, tx bun.Tx, workspaceID int64) erro
 	return nil
 }
 
-// CountActive counts the workspace's properties in use (not archived),
-// through db (a transaction's, inside one).
-func CountActive(ctx context.Context, db bun.IDB, workspaceID int64) (int, error) {
-	return database.Count(ctx, db, db.NewSelect().Model((*Property)(nil)).
-		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("archived_at IS NULL"))
-}
-
 // ErrArchived is the 409 a module answers when a record cannot be added to
 // an archived property.
 func ErrArchived() error {

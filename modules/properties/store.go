@@ -173,3 +173,10 @@ func Places(ctx context.Context, db bun.IDB, ids []uuid.UUID) (map[uuid.UUID]str
 	}
 	return out, nil
 }
+
+// CountActive counts the workspace's properties in use (not archived),
+// through db (a transaction's, inside one).
+func CountActive(ctx context.Context, db bun.IDB, workspaceID int64) (int, error) {
+	return database.Count(ctx, db, db.NewSelect().Model((*Property)(nil)).
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("archived_at IS NULL"))
+}

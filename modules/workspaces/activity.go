@@ -2,14 +2,12 @@ package workspaces
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
-	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 )
@@ -40,17 +38,9 @@ type ActivityFilter struct {
 // Activity returns one page of the log of p's workspace, newest first, and
 // the names of the users it names.
 func (s *Service) Activity(ctx context.Context, p auth.Principal, f ActivityFilter, q listing.Query) ([]activity.Row, map[int64]string, listing.Result, error) {
-	var list []activity.Row
-	sel := s.db.NewSelect().Model(&list).Where("workspace_id = ?", param(p.WorkspaceID))
-	if f.RecordType != "" {
-		sel = sel.Where("record_type = ?", f.RecordType)
-	}
-	if f.RecordID != "" {
-		sel = sel.Where("record_id = ?", f.RecordID)
-	}
-	res, err := listing.Scan(ctx, sel, q.Uncounted(), listing.Desc("id"))
+	list, res, err := activityPage(ctx, s.db, p.WorkspaceID, f, q)
 	if err != nil {
-		return nil, nil, listing.Result{}, fmt.Errorf("activity: %w", err)
+		return nil, nil, listing.Result{}, err
 	}
 	names, err := s.userNames(ctx, list)
 	if err != nil {
@@ -73,18 +63,7 @@ func (s *Service) userNames(ctx context.Context, list []activity.Row) (map[int64
 	if len(ids) == 0 {
 		return names, nil
 	}
-	var rows []struct {
-		ID   int64  `bun:"id"`
-		Name string `bun:"name"`
-	}
-	q := s.db.NewSelect().Table("users").Column("id", "name").Where("id ?", database.In(ids))
-	if err := database.Query(ctx, s.db, q, &rows); err != nil {
-		return nil, fmt.Errorf("activity user names: %w", err)
-	}
-	for _, r := range rows {
-		names[r.ID] = r.Name
-	}
-	return names, nil
+	return userNames(ctx, s.db, ids, names)
 }
 
 func (h *Handler) activity(c *fiber.Ctx) error {

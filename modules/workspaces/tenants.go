@@ -2,14 +2,12 @@ package workspaces
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/auth"
-	"github.com/propman/propman/platform/database"
 )
 
 // TenantLink is a row of tenant_links: the user is the tenant the
@@ -30,8 +28,7 @@ func (s *Service) notMember(ctx context.Context, userID, id int64) error {
 	if id == 0 {
 		return auth.ErrNotMember
 	}
-	tenant, err := database.Exists(ctx, s.db, s.db.NewSelect().Model((*TenantLink)(nil)).
-		Where("workspace_id = ?", param(id)).Where("user_id = ?", param(userID)))
+	tenant, err := tenantIn(ctx, s.db, id, userID)
 	if err != nil {
 		return err
 	}
@@ -45,18 +42,11 @@ func (s *Service) notMember(ctx context.Context, userID, id int64) error {
 // tx (the accepting of a portal invitation); linking twice is no change.
 func (s *Service) LinkTenant(ctx context.Context, tx bun.IDB, userID int64, contragentID uuid.UUID, workspaceID int64) error {
 	l := &TenantLink{UserID: userID, ContragentID: contragentID, WorkspaceID: workspaceID, CreatedAt: s.now()}
-	if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(l).On("CONFLICT DO NOTHING")); err != nil {
-		return fmt.Errorf("link tenant: %w", err)
-	}
-	return nil
+	return insertTenantLink(ctx, tx, l)
 }
 
 // TenantOf returns the contragents the user is the tenant of, with their
 // workspaces.
 func (s *Service) TenantOf(ctx context.Context, userID int64) ([]TenantLink, error) {
-	var links []TenantLink
-	if err := database.Select(ctx, s.db, s.db.NewSelect().Model(&links).Where("user_id = ?", param(userID)).OrderExpr("contragent_id")); err != nil {
-		return nil, fmt.Errorf("tenant links: %w", err)
-	}
-	return links, nil
+	return tenantLinks(ctx, s.db, userID)
 }
