@@ -29,8 +29,17 @@ type LineJSON struct {
 	ContractID       *string      `json:"contract_id"`
 	PaymentID        *string      `json:"payment_id"`
 	ReturnedBy       *string      `json:"returned_by"`
+	EndToEndID       string       `json:"end_to_end_id"`
+	Splits           []SplitJSON  `json:"splits"`
 	CreatedAt        string       `json:"created_at"`
 	UpdatedAt        string       `json:"updated_at"`
+}
+
+// SplitJSON is one contract's share of a split line.
+type SplitJSON struct {
+	ContractID string       `json:"contract_id"`
+	PaymentID  string       `json:"payment_id"`
+	Amount     money.Amount `json:"amount"`
 }
 
 func idOut(id *uuid.UUID) *string {
@@ -51,6 +60,11 @@ func lineOut(l *BankLine) LineJSON {
 	}
 	if out.Reasons == nil {
 		out.Reasons = []string{}
+	}
+	out.EndToEndID = l.EndToEndID
+	out.Splits = make([]SplitJSON, len(l.Splits))
+	for i, sp := range l.Splits {
+		out.Splits[i] = SplitJSON{ContractID: sp.ContractID.String(), PaymentID: sp.PaymentID.String(), Amount: sp.Amount}
 	}
 	if !l.ValueDate.IsZero() {
 		v := l.ValueDate.String()

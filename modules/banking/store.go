@@ -27,19 +27,28 @@ func NewStore(db *bun.DB) *Store { return &Store{db: db} }
 
 var errNotFound = errors.New("banking: not found")
 
-// insertLine adds l unless its account has a line with its entry key;
-// false when it had (a duplicate, skipped). The unique index decides, so
-// two imports of one file at once insert each line once.
-func (s *Store) insertLine(ctx context.Context, db bun.IDB, l *BankLine) (bool, error) {
-	res, err := database.Exec(ctx, db, db.NewInsert().Model(l).On("CONFLICT (bank_account_id, entry_key) DO NOTHING"))
-	if err != nil {
-		return false, fmt.Errorf("insert bank line: %w", err)
+// lineBatch is how many lines one INSERT carries.
+const lineBatch = 500
+
+// insertLines adds the lines through db unless the account has a line
+// with the entry key, and returns how many it added: fewer than given
+// when another import stored some first. The unique index decides, so two
+// imports of one file at once insert each line once.
+func (s *Store) insertLines(ctx context.Context, db bun.IDB, lines []*BankLine) (int, error) {
+	total := 0
+	for start := 0; start < len(lines); start += lineBatch {
+		batch := lines[start:min(start+lineBatch, len(lines))]
+		res, err := database.Exec(ctx, db, db.NewInsert().Model(&batch).On("CONFLICT (bank_account_id, entry_key) DO NOTHING"))
+		if err != nil {
+			return 0, fmt.Errorf("insert bank lines: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, fmt.Errorf("insert bank lines: %w", err)
+		}
+		total += int(n)
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("insert bank line: %w", err)
-	}
-	return n == 1, nil
+	return total, nil
 }
 
 // existing returns, through db, which of the keys the account's lines
@@ -99,24 +108,38 @@ func (s *Store) markReturned(ctx context.Context, db bun.IDB, id, by uuid.UUID, 
 }
 
 // returned finds, through db, the posted credit line of the account that
-// a return of amount from iban on day takes back: the latest one not
-// returned yet, booked by that day.
-func (s *Store) returned(ctx context.Context, db bun.IDB, accountID uuid.UUID, amount money.Amount, iban string, day period.Date) (*BankLine, error) {
-	l := new(BankLine)
-	q := db.NewSelect().Model(l).Where("bank_account_id = ?", accountID).
-		Where("status = ?", Posted).Where("amount_minor = ?", amount).Where("payment_id IS NOT NULL").
-		Where("returned_by IS NULL").Where("booking_date <= ?", day).OrderExpr("booking_date DESC, id DESC").Limit(1)
+// a return of amount from iban on day takes back: the one with the
+// return's end-to-end reference when it quotes one the account has, else
+// the latest one of the amount and IBAN not returned yet, booked by that
+// day.
+func (s *Store) returned(ctx context.Context, db bun.IDB, accountID uuid.UUID, amount money.Amount, iban, endToEnd string, day period.Date) (*BankLine, error) {
+	base := func() *bun.SelectQuery {
+		return db.NewSelect().Model((*BankLine)(nil)).Where("bank_account_id = ?", accountID).
+			Where("status = ?", Posted).Where("amount_minor > 0").Where("payment_id IS NOT NULL").
+			Where("returned_by IS NULL").Where("booking_date <= ?", day).OrderExpr("booking_date DESC, id DESC").Limit(1)
+	}
+	one := func(q *bun.SelectQuery) (*BankLine, error) {
+		l := new(BankLine)
+		err := database.Select(ctx, db, q.Model(l))
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, errNotFound
+		}
+		if err != nil {
+			return nil, fmt.Errorf("returned bank line: %w", err)
+		}
+		return l, nil
+	}
+	if endToEnd != "" {
+		l, err := one(base().Where("end_to_end_id = ?", endToEnd))
+		if !errors.Is(err, errNotFound) {
+			return l, err
+		}
+	}
+	q := base().Where("amount_minor = ?", amount)
 	if iban != "" {
 		q = q.Where("counterparty_iban = ?", iban)
 	}
-	err := database.Select(ctx, db, q)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("returned bank line: %w", err)
-	}
-	return l, nil
+	return one(q)
 }
 
 // LineFilter narrows the list.
@@ -172,6 +195,17 @@ func (s *Store) payerContracts(ctx context.Context, db bun.IDB, workspaceID int6
 func (s *Store) learn(ctx context.Context, db bun.IDB, row *PayerIBAN) error {
 	if _, err := database.Exec(ctx, db, db.NewInsert().Model(row).On("CONFLICT DO NOTHING")); err != nil {
 		return fmt.Errorf("learn payer iban: %w", err)
+	}
+	return nil
+}
+
+// learnMany records, through db, the IBANs that paid contracts.
+func (s *Store) learnMany(ctx context.Context, db bun.IDB, rows []PayerIBAN) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	if _, err := database.Exec(ctx, db, db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING")); err != nil {
+		return fmt.Errorf("learn payer ibans: %w", err)
 	}
 	return nil
 }
