@@ -462,9 +462,8 @@ func (s *Service) decideBatch(ctx context.Context, tx bun.Tx, p auth.Principal, 
 		if err := s.reverseReturned(ctx, tx, p, b, st.props, o, l); err != nil {
 			return err
 		}
-		if slices.Contains(fresh, o) {
-			o.ReturnedBy = &l.ID
-		} else {
+		o.ReturnedBy = &l.ID
+		if !slices.Contains(fresh, o) {
 			marks = append(marks, o)
 		}
 	}

@@ -288,6 +288,7 @@ func mtPurpose(l *Line, v string) {
 	}
 	l.Remittance = joinSubfields(purpose)
 	l.Name = joinSubfields(name)
+	l.EndToEndID = sepaField(strings.Join(purpose, ""), "EREF+")
 	if l.IsReturn {
 		// SEPA returns carry the reason as "RTRN ... AM04" or in SVWZ.
 		for _, code := range []string{"AC04", "AC06", "AM04", "MD06", "MS02", "MS03", "MD01", "SL01"} {
@@ -297,6 +298,37 @@ func mtPurpose(l *Line, v string) {
 			}
 		}
 	}
+}
+
+// sepaField is the value of a SEPA purpose keyword (EREF+, MREF+, SVWZ+)
+// in the :86: purpose: up to the next keyword (four capitals and a plus)
+// or the end; "" when absent or NOTPROVIDED. The subfields are joined
+// without spaces first: a bank cuts the reference at 27 characters.
+func sepaField(purpose, key string) string {
+	_, rest, ok := strings.Cut(purpose, key)
+	if !ok {
+		return ""
+	}
+	for i := 0; i+5 <= len(rest); i++ {
+		if rest[i+4] == '+' && isUpper(rest[i:i+4]) {
+			rest = rest[:i]
+			break
+		}
+	}
+	v := strings.TrimSpace(rest)
+	if strings.EqualFold(v, "NOTPROVIDED") {
+		return ""
+	}
+	return v
+}
+
+func isUpper(s string) bool {
+	for _, c := range s {
+		if c < 'A' || c > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // joinSubfields joins ?20-?29 texts: a subfield filled to its 27

@@ -715,3 +715,25 @@ func (s *Service) DeleteMapping(ctx context.Context, m *Mapping) error {
 			WorkspaceID: m.WorkspaceID, Changes: activity.Diff(MappingOut(m), nil)})
 	})
 }
+
+// accountUser keeps a bank account with imported lines from being
+// deleted (bankaccounts.User): the lines are the bank's record of the
+// payments posted from them, which the books keep (10 years in Germany,
+// § 147 AO; 6 in France, art. L102 B LPF), and only this account's
+// entry keys keep the same statement from posting its payments twice.
+type accountUser struct{ store *Store }
+
+func newAccountUser(store *Store) *accountUser { return &accountUser{store: store} }
+
+// AccountInUse refuses the deletion of an account with lines.
+func (u *accountUser) AccountInUse(ctx context.Context, tx bun.Tx, id uuid.UUID) (string, error) {
+	n, err := u.store.accountLines(ctx, tx, id)
+	if err != nil || n == 0 {
+		return "", err
+	}
+	lines := fmt.Sprintf("%d lines", n)
+	if n == 1 {
+		lines = "1 line"
+	}
+	return "Bank statements were imported into this account (" + lines + "); they are the record of the payments posted from them and are kept, so the account is not deleted.", nil
+}

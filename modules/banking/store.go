@@ -142,6 +142,15 @@ func (s *Store) returned(ctx context.Context, db bun.IDB, accountID uuid.UUID, a
 	return one(q)
 }
 
+// accountLines is how many lines the account has, through db.
+func (s *Store) accountLines(ctx context.Context, db bun.IDB, accountID uuid.UUID) (int, error) {
+	n, err := database.Count(ctx, db, db.NewSelect().Model((*BankLine)(nil)).Where("bank_account_id = ?", accountID))
+	if err != nil {
+		return 0, fmt.Errorf("count bank lines: %w", err)
+	}
+	return n, nil
+}
+
 // LineFilter narrows the list.
 type LineFilter struct {
 	BankAccountID string
