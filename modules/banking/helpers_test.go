@@ -382,7 +382,7 @@ type line struct {
 		PaymentID  string  `json:"payment_id"`
 		Amount     float64 `json:"amount"`
 	} `json:"splits"`
-	BankRef          string   `json:"bank_reference"`
+	BankRef string `json:"bank_reference"`
 }
 
 func (l line) BankReference() string { return l.BankRef }
