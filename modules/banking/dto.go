@@ -11,28 +11,29 @@ import (
 
 // LineJSON is a bank line as the API shows it.
 type LineJSON struct {
-	ID               string       `json:"id"`
-	BankAccountID    string       `json:"bank_account_id"`
-	Format           string       `json:"format"`
-	BookingDate      string       `json:"booking_date"`
-	ValueDate        *string      `json:"value_date"`
-	Amount           money.Amount `json:"amount"`
-	Currency         string       `json:"currency"`
-	CounterpartyName string       `json:"counterparty_name"`
-	CounterpartyIBAN string       `json:"counterparty_iban"`
-	Remittance       string       `json:"remittance"`
-	BankReference    string       `json:"bank_reference"`
-	IsReturn         bool         `json:"is_return"`
-	ReturnCode       string       `json:"return_code"`
-	Status           string       `json:"status"`
-	Reasons          []string     `json:"reasons"`
-	ContractID       *string      `json:"contract_id"`
-	PaymentID        *string      `json:"payment_id"`
-	ReturnedBy       *string      `json:"returned_by"`
-	EndToEndID       string       `json:"end_to_end_id"`
-	Splits           []SplitJSON  `json:"splits"`
-	CreatedAt        string       `json:"created_at"`
-	UpdatedAt        string       `json:"updated_at"`
+	ID               string        `json:"id"`
+	BankAccountID    string        `json:"bank_account_id"`
+	Format           string        `json:"format"`
+	BookingDate      string        `json:"booking_date"`
+	ValueDate        *string       `json:"value_date"`
+	Amount           money.Amount  `json:"amount"`
+	Currency         string        `json:"currency"`
+	CounterpartyName string        `json:"counterparty_name"`
+	CounterpartyIBAN string        `json:"counterparty_iban"`
+	Remittance       string        `json:"remittance"`
+	BankReference    string        `json:"bank_reference"`
+	IsReturn         bool          `json:"is_return"`
+	ReturnCode       string        `json:"return_code"`
+	Status           string        `json:"status"`
+	Reasons          []string      `json:"reasons"`
+	ContractID       *string       `json:"contract_id"`
+	PaymentID        *string       `json:"payment_id"`
+	ReturnedBy       *string       `json:"returned_by"`
+	EndToEndID       string        `json:"end_to_end_id"`
+	Splits           []SplitJSON   `json:"splits"`
+	BillProposal     *BillProposal `json:"bill_proposal"`
+	CreatedAt        string        `json:"created_at"`
+	UpdatedAt        string        `json:"updated_at"`
 }
 
 // SplitJSON is one contract's share of a split line.
@@ -61,7 +62,7 @@ func lineOut(l *BankLine) LineJSON {
 	if out.Reasons == nil {
 		out.Reasons = []string{}
 	}
-	out.EndToEndID = l.EndToEndID
+	out.EndToEndID, out.BillProposal = l.EndToEndID, l.BillProposal
 	out.Splits = make([]SplitJSON, len(l.Splits))
 	for i, sp := range l.Splits {
 		out.Splits[i] = SplitJSON{ContractID: sp.ContractID.String(), PaymentID: sp.PaymentID.String(), Amount: sp.Amount}

@@ -373,6 +373,10 @@ func (s *Service) decideBatch(ctx context.Context, tx bun.Tx, p auth.Principal, 
 			d = decision{status: Posted, reasons: []string{ReasonReturnedDebit}, contract: b.byID[derefID(o.ContractID)]}
 		case l.Amount < 0:
 			d = decision{status: Debit, reasons: []string{ReasonDebit}}
+			l.BillProposal = billProposal(b, l)
+			if l.BillProposal.SupplierID != nil {
+				d.reasons = append(d.reasons, ReasonSupplier)
+			}
 		default:
 			sg := sgs[i]
 			// A payer IBAN learnt by an earlier line of the batch counts.
@@ -474,18 +478,25 @@ func (s *Service) decideBatch(ctx context.Context, tx bun.Tx, p auth.Principal, 
 	if n != len(fresh) {
 		return errRaced
 	}
+	entries := make([]activity.Entry, 0, len(fresh)+len(marks))
 	for _, o := range marks {
-		if err := s.store.markReturned(ctx, tx, o.ID, *o.ReturnedBy, s.now()); err != nil {
+		before := lineOut(o)
+		before.ReturnedBy = nil
+		o.UpdatedAt = s.now()
+		if err := s.store.markReturned(ctx, tx, o.ID, *o.ReturnedBy, o.UpdatedAt); err != nil {
 			return err
 		}
+		// The earlier line's payment is reversed: its change is a
+		// decision of this import too.
+		entries = append(entries, activity.Entry{Action: activity.Updated, RecordType: "bank_line", RecordID: o.ID.String(),
+			WorkspaceID: o.WorkspaceID, Changes: activity.Diff(before, lineOut(o))})
 	}
 	if err := s.store.learnMany(ctx, tx, learnt); err != nil {
 		return err
 	}
-	entries := make([]activity.Entry, len(fresh))
-	for i, l := range fresh {
-		entries[i] = activity.Entry{Action: activity.Imported, RecordType: "bank_line", RecordID: l.ID.String(), WorkspaceID: l.WorkspaceID,
-			Changes: activity.Diff(nil, lineOut(l))}
+	for _, l := range fresh {
+		entries = append(entries, activity.Entry{Action: activity.Imported, RecordType: "bank_line", RecordID: l.ID.String(),
+			WorkspaceID: l.WorkspaceID, Changes: activity.Diff(nil, lineOut(l))})
 	}
 	return activity.RecordAll(ctx, tx, entries)
 }

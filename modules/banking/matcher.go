@@ -30,6 +30,7 @@ const (
 	ReasonReturnedDebit  = "returned_debit"
 	ReasonReturnNotFound = "returned_payment_not_found"
 	ReasonDebit          = "debit"
+	ReasonSupplier       = "supplier_name" // a debit's payee is one of the workspace's suppliers
 	ReasonManual         = "manual_match"
 	ReasonIgnored        = "ignored"
 )

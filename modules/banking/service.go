@@ -106,6 +106,40 @@ type book struct {
 	cands []*candidate
 	byID  map[uuid.UUID]*candidate
 	ibans map[string][]uuid.UUID
+	// providers are the workspace's contragents with the provider role:
+	// the suppliers a debit line may pay.
+	providers []provider
+}
+
+// provider is a supplier as the bill proposal knows it.
+type provider struct {
+	id     uuid.UUID
+	tokens []string
+}
+
+// billProposal is the bill a debit line may be (README "Debits"): the
+// supplier whose every name word is in the payee's name, when exactly one
+// is; dated and paid on the booking day, the amount paid.
+func billProposal(b *book, l *BankLine) *BillProposal {
+	have := map[string]bool{}
+	for _, w := range words(l.CounterpartyName) {
+		have[w] = true
+	}
+	var found []uuid.UUID
+	for _, p := range b.providers {
+		all := len(p.tokens) > 0
+		for _, w := range p.tokens {
+			all = all && have[w]
+		}
+		if all {
+			found = append(found, p.id)
+		}
+	}
+	bp := &BillProposal{BillDate: l.BookingDate, PaidOn: l.BookingDate, Amount: -l.Amount, Note: clean(l.CounterpartyName+" "+l.Remittance, 2000)}
+	if len(found) == 1 {
+		bp.SupplierID = &found[0]
+	}
+	return bp
 }
 
 // bookPage is how many contracts or contragents one read of loadBook
@@ -118,6 +152,7 @@ const bookPage = listing.MaxPerPage
 // contragents' own lists.
 func (s *Service) loadBook(ctx context.Context, p auth.Principal) (*book, error) {
 	names := map[uuid.UUID]string{}
+	b := &book{byID: map[uuid.UUID]*candidate{}}
 	if s.parties != nil {
 		for page := 1; ; page++ {
 			list, _, err := s.parties.List(ctx, &p, contragents.ListFilter{}, listing.Query{Page: page, PerPage: bookPage}.Uncounted())
@@ -126,13 +161,15 @@ func (s *Service) loadBook(ctx context.Context, p auth.Principal) (*book, error)
 			}
 			for _, c := range list {
 				names[c.ID] = c.Name
+				if c.HasRole(contragents.RoleProvider) {
+					b.providers = append(b.providers, provider{id: c.ID, tokens: nameTokens(c.Name)})
+				}
 			}
 			if len(list) < bookPage {
 				break
 			}
 		}
 	}
-	b := &book{byID: map[uuid.UUID]*candidate{}}
 	for page := 1; ; page++ {
 		list, _, err := s.contracts.List(ctx, &p, contracts.ListFilter{}, listing.Query{Page: page, PerPage: bookPage}.Uncounted())
 		if err != nil {

@@ -152,6 +152,14 @@ func TestReturnedDebitByEndToEndReference(t *testing.T) {
 			if l := f.lineByRef(t, "R01"); l.ReturnedBy == nil || *l.ReturnedBy != back.ID {
 				t.Errorf("October's line returned by %v", l.ReturnedBy)
 			}
+			// Every decision in the activity log: three lines imported, the
+			// October line's return noted on it.
+			var changed []string
+			err := f.app.DB.NewSelect().Table("activity").Column("action").Where("record_type = ?", "bank_line").
+				Where("record_id = ?", october.ID).OrderExpr("id").Scan(t.Context(), &changed)
+			if err != nil || f.activities(t) != 4 || len(changed) != 2 || changed[1] != "updated" {
+				t.Errorf("activity: %d bank line entries, October's %v (%v)", f.activities(t), changed, err)
+			}
 		})
 	}
 }
@@ -191,4 +199,59 @@ func TestDeletingAnAccountWithLines(t *testing.T) {
 	}
 	empty := id(t, f.app.Post("/api/v1/bank-accounts", f.user.Token, map[string]any{"holder": "Hausverwaltung Schmidt", "iban": "DE12500105170648489890"}).Expect(http.StatusCreated))
 	f.app.Delete("/api/v1/bank-accounts/"+empty, f.user.Token).Expect(http.StatusNoContent)
+}
+
+// A debit line is proposed as a bill: the one provider whose name the
+// payee's carries, the booking day, the amount paid; with a property and
+// a category the proposal is accepted as it is by POST .../bills. A payee
+// that is no provider's gets a proposal without supplier.
+func TestDebitLinesProposedAsBills(t *testing.T) {
+	t.Parallel()
+	f := start(t)
+	works := id(t, f.app.Post("/api/v1/contragents", f.user.Token, map[string]any{"kind": "company", "roles": []string{"provider"}, "name": "Stadtwerke Musterstadt"}).Expect(http.StatusCreated))
+	f.app.Post("/api/v1/contragents", f.user.Token, map[string]any{"kind": "company", "roles": []string{"provider"}, "name": "Dachdecker Roth"}).Expect(http.StatusCreated)
+	r := f.importFile(t, camt(8, "DE89370400440532013000", []entry{
+		{Ref: "B01", Date: "2026-11-04", Cents: -23456, Name: "STADTWERKE MUSTERSTADT GMBH", IBAN: "DE02100100109876543210", Text: "Abschlag Strom Allgemein 11/2026"},
+		{Ref: "B02", Date: "2026-11-05", Cents: -9900, Name: "Hausmeisterservice Kunz", IBAN: "DE02100100101111111111", Text: "Rechnung 4711"},
+	}), nil)
+	if r.Debits != 2 {
+		t.Fatalf("import %+v", r)
+	}
+	var l struct {
+		Reasons      []string `json:"reasons"`
+		BillProposal *struct {
+			SupplierID *string `json:"supplier_id"`
+			BillDate   string  `json:"bill_date"`
+			PaidOn     string  `json:"paid_on"`
+			Amount     float64 `json:"amount"`
+			Note       string  `json:"note"`
+		} `json:"bill_proposal"`
+	}
+	f.app.Get("/api/v1/bank-lines/"+f.lineByRef(t, "B01").ID, f.user.Token).Expect(http.StatusOK).JSON(&l)
+	bp := l.BillProposal
+	if bp == nil || bp.SupplierID == nil || *bp.SupplierID != works || bp.BillDate != "2026-11-04" || bp.PaidOn != "2026-11-04" ||
+		bp.Amount != 234.56 || bp.Note != "STADTWERKE MUSTERSTADT GMBH Abschlag Strom Allgemein 11/2026" {
+		t.Fatalf("proposal %+v", bp)
+	}
+	if len(l.Reasons) != 2 || l.Reasons[1] != "supplier_name" {
+		t.Errorf("reasons %v", l.Reasons)
+	}
+	body := map[string]any{"supplier_id": *bp.SupplierID, "bill_date": bp.BillDate, "paid_on": bp.PaidOn, "amount": bp.Amount, "note": bp.Note, "category": "operating"}
+	var bill struct {
+		Amount float64 `json:"amount"`
+		Status string  `json:"status"`
+	}
+	f.app.Post("/api/v1/properties/"+f.property+"/bills", f.user.Token, body).Expect(http.StatusCreated).JSON(&bill)
+	if bill.Amount != 234.56 || bill.Status != "paid" {
+		t.Errorf("bill %+v", bill)
+	}
+	var other struct {
+		BillProposal *struct {
+			SupplierID *string `json:"supplier_id"`
+		} `json:"bill_proposal"`
+	}
+	f.app.Get("/api/v1/bank-lines/"+f.lineByRef(t, "B02").ID, f.user.Token).Expect(http.StatusOK).JSON(&other)
+	if other.BillProposal == nil || other.BillProposal.SupplierID != nil {
+		t.Errorf("a stranger's debit: %+v", other.BillProposal)
+	}
 }

@@ -8,3 +8,6 @@ CREATE INDEX bank_lines_end_to_end_idx ON bank_lines (bank_account_id, end_to_en
 -- A line split over several contracts of one payer: each contract's share
 -- and its payment, a JSON array (NULL when the line paid one contract).
 ALTER TABLE bank_lines ADD COLUMN splits {{.JSON}};
+--bun:split
+-- The bill a debit line may be (supplier, dates, amount, note), JSON.
+ALTER TABLE bank_lines ADD COLUMN bill_proposal {{.JSON}};
