@@ -1,6 +1,7 @@
 package banking_test
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 )
@@ -73,6 +74,10 @@ func TestOneLineForSeveralContractsOfOnePayer(t *testing.T) {
 		if p.Method != "bank_transfer" || p.ContractID == nil || *p.ContractID != s.ContractID || p.Reference != entries[0].Text {
 			t.Errorf("payment of %s: %+v", s.ContractID, p)
 		}
+		// The ledger records each payment in the import's transaction.
+		if j := f.journal(t, s.PaymentID); len(j) != 1 || j[0] != "payment "+fmt.Sprint(int64(s.Amount*100)) {
+			t.Errorf("journal of the payment of %s: %v", s.ContractID, j)
+		}
 	}
 	if l := f.lineByRef(t, "S02"); l.Status != "suggested" || !hasReason(l, "several_candidates") || len(l.Splits) != 0 {
 		t.Errorf("two tenants' numbers: %+v", l)
@@ -88,6 +93,9 @@ func TestOneLineForSeveralContractsOfOnePayer(t *testing.T) {
 	for _, s := range split.Splits {
 		if p := f.payment(t, s.PaymentID); p.Status != "reversed" {
 			t.Errorf("payment %s is %s", s.PaymentID, p.Status)
+		}
+		if j := f.journal(t, s.PaymentID); len(j) != 2 || j[1] != "reversal "+fmt.Sprint(int64(s.Amount*100)) {
+			t.Errorf("journal of the returned payment of %s: %v", s.ContractID, j)
 		}
 	}
 	if b := f.balance(t, flat); b.Outstanding != "1200.00" {
@@ -162,6 +170,26 @@ func TestReturnedDebitByEndToEndReference(t *testing.T) {
 			}
 		})
 	}
+}
+
+// journal is the ledger's entries of the payment, oldest first, as "kind
+// total" (total in cents).
+func (f *fixture) journal(t *testing.T, paymentID string) []string {
+	t.Helper()
+	var rows []struct {
+		Kind  string `bun:"kind"`
+		Total int64  `bun:"total_minor"`
+	}
+	err := f.app.DB.NewSelect().Table("ledger_entries").Column("kind", "total_minor").
+		Where("source_table = ?", "payments").Where("source_id = ?", paymentID).OrderExpr("created_at, id").Scan(t.Context(), &rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = fmt.Sprintf("%s %d", r.Kind, r.Total)
+	}
+	return out
 }
 
 // payment is the payment with id among the fixture's properties'.
