@@ -109,6 +109,7 @@ type book struct {
 	// providers are the workspace's contragents with the provider role:
 	// the suppliers a debit line may pay.
 	providers []provider
+	idx       *index
 }
 
 // provider is a supplier as the bill proposal knows it.
@@ -188,6 +189,7 @@ func (s *Service) loadBook(ctx context.Context, p auth.Principal) (*book, error)
 			break
 		}
 	}
+	b.idx = newIndex(b.cands)
 	return b, nil
 }
 
@@ -207,11 +209,11 @@ type decision struct {
 // "Matching"): numbers, receipts, names, learnt IBANs.
 func (s *Service) signalsOf(ctx context.Context, db bun.IDB, b *book, l *BankLine) (signals, error) {
 	var sg signals
-	findRefs(&sg, b.cands, l.Remittance)
+	findRefs(&sg, b.idx, l.Remittance)
 	if err := s.findReceipts(ctx, db, &sg, b, l); err != nil {
 		return sg, err
 	}
-	findNames(&sg, b.cands, l.CounterpartyName, l.Remittance)
+	findNames(&sg, b.idx, l.CounterpartyName, l.Remittance)
 	if l.CounterpartyIBAN != "" {
 		for _, id := range b.ibans[l.CounterpartyIBAN] {
 			if _, ok := b.byID[id]; ok {
