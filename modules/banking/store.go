@@ -3,6 +3,7 @@ package banking
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -35,6 +36,9 @@ const lineBatch = 500
 // when another import stored some first. The unique index decides, so two
 // imports of one file at once insert each line once.
 func (s *Store) insertLines(ctx context.Context, db bun.IDB, lines []*BankLine) (int, error) {
+	if database.IsPostgres(db) {
+		return insertLinesJSON(ctx, db, lines)
+	}
 	total := 0
 	for start := 0; start < len(lines); start += lineBatch {
 		batch := lines[start:min(start+lineBatch, len(lines))]
@@ -49,6 +53,75 @@ func (s *Store) insertLines(ctx context.Context, db bun.IDB, lines []*BankLine) 
 		total += int(n)
 	}
 	return total, nil
+}
+
+// lineRow is a line as json_populate_recordset reads it: the columns by
+// their names.
+type lineRow struct {
+	ID               uuid.UUID     `json:"id"`
+	WorkspaceID      int64         `json:"workspace_id"`
+	BankAccountID    uuid.UUID     `json:"bank_account_id"`
+	EntryKey         string        `json:"entry_key"`
+	Format           string        `json:"format"`
+	BookingDate      string        `json:"booking_date"`
+	ValueDate        *string       `json:"value_date"`
+	Amount           int64         `json:"amount_minor"`
+	Currency         string        `json:"currency"`
+	CounterpartyName string        `json:"counterparty_name"`
+	CounterpartyIBAN string        `json:"counterparty_iban"`
+	Remittance       string        `json:"remittance"`
+	BankReference    string        `json:"bank_reference"`
+	EndToEndID       string        `json:"end_to_end_id"`
+	IsReturn         bool          `json:"is_return"`
+	ReturnCode       string        `json:"return_code"`
+	Status           string        `json:"status"`
+	Reasons          []string      `json:"reasons"`
+	ContractID       *uuid.UUID    `json:"contract_id"`
+	PropertyID       *uuid.UUID    `json:"property_id"`
+	PaymentID        *uuid.UUID    `json:"payment_id"`
+	ReturnedBy       *uuid.UUID    `json:"returned_by"`
+	Splits           []LineSplit   `json:"splits,omitempty"`
+	BillProposal     *BillProposal `json:"bill_proposal"`
+	CreatedAt        time.Time     `json:"created_at"`
+	UpdatedAt        time.Time     `json:"updated_at"`
+}
+
+// insertLinesJSON is insertLines on PostgreSQL: the batch travels as one
+// JSON parameter that json_populate_recordset turns into rows, rather
+// than as 27 parameters a line (13,500 for a batch, which the driver
+// encodes and the server parses one by one).
+func insertLinesJSON(ctx context.Context, db bun.IDB, lines []*BankLine) (int, error) {
+	rows := make([]lineRow, len(lines))
+	for i, l := range lines {
+		r := lineRow{ID: l.ID, WorkspaceID: l.WorkspaceID, BankAccountID: l.BankAccountID, EntryKey: l.EntryKey, Format: l.Format,
+			BookingDate: l.BookingDate.String(), Amount: int64(l.Amount), Currency: l.Currency, CounterpartyName: l.CounterpartyName,
+			CounterpartyIBAN: l.CounterpartyIBAN, Remittance: l.Remittance, BankReference: l.BankReference, EndToEndID: l.EndToEndID,
+			IsReturn: l.IsReturn, ReturnCode: l.ReturnCode, Status: l.Status, Reasons: l.Reasons, ContractID: l.ContractID,
+			PropertyID: l.PropertyID, PaymentID: l.PaymentID, ReturnedBy: l.ReturnedBy, Splits: l.Splits, BillProposal: l.BillProposal,
+			CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt}
+		if r.Reasons == nil {
+			r.Reasons = []string{}
+		}
+		if !l.ValueDate.IsZero() {
+			v := l.ValueDate.String()
+			r.ValueDate = &v
+		}
+		rows[i] = r
+	}
+	doc, err := json.Marshal(rows)
+	if err != nil {
+		return 0, fmt.Errorf("insert bank lines: %w", err)
+	}
+	res, err := database.Exec(ctx, db, db.NewRaw(`INSERT INTO bank_lines SELECT * FROM json_populate_recordset(NULL::bank_lines, ?::json)
+		ON CONFLICT (bank_account_id, entry_key) DO NOTHING`, string(doc)))
+	if err != nil {
+		return 0, fmt.Errorf("insert bank lines: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("insert bank lines: %w", err)
+	}
+	return int(n), nil
 }
 
 // existing returns, through db, which of the keys the account's lines
