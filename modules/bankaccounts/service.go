@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
+	"go.uber.org/fx"
 	"golang.org/x/text/currency"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -37,11 +38,37 @@ type Service struct {
 	db    *bun.DB
 	store *Store
 	clock clock.Clock
+	users []User
+}
+
+// User is a module that keeps records of an account (modules/banking
+// its imported statement lines): while it has some, the account is not
+// deleted.
+type User interface {
+	// AccountInUse says, inside tx (which holds the account's lock), why
+	// the account with id cannot go: "" when nothing of the module's
+	// needs it.
+	AccountInUse(ctx context.Context, tx bun.Tx, id uuid.UUID) (string, error)
+}
+
+// ProvideUser registers a constructor of a User with fx.
+func ProvideUser(constructor any) fx.Option {
+	return fx.Provide(fx.Annotate(constructor, fx.As(new(User)), fx.ResultTags(`group:"bankaccount_users"`)))
+}
+
+// ServiceParams are the service's dependencies as fx provides them.
+type ServiceParams struct {
+	fx.In
+
+	DB    *bun.DB
+	Store *Store
+	Clock clock.Clock
+	Users []User `group:"bankaccount_users"`
 }
 
 // NewService returns the service.
-func NewService(db *bun.DB, store *Store, clk clock.Clock) *Service {
-	return &Service{db: db, store: store, clock: clk}
+func NewService(p ServiceParams) *Service {
+	return &Service{db: p.DB, store: p.Store, clock: p.Clock, users: p.Users}
 }
 
 func errNotFound() error { return apierror.NotFound("Bank account not found.") }
@@ -210,6 +237,15 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 		cur, err := s.store.lock(ctx, tx, a.WorkspaceID, a.ID)
 		if err != nil {
 			return err
+		}
+		for _, u := range s.users {
+			msg, err := u.AccountInUse(ctx, tx, a.ID)
+			if err != nil {
+				return err
+			}
+			if msg != "" {
+				return apierror.Conflict("in_use", msg)
+			}
 		}
 		if err := s.store.delete(ctx, tx, a.ID); err != nil {
 			return err

@@ -82,6 +82,34 @@ type camtTx struct {
 	} `xml:"RtrInf"`
 }
 
+// camtTxCode is the bank transaction code: ISO's domain, family and
+// sub-family, or a bank's proprietary code (German banks write
+// "NTRF+109", their business transaction code after the plus).
+type camtTxCode struct {
+	Domn struct {
+		Fmly struct {
+			SubFmlyCd string `xml:"SubFmlyCd"`
+		} `xml:"Fmly"`
+	} `xml:"Domn"`
+	Prtry struct {
+		Cd string `xml:"Cd"`
+	} `xml:"Prtry"`
+}
+
+// returnSubFamilies are the ISO sub-family codes of a reversal: RRTN
+// reversal due to a payment return, UPDD an unpaid direct debit, RPCR
+// reversal due to a cancellation request.
+var returnSubFamilies = map[string]bool{"RRTN": true, "UPDD": true, "RPCR": true}
+
+// isReturn says whether the code marks a returned payment.
+func (c camtTxCode) isReturn() bool {
+	if returnSubFamilies[strings.TrimSpace(c.Domn.Fmly.SubFmlyCd)] {
+		return true
+	}
+	_, gvc, ok := strings.Cut(c.Prtry.Cd, "+")
+	return ok && returnGVC[strings.TrimSpace(gvc)]
+}
+
 type camtEntry struct {
 	NtryRef   string     `xml:"NtryRef"`
 	Amt       camtAmount `xml:"Amt"`
@@ -92,9 +120,10 @@ type camtEntry struct {
 		Value string `xml:",chardata"`
 		Cd    string `xml:"Cd"`
 	} `xml:"Sts"`
-	BookgDt     camtDate `xml:"BookgDt"`
-	ValDt       camtDate `xml:"ValDt"`
-	AcctSvcrRef string   `xml:"AcctSvcrRef"`
+	BkTxCd      camtTxCode `xml:"BkTxCd"`
+	BookgDt     camtDate   `xml:"BookgDt"`
+	ValDt       camtDate   `xml:"ValDt"`
+	AcctSvcrRef string     `xml:"AcctSvcrRef"`
 	NtryDtls    []struct {
 		TxDtls []camtTx `xml:"TxDtls"`
 	} `xml:"NtryDtls"`
@@ -142,24 +171,27 @@ func checkXML(data []byte) (string, error) {
 	return root, nil
 }
 
-func parseCAMT(data []byte) ([]Line, error) {
+// parseCAMT reads the entries one at a time with the decoder's token
+// stream (one Ntry decoded at once), so memory does not grow with the
+// file.
+func parseCAMT(data []byte, emit func(*Line) error) error {
 	ns, err := checkXML(data)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	version, ok := strings.CutPrefix(ns, camtNamespace)
 	if !ok || len(version) != 1 || version[0] < '2' || version[0] > '8' {
-		return nil, parseErr("unsupported_format", "Only camt.053 versions 02 to 08 are read; this file's namespace is %q.", ns)
+		return parseErr("unsupported_format", "Only camt.053 versions 02 to 08 are read; this file's namespace is %q.", ns)
 	}
 	d := xml.NewDecoder(bytes.NewReader(data))
-	var out []Line
+	n := 0
 	for {
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, parseErr("malformed_file", "The XML is malformed: %s.", err.Error())
+			return parseErr("malformed_file", "The XML is malformed: %s.", err.Error())
 		}
 		se, ok := tok.(xml.StartElement)
 		if !ok || se.Name.Local != "Ntry" {
@@ -167,20 +199,23 @@ func parseCAMT(data []byte) ([]Line, error) {
 		}
 		var e camtEntry
 		if err := d.DecodeElement(&e, &se); err != nil {
-			return nil, parseErr("malformed_file", "The XML is malformed: %s.", err.Error())
+			return parseErr("malformed_file", "The XML is malformed: %s.", err.Error())
 		}
-		if len(out) >= MaxLines {
-			return nil, parseErr("too_many_lines", "The file has more than %d entries.", MaxLines)
+		if n >= MaxLines {
+			return parseErr("too_many_lines", "The file has more than %d entries.", MaxLines)
 		}
-		l, err := camtLine(&e, len(out)+1)
+		l, err := camtLine(&e, n+1)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if l != nil {
-			out = append(out, *l)
+			n++
+			if err := emit(l); err != nil {
+				return err
+			}
 		}
 	}
-	return out, nil
+	return nil
 }
 
 func camtLine(e *camtEntry, n int) (*Line, error) {
@@ -210,7 +245,7 @@ func camtLine(e *camtEntry, n int) (*Line, error) {
 	if !credit {
 		l.Amount = -amount
 	}
-	l.IsReturn = strings.TrimSpace(e.RvslInd) == "true"
+	l.IsReturn = strings.TrimSpace(e.RvslInd) == "true" || e.BkTxCd.isReturn()
 	l.BankRef = strings.TrimSpace(e.AcctSvcrRef)
 	if l.BankRef == "" {
 		l.BankRef = strings.TrimSpace(e.NtryRef)
@@ -232,6 +267,9 @@ func camtLine(e *camtEntry, n int) (*Line, error) {
 			}
 			if l.BankRef == "" {
 				l.BankRef = strings.TrimSpace(tx.Refs.AcctSvcrRef)
+			}
+			if e2e := strings.TrimSpace(tx.Refs.EndToEndID); l.EndToEndID == "" && e2e != "" && !strings.EqualFold(e2e, "NOTPROVIDED") {
+				l.EndToEndID = e2e
 			}
 			if c := strings.TrimSpace(tx.RtrInf.Rsn.Cd); c != "" {
 				l.IsReturn, l.ReturnCode = true, c

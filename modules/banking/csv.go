@@ -92,9 +92,9 @@ func (m *CSVMapping) columns() []string {
 	return out
 }
 
-func parseCSV(data []byte, m *CSVMapping) ([]Line, error) {
+func parseCSV(data []byte, m *CSVMapping, emit func(*Line) error) error {
 	if m == nil {
-		return nil, parseErr("unsupported_format", "The file is none of CAMT.053, MT940 or OFX; a CSV file needs a column mapping (mapping_id or mapping).")
+		return parseErr("unsupported_format", "The file is none of CAMT.053, MT940 or OFX; a CSV file needs a column mapping (mapping_id or mapping).")
 	}
 	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
 	r.Comma = []rune(m.Delimiter)[0]
@@ -107,7 +107,6 @@ func parseCSV(data []byte, m *CSVMapping) ([]Line, error) {
 		// a missing column is told against when no row names the date's.
 		best     map[string]int
 		bestHits = -1
-		out      []Line
 		row      int
 	)
 	for {
@@ -117,10 +116,10 @@ func parseCSV(data []byte, m *CSVMapping) ([]Line, error) {
 		}
 		row++
 		if err != nil {
-			return nil, parseErr("malformed_file", "CSV row %d: %s.", row, err.Error())
+			return parseErr("malformed_file", "CSV row %d: %s.", row, err.Error())
 		}
 		if row > MaxLines+20 {
-			return nil, parseErr("too_many_lines", "The file has more than %d rows.", MaxLines)
+			return parseErr("too_many_lines", "The file has more than %d rows.", MaxLines)
 		}
 		if index == nil {
 			// Bank exports start with a preamble (account, period): the
@@ -142,7 +141,7 @@ func parseCSV(data []byte, m *CSVMapping) ([]Line, error) {
 			}
 			if index != nil {
 				if missing := missingColumns(m, index); len(missing) > 0 {
-					return nil, missingErr(missing)
+					return missingErr(missing)
 				}
 			}
 			continue
@@ -152,14 +151,16 @@ func parseCSV(data []byte, m *CSVMapping) ([]Line, error) {
 		}
 		l, err := csvLine(m, index, rec, row)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, *l)
+		if err := emit(l); err != nil {
+			return err
+		}
 	}
 	if index == nil {
-		return nil, missingErr(missingColumns(m, best))
+		return missingErr(missingColumns(m, best))
 	}
-	return out, nil
+	return nil
 }
 
 func headerIndex(rec []string) map[string]int {

@@ -11,26 +11,36 @@ import (
 
 // LineJSON is a bank line as the API shows it.
 type LineJSON struct {
-	ID               string       `json:"id"`
-	BankAccountID    string       `json:"bank_account_id"`
-	Format           string       `json:"format"`
-	BookingDate      string       `json:"booking_date"`
-	ValueDate        *string      `json:"value_date"`
-	Amount           money.Amount `json:"amount"`
-	Currency         string       `json:"currency"`
-	CounterpartyName string       `json:"counterparty_name"`
-	CounterpartyIBAN string       `json:"counterparty_iban"`
-	Remittance       string       `json:"remittance"`
-	BankReference    string       `json:"bank_reference"`
-	IsReturn         bool         `json:"is_return"`
-	ReturnCode       string       `json:"return_code"`
-	Status           string       `json:"status"`
-	Reasons          []string     `json:"reasons"`
-	ContractID       *string      `json:"contract_id"`
-	PaymentID        *string      `json:"payment_id"`
-	ReturnedBy       *string      `json:"returned_by"`
-	CreatedAt        string       `json:"created_at"`
-	UpdatedAt        string       `json:"updated_at"`
+	ID               string        `json:"id"`
+	BankAccountID    string        `json:"bank_account_id"`
+	Format           string        `json:"format"`
+	BookingDate      string        `json:"booking_date"`
+	ValueDate        *string       `json:"value_date"`
+	Amount           money.Amount  `json:"amount"`
+	Currency         string        `json:"currency"`
+	CounterpartyName string        `json:"counterparty_name"`
+	CounterpartyIBAN string        `json:"counterparty_iban"`
+	Remittance       string        `json:"remittance"`
+	BankReference    string        `json:"bank_reference"`
+	IsReturn         bool          `json:"is_return"`
+	ReturnCode       string        `json:"return_code"`
+	Status           string        `json:"status"`
+	Reasons          []string      `json:"reasons"`
+	ContractID       *string       `json:"contract_id"`
+	PaymentID        *string       `json:"payment_id"`
+	ReturnedBy       *string       `json:"returned_by"`
+	EndToEndID       string        `json:"end_to_end_id"`
+	Splits           []SplitJSON   `json:"splits"`
+	BillProposal     *BillProposal `json:"bill_proposal"`
+	CreatedAt        string        `json:"created_at"`
+	UpdatedAt        string        `json:"updated_at"`
+}
+
+// SplitJSON is one contract's share of a split line.
+type SplitJSON struct {
+	ContractID string       `json:"contract_id"`
+	PaymentID  string       `json:"payment_id"`
+	Amount     money.Amount `json:"amount"`
 }
 
 func idOut(id *uuid.UUID) *string {
@@ -51,6 +61,11 @@ func lineOut(l *BankLine) LineJSON {
 	}
 	if out.Reasons == nil {
 		out.Reasons = []string{}
+	}
+	out.EndToEndID, out.BillProposal = l.EndToEndID, l.BillProposal
+	out.Splits = make([]SplitJSON, len(l.Splits))
+	for i, sp := range l.Splits {
+		out.Splits[i] = SplitJSON{ContractID: sp.ContractID.String(), PaymentID: sp.PaymentID.String(), Amount: sp.Amount}
 	}
 	if !l.ValueDate.IsZero() {
 		v := l.ValueDate.String()

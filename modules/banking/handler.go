@@ -59,9 +59,11 @@ func (h *Handler) importStatement(c *fiber.Ctx) error {
 		return fmt.Errorf("open statement: %w", err)
 	}
 	defer func() { _ = f.Close() }()
-	// One byte past the limit tells an oversized file from one at it.
-	data, err := io.ReadAll(io.LimitReader(f, h.svc.MaxBytes()+1))
-	if err != nil {
+	// One byte past the limit tells an oversized file from one at it;
+	// the part's size is known, so the file is read into one buffer of
+	// its size rather than a growing one.
+	data := make([]byte, min(fh.Size, h.svc.MaxBytes()+1))
+	if _, err := io.ReadFull(f, data); err != nil {
 		return fmt.Errorf("read statement: %w", err)
 	}
 	in.Data = data

@@ -23,6 +23,10 @@ type entry struct {
 	IBAN   string
 	Text   string
 	Return string // a return reason code: a returned direct debit
+	E2E    string // the end-to-end reference; "" writes NOTPROVIDED
+	// SubFamily is the CAMT bank transaction code's sub-family ("" is
+	// ESCT, a credit transfer; UPDD an unpaid direct debit).
+	SubFamily string
 }
 
 func (e entry) amount() string { return fmt.Sprintf("%d.%02d", abs(e.Cents)/100, abs(e.Cents)%100) }
@@ -71,8 +75,15 @@ func camt(version int, iban string, entries []entry) []byte {
 		if e.Ref != "" {
 			fmt.Fprintf(&b, "<AcctSvcrRef>%s</AcctSvcrRef>", e.Ref)
 		}
-		b.WriteString("<BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>")
-		fmt.Fprintf(&b, "<NtryDtls><TxDtls><Refs><EndToEndId>NOTPROVIDED</EndToEndId></Refs><RltdPties><%s>%s</%s>", party, name, party)
+		sub, e2e := "ESCT", "NOTPROVIDED"
+		if e.SubFamily != "" {
+			sub = e.SubFamily
+		}
+		if e.E2E != "" {
+			e2e = e.E2E
+		}
+		fmt.Fprintf(&b, "<BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>%s</SubFmlyCd></Fmly></Domn></BkTxCd>", sub)
+		fmt.Fprintf(&b, "<NtryDtls><TxDtls><Refs><EndToEndId>%s</EndToEndId></Refs><RltdPties><%s>%s</%s>", e2e, party, name, party)
 		if e.IBAN != "" {
 			fmt.Fprintf(&b, "<%s><Id><IBAN>%s</IBAN></Id></%s>", acct, e.IBAN, acct)
 		}
@@ -119,6 +130,10 @@ func mt940(entries []entry, closingDelta int64) []byte {
 		purpose := e.Text
 		if e.Return != "" {
 			purpose = "RETOURE " + e.Return + " " + e.Text
+		}
+		if e.E2E != "" {
+			// SEPA's structured purpose, as German banks write it.
+			purpose = "EREF+" + e.E2E + " SVWZ+" + purpose
 		}
 		var sub strings.Builder
 		fmt.Fprintf(&sub, "%s?00GUTSCHR. UEBERWEISUNG", gvc)
@@ -287,8 +302,15 @@ func (f *fixture) contract(t testing.TB, number, tenant string, rent int, startD
 // contractIn is contract with the contract's locale ("" for the default).
 func (f *fixture) contractIn(t testing.TB, number, tenant string, rent int, startDate, locale string) string {
 	t.Helper()
-	prop := id(t, f.app.Post("/api/v1/properties", f.user.Token, map[string]any{"name": "Wohnung " + number, "country_code": "DE"}).Expect(http.StatusCreated))
 	tid := id(t, f.app.Post("/api/v1/contragents", f.user.Token, map[string]any{"kind": "person", "roles": []string{"tenant"}, "name": tenant}).Expect(http.StatusCreated))
+	return f.contractOf(t, number, tid, rent, startDate, locale)
+}
+
+// contractOf adds an active contract of the tenant contragent tid in a
+// property of its own, billed up to today.
+func (f *fixture) contractOf(t testing.TB, number, tid string, rent int, startDate, locale string) string {
+	t.Helper()
+	prop := id(t, f.app.Post("/api/v1/properties", f.user.Token, map[string]any{"name": "Wohnung " + number, "country_code": "DE"}).Expect(http.StatusCreated))
 	body := map[string]any{"property_id": prop, "tenant_id": tid, "number": number,
 		"terms": []any{map[string]any{"code": "MONTHLY_RENT_AMOUNT", "value": rent}, map[string]any{"code": "CONTRACT_START_DATE", "value": startDate}}}
 	if locale != "" {
@@ -354,7 +376,13 @@ type line struct {
 	BookingDate      string   `json:"booking_date"`
 	IsReturn         bool     `json:"is_return"`
 	ReturnCode       string   `json:"return_code"`
-	BankRef          string   `json:"bank_reference"`
+	EndToEndID       string   `json:"end_to_end_id"`
+	Splits           []struct {
+		ContractID string  `json:"contract_id"`
+		PaymentID  string  `json:"payment_id"`
+		Amount     float64 `json:"amount"`
+	} `json:"splits"`
+	BankRef string `json:"bank_reference"`
 }
 
 func (l line) BankReference() string { return l.BankRef }

@@ -2,6 +2,7 @@ package banking
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -30,6 +31,7 @@ const (
 	ReasonReturnedDebit  = "returned_debit"
 	ReasonReturnNotFound = "returned_payment_not_found"
 	ReasonDebit          = "debit"
+	ReasonSupplier       = "supplier_name" // a debit's payee is one of the workspace's suppliers
 	ReasonManual         = "manual_match"
 	ReasonIgnored        = "ignored"
 )
@@ -163,25 +165,54 @@ func oneInsert(short, long string) bool {
 // ("W1") are one edit from too many others.
 const minTypoKey = 4
 
+// index finds the contracts a line's numbers and words name without
+// comparing the line with every contract: a statement of 10,000 lines
+// against 1,000 contracts would be ten million comparisons.
+type index struct {
+	cands []*candidate
+	// byKey are the contracts by their number's key; byWord by the first
+	// of their tenant's name words.
+	byKey, byWord map[string][]int
+}
+
+func newIndex(cands []*candidate) *index {
+	x := &index{cands: cands, byKey: map[string][]int{}, byWord: map[string][]int{}}
+	for i, c := range cands {
+		if c.key != "" {
+			x.byKey[c.key] = append(x.byKey[c.key], i)
+		}
+		if len(c.nameTokens) > 0 {
+			x.byWord[c.nameTokens[0]] = append(x.byWord[c.nameTokens[0]], i)
+		}
+	}
+	return x
+}
+
+// ids are the contracts at the positions, in the contracts' order (the
+// order of the signals: the first is a suggestion's candidate).
+func (x *index) ids(pos []int) []uuid.UUID {
+	slices.Sort(pos)
+	out := make([]uuid.UUID, 0, len(pos))
+	for i, p := range pos {
+		if i == 0 || p != pos[i-1] {
+			out = append(out, x.cands[p].ID)
+		}
+	}
+	return out
+}
+
 // findRefs fills s.exact and s.typo from the text.
-func findRefs(s *signals, cands []*candidate, text string) {
+func findRefs(s *signals, x *index, text string) {
 	toks := refTokens(text)
-	seen := map[string]bool{}
+	var pos []int
 	for _, t := range toks {
-		seen[t] = true
+		pos = append(pos, x.byKey[t]...)
 	}
-	for _, c := range cands {
-		if c.key == "" {
-			continue
-		}
-		if seen[c.key] {
-			s.exact = append(s.exact, c.ID)
-		}
-	}
-	if len(s.exact) > 0 {
+	if len(pos) > 0 {
+		s.exact = x.ids(pos)
 		return
 	}
-	for _, c := range cands {
+	for _, c := range x.cands {
 		if len(c.key) < minTypoKey || !hasDigit(c.key) {
 			continue
 		}
@@ -196,25 +227,25 @@ func findRefs(s *signals, cands []*candidate, text string) {
 
 // findNames fills s.name: contracts whose tenant's every name word is
 // among the payer's name's and the text's words.
-func findNames(s *signals, cands []*candidate, name, text string) {
+func findNames(s *signals, x *index, name, text string) {
 	have := map[string]bool{}
 	for _, w := range words(name + " " + text) {
 		have[w] = true
 	}
-	for _, c := range cands {
-		if len(c.nameTokens) == 0 {
-			continue
-		}
-		all := true
-		for _, w := range c.nameTokens {
-			if !have[w] {
-				all = false
-				break
+	var pos []int
+	for w := range have {
+		for _, p := range x.byWord[w] {
+			all := true
+			for _, tok := range x.cands[p].nameTokens {
+				all = all && have[tok]
+			}
+			if all {
+				pos = append(pos, p)
 			}
 		}
-		if all {
-			s.name = append(s.name, c.ID)
-		}
+	}
+	if len(pos) > 0 {
+		s.name = x.ids(pos)
 	}
 }
 

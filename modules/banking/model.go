@@ -39,6 +39,7 @@ type BankLine struct {
 	CounterpartyIBAN string       `bun:"counterparty_iban,notnull"`
 	Remittance       string       `bun:"remittance,notnull"`
 	BankReference    string       `bun:"bank_reference,notnull"`
+	EndToEndID       string       `bun:"end_to_end_id,notnull"`
 	IsReturn         bool         `bun:"is_return,notnull"`
 	ReturnCode       string       `bun:"return_code,notnull"`
 	Status           string       `bun:"status,notnull"`
@@ -47,8 +48,32 @@ type BankLine struct {
 	PropertyID       *uuid.UUID   `bun:"property_id"`
 	PaymentID        *uuid.UUID   `bun:"payment_id"`
 	ReturnedBy       *uuid.UUID   `bun:"returned_by"`
-	CreatedAt        time.Time    `bun:"created_at,notnull"`
-	UpdatedAt        time.Time    `bun:"updated_at,notnull"`
+	// Splits are the payments of a line split over several contracts of
+	// one payer (nil when the line paid one contract or none).
+	Splits []LineSplit `bun:"splits,type:json,nullzero"`
+	// BillProposal is the bill a debit line may be, nil for other lines.
+	BillProposal *BillProposal `bun:"bill_proposal,type:json,nullzero"`
+	CreatedAt    time.Time     `bun:"created_at,notnull"`
+	UpdatedAt    time.Time     `bun:"updated_at,notnull"`
+}
+
+// LineSplit is the share of a split line that one contract received, and
+// the payment posted for it.
+type LineSplit struct {
+	ContractID uuid.UUID    `json:"contract_id"`
+	PaymentID  uuid.UUID    `json:"payment_id"`
+	Amount     money.Amount `json:"amount"`
+}
+
+// BillProposal is the bill a debit line may be: what a client sends to
+// POST /properties/{id}/bills with the property and the category it
+// picks.
+type BillProposal struct {
+	SupplierID *uuid.UUID   `json:"supplier_id"`
+	BillDate   period.Date  `json:"bill_date"`
+	PaidOn     period.Date  `json:"paid_on"`
+	Amount     money.Amount `json:"amount"`
+	Note       string       `json:"note"`
 }
 
 // PayerIBAN is a row of bank_payer_ibans: an IBAN that paid a contract.

@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/bankaccounts"
 	"github.com/propman/propman/modules/banking/migrations"
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/module"
@@ -52,6 +53,7 @@ func Entry() module.Entry {
 		Options: fx.Module(Name,
 			fx.Provide(fx.Private, NewConfig, NewStore, NewService, NewHandler),
 			module.ProvideRoutes(NewRoutes),
+			bankaccounts.ProvideUser(newAccountUser),
 		),
 	}
 }

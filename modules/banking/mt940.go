@@ -24,38 +24,63 @@ type mtField struct {
 	value string
 }
 
-// mtFields splits the file into its :tag: fields; a field's value runs to
-// the next line that starts a field or ends the statement ("-").
-func mtFields(data []byte) ([]mtField, error) {
+// mtReader reads the file's :tag: fields one at a time with a line
+// scanner; a field's value runs to the next line that starts a field or
+// ends the statement ("-"). Memory holds one field, not the file's.
+type mtReader struct {
+	sc    *bufio.Scanner
+	lines int
+	// next is the field begun by the last line read, not returned yet.
+	next *mtField
+	done bool
+}
+
+func newMTReader(data []byte) *mtReader {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 1024), maxTextLine)
-	var out []mtField
-	count := 0
-	for sc.Scan() {
-		count++
-		if count > MaxLines*4 {
+	return &mtReader{sc: sc}
+}
+
+// field returns the next field, nil at the end of the file.
+func (r *mtReader) field() (*mtField, error) {
+	for !r.done {
+		if !r.sc.Scan() {
+			r.done = true
+			if err := r.sc.Err(); err != nil {
+				return nil, parseErr("malformed_file", "The MT940 file has a line longer than %d characters.", maxTextLine)
+			}
+			break
+		}
+		r.lines++
+		if r.lines > MaxLines*4 {
 			return nil, parseErr("too_many_lines", "The file has more than %d lines.", MaxLines*4)
 		}
-		line := strings.TrimRight(sc.Text(), "\r")
+		line := strings.TrimRight(r.sc.Text(), "\r")
+		var started *mtField
 		switch {
 		case strings.HasPrefix(line, "{") || strings.TrimSpace(line) == "" || strings.HasPrefix(line, "}"):
 			continue
 		case line == "-" || line == "-}":
-			out = append(out, mtField{tag: "-"})
+			started = &mtField{tag: "-"}
 		case len(line) > 3 && line[0] == ':' && strings.Index(line[1:], ":") > 0 && strings.Index(line[1:], ":") <= 4:
 			end := strings.Index(line[1:], ":") + 1
-			out = append(out, mtField{tag: line[1:end], value: line[end+1:]})
+			started = &mtField{tag: line[1:end], value: line[end+1:]}
 		default:
-			if len(out) == 0 {
+			if r.next == nil {
 				return nil, parseErr("malformed_file", "The MT940 file does not start with a field.")
 			}
-			out[len(out)-1].value += "\n" + line
+			r.next.value += "\n" + line
+			continue
 		}
+		if prev := r.next; prev != nil {
+			r.next = started
+			return prev, nil
+		}
+		r.next = started
 	}
-	if err := sc.Err(); err != nil {
-		return nil, parseErr("malformed_file", "The MT940 file has a line longer than %d characters.", maxTextLine)
-	}
-	return out, nil
+	prev := r.next
+	r.next = nil
+	return prev, nil
 }
 
 // mtBalance reads a :60F:/:62F: balance: C or D, YYMMDD, currency, amount.
@@ -83,64 +108,84 @@ func mtDate(s string) (period.Date, bool) {
 	return d, err == nil
 }
 
-func parseMT940(data []byte) ([]Line, error) {
-	fields, err := mtFields(data)
-	if err != nil {
-		return nil, err
-	}
+// parseMT940 reads the statements field by field; a :61: line is given
+// to emit once the field after it (its :86:, if any) is read.
+func parseMT940(data []byte, emit func(*Line) error) error {
+	r := newMTReader(data)
 	var (
-		out      []Line
-		opening  money.Amount
-		sum      money.Amount
-		inStmt   bool
-		currency string
+		opening, sum money.Amount
+		currency     string
+		n, fields    int
+		pending      *Line
 	)
-	for i := 0; i < len(fields); i++ {
-		f := fields[i]
+	flush := func() error {
+		if pending == nil {
+			return nil
+		}
+		l := pending
+		pending = nil
+		sum += l.Amount
+		return emit(l)
+	}
+	for {
+		f, err := r.field()
+		if err != nil {
+			return err
+		}
+		if f == nil {
+			break
+		}
+		fields++
+		if f.tag == "86" && pending != nil {
+			mtPurpose(pending, f.value)
+			if err := flush(); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := flush(); err != nil {
+			return err
+		}
 		switch f.tag {
 		case "20":
-			inStmt, sum = true, 0
+			sum = 0
 		case "60F", "60M":
 			a, ccy, ok := mtBalance(f.value)
 			if !ok {
-				return nil, parseErr("malformed_file", "The opening balance %q is malformed.", f.value)
+				return parseErr("malformed_file", "The opening balance %q is malformed.", f.value)
 			}
-			opening, currency, inStmt = a, ccy, true
+			opening, currency = a, ccy
 		case "61":
-			if len(out) >= MaxLines {
-				return nil, parseErr("too_many_lines", "The file has more than %d entries.", MaxLines)
+			if n >= MaxLines {
+				return parseErr("too_many_lines", "The file has more than %d entries.", MaxLines)
 			}
-			l, err := mtLine(f.value, len(out)+1)
+			l, err := mtLine(f.value, n+1)
 			if err != nil {
-				return nil, err
+				return err
 			}
+			n++
 			l.Currency = currency
-			if i+1 < len(fields) && fields[i+1].tag == "86" {
-				mtPurpose(l, fields[i+1].value)
-				i++
-			}
-			sum += l.Amount
-			out = append(out, *l)
+			pending = l
 		case "62F", "62M":
 			closing, _, ok := mtBalance(f.value)
 			if !ok {
-				return nil, parseErr("malformed_file", "The closing balance %q is malformed.", f.value)
+				return parseErr("malformed_file", "The closing balance %q is malformed.", f.value)
 			}
 			if opening+sum != closing {
-				return nil, parseErr("unbalanced_statement",
+				return parseErr("unbalanced_statement",
 					"The statement does not add up: opening balance %s plus its entries %s is %s, but the closing balance is %s.",
 					opening, sum, opening+sum, closing)
 			}
 			opening, sum = closing, 0
-		case "-":
-			inStmt = false
 		}
 	}
-	_ = inStmt
-	if len(fields) == 0 {
-		return nil, parseErr("malformed_file", "The MT940 file holds no statement.")
+	if err := flush(); err != nil {
+		return err
 	}
-	return out, nil
+	if fields == 0 {
+		return parseErr("malformed_file", "The MT940 file holds no statement.")
+	}
+	return nil
 }
 
 // mtLine reads a :61: statement line.
@@ -243,6 +288,7 @@ func mtPurpose(l *Line, v string) {
 	}
 	l.Remittance = joinSubfields(purpose)
 	l.Name = joinSubfields(name)
+	l.EndToEndID = sepaField(strings.Join(purpose, ""), "EREF+")
 	if l.IsReturn {
 		// SEPA returns carry the reason as "RTRN ... AM04" or in SVWZ.
 		for _, code := range []string{"AC04", "AC06", "AM04", "MD06", "MS02", "MS03", "MD01", "SL01"} {
@@ -252,6 +298,37 @@ func mtPurpose(l *Line, v string) {
 			}
 		}
 	}
+}
+
+// sepaField is the value of a SEPA purpose keyword (EREF+, MREF+, SVWZ+)
+// in the :86: purpose: up to the next keyword (four capitals and a plus)
+// or the end; "" when absent or NOTPROVIDED. The subfields are joined
+// without spaces first: a bank cuts the reference at 27 characters.
+func sepaField(purpose, key string) string {
+	_, rest, ok := strings.Cut(purpose, key)
+	if !ok {
+		return ""
+	}
+	for i := 0; i+5 <= len(rest); i++ {
+		if rest[i+4] == '+' && isUpper(rest[i:i+4]) {
+			rest = rest[:i]
+			break
+		}
+	}
+	v := strings.TrimSpace(rest)
+	if strings.EqualFold(v, "NOTPROVIDED") {
+		return ""
+	}
+	return v
+}
+
+func isUpper(s string) bool {
+	for _, c := range s {
+		if c < 'A' || c > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // joinSubfields joins ?20-?29 texts: a subfield filled to its 27

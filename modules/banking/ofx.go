@@ -66,13 +66,13 @@ func ofxTags(data []byte) ([]ofxTag, error) {
 	return out, nil
 }
 
-func parseOFX(data []byte) ([]Line, error) {
+func parseOFX(data []byte, emit func(*Line) error) error {
 	tags, err := ofxTags(data)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var (
-		out      []Line
+		n        int
 		cur      map[string]string
 		inTo     bool
 		currency string
@@ -87,15 +87,18 @@ func parseOFX(data []byte) ([]Line, error) {
 			if cur == nil {
 				continue
 			}
-			if len(out) >= MaxLines {
-				return nil, parseErr("too_many_lines", "The file has more than %d entries.", MaxLines)
+			if n >= MaxLines {
+				return parseErr("too_many_lines", "The file has more than %d entries.", MaxLines)
 			}
-			l, err := ofxLine(cur, len(out)+1)
+			l, err := ofxLine(cur, n+1)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			l.Currency = currency
-			out = append(out, *l)
+			n++
+			if err := emit(l); err != nil {
+				return err
+			}
 			cur = nil
 		case cur != nil && (t.name == "BANKACCTTO" || t.name == "CCACCTTO"):
 			inTo = !t.close
@@ -108,9 +111,9 @@ func parseOFX(data []byte) ([]Line, error) {
 		}
 	}
 	if cur != nil {
-		return nil, parseErr("malformed_file", "The OFX file ends inside a transaction.")
+		return parseErr("malformed_file", "The OFX file ends inside a transaction.")
 	}
-	return out, nil
+	return nil
 }
 
 func ofxLine(f map[string]string, n int) (*Line, error) {

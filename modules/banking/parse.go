@@ -45,7 +45,11 @@ type Line struct {
 	Remittance string
 	// BankRef is the bank's own reference of the entry, "" when it gives
 	// none (then a hash of the line stands for it).
-	BankRef    string
+	BankRef string
+	// EndToEndID is the payer's end-to-end reference (CAMT EndToEndId,
+	// MT940 ?20 EREF+), "" when none or NOTPROVIDED: a returned direct
+	// debit quotes the one of the debit it returns.
+	EndToEndID string
 	IsReturn   bool
 	ReturnCode string
 }
@@ -90,44 +94,53 @@ func Sniff(data []byte) string {
 	return ""
 }
 
-// Parse reads data in the given format. Every text is cleaned (control
-// characters become spaces, runs of spaces one) and bounded.
-func Parse(format string, data []byte, mapping *CSVMapping) ([]Line, error) {
+// ParseEach reads data in the given format and gives each booked line to
+// emit as it is read (the parsers stream: memory holds one entry, not the
+// file's lines). Every text is cleaned (control characters become
+// spaces, runs of spaces one) and bounded. A file that is broken further
+// on fails after its earlier lines were given: a caller that must import
+// all or nothing reads the file once without keeping anything first.
+func ParseEach(format string, data []byte, mapping *CSVMapping, emit func(*Line) error) error {
 	if !utf8.Valid(data) {
 		// German MT940 and CSV files are often Latin-1: read them so
 		// rather than refuse them.
 		data = latin1ToUTF8(data)
 	}
-	var (
-		lines []Line
-		err   error
-	)
-	switch format {
-	case FormatCAMT:
-		lines, err = parseCAMT(data)
-	case FormatMT940:
-		lines, err = parseMT940(data)
-	case FormatOFX:
-		lines, err = parseOFX(data)
-	case FormatCSV:
-		lines, err = parseCSV(data, mapping)
-	default:
-		return nil, parseErr("unsupported_format", "The file is none of CAMT.053, MT940, OFX or CSV with a column mapping.")
-	}
-	if err != nil {
-		return nil, err
-	}
-	for i := range lines {
-		l := &lines[i]
+	each := func(l *Line) error {
 		l.Name = clean(l.Name, maxNameLen)
 		l.Remittance = clean(l.Remittance, maxRemittanceLen)
 		l.BankRef = clean(l.BankRef, maxRefLen)
+		l.EndToEndID = clean(l.EndToEndID, maxRefLen)
 		l.IBAN = normalizeIBAN(l.IBAN)
 		if l.Currency == "" {
 			l.Currency = "EUR"
 		}
+		return emit(l)
 	}
-	return lines, nil
+	switch format {
+	case FormatCAMT:
+		return parseCAMT(data, each)
+	case FormatMT940:
+		return parseMT940(data, each)
+	case FormatOFX:
+		return parseOFX(data, each)
+	case FormatCSV:
+		return parseCSV(data, mapping, each)
+	}
+	return parseErr("unsupported_format", "The file is none of CAMT.053, MT940, OFX or CSV with a column mapping.")
+}
+
+// Parse reads every line of data in the given format (ParseEach, kept).
+func Parse(format string, data []byte, mapping *CSVMapping) ([]Line, error) {
+	var out []Line
+	err := ParseEach(format, data, mapping, func(l *Line) error {
+		out = append(out, *l)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func latin1ToUTF8(b []byte) []byte {

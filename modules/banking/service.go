@@ -6,7 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,18 +58,6 @@ func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Mic
 
 func errLineNotFound() error { return apierror.NotFound("Bank line not found.") }
 
-// Result is what an import did.
-type Result struct {
-	Format     string `json:"format"`
-	Lines      int    `json:"lines"`
-	Duplicates int    `json:"duplicates"`
-	Posted     int    `json:"posted"`
-	Suggested  int    `json:"suggested"`
-	Unmatched  int    `json:"unmatched"`
-	Debits     int    `json:"debits"`
-	Returns    int    `json:"returns"`
-}
-
 // ImportInput is a statement file and how to read it when it is a CSV.
 type ImportInput struct {
 	Data      []byte
@@ -82,136 +70,19 @@ func (s *Service) Account(ctx context.Context, p auth.Principal, rawID string) (
 	return s.accounts.Get(ctx, &p, rawID)
 }
 
-// Import reads a statement into the account and decides each new line.
-// The account is checked first, so a stranger learns nothing of the
-// file's faults; a file that cannot be read imports nothing.
-func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccounts.Account, in ImportInput) (*Result, error) {
-	if acct.WorkspaceID != p.WorkspaceID {
-		// An administrator reaches other workspaces' accounts, but the
-		// matcher reads the caller's workspace's contracts.
-		return nil, apierror.Forbidden("Import a statement from within the account's workspace.")
-	}
-	if int64(len(in.Data)) > s.cfg.MaxBytes {
-		return nil, apierror.New(http.StatusRequestEntityTooLarge, "file_too_large",
-			fmt.Sprintf("The file is larger than %d bytes, the limit of one statement (modules.banking.maxbytes).", s.cfg.MaxBytes))
-	}
-	if len(in.Data) == 0 {
-		return nil, apierror.Validation("file: is empty")
-	}
-	mapping := in.Mapping
-	if in.MappingID != "" {
-		id, err := uuid.Parse(in.MappingID)
-		if err != nil {
-			return nil, apierror.Validation("mapping_id: must be a UUID")
-		}
-		m, err := s.store.mapping(ctx, acct.ID, id)
-		if errors.Is(err, errNotFound) {
-			return nil, apierror.Validation("mapping_id: is not a CSV mapping of this bank account")
-		}
-		if err != nil {
-			return nil, err
-		}
-		mapping = &m.Spec
-	} else if mapping != nil {
-		if d := mapping.check(); len(d) > 0 {
-			return nil, apierror.Validation(d...)
-		}
-	}
-	format := Sniff(in.Data)
-	switch {
-	case format == "" && mapping != nil:
-		format = FormatCSV
-	case format == "xml":
-		return nil, apierror.New(http.StatusBadRequest, "unsupported_format", "The XML file is neither a camt.053 statement nor an OFX file.")
-	}
-	parsed, err := Parse(format, in.Data, mapping)
-	var pe *ParseError
-	if errors.As(err, &pe) {
-		return nil, apierror.New(http.StatusBadRequest, pe.Code, pe.Msg)
-	}
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Format: format, Lines: len(parsed)}
-	book, err := s.loadBook(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	seen := map[string]int{}
-	lines := make([]*BankLine, len(parsed))
-	for i := range parsed {
-		lines[i] = s.newLine(acct, format, &parsed[i], seen)
-		if lines[i].Currency != acct.Currency && acct.Currency != "" {
-			lines[i].Reasons = append(lines[i].Reasons, ReasonCurrency)
-		}
-	}
-	// A transaction per chunk of lines, not per line: a commit is most of
-	// a line's cost. Lines are decided in the file's order, so a chunk's
-	// later lines see what its earlier ones learnt.
-	for start := 0; start < len(lines); start += importChunk {
-		chunk := lines[start:min(start+importChunk, len(lines))]
-		var counts Result
-		err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-			counts = Result{}
-			if err := s.readChunk(ctx, tx, book, chunk); err != nil {
-				return err
-			}
-			for _, l := range chunk {
-				created, err := s.decideAndStore(ctx, tx, p, book, l)
-				if err != nil {
-					return err
-				}
-				count(&counts, l, created)
-			}
-			return activity.RecordAll(ctx, tx, book.entries)
-		})
-		if err != nil {
-			return nil, err
-		}
-		res.Duplicates += counts.Duplicates
-		res.Posted += counts.Posted
-		res.Suggested += counts.Suggested
-		res.Unmatched += counts.Unmatched
-		res.Debits += counts.Debits
-		res.Returns += counts.Returns
-	}
-	return res, nil
-}
-
-// importChunk is how many lines one transaction of an import decides.
-const importChunk = 100
-
-// count adds what happened to l to r.
-func count(r *Result, l *BankLine, created bool) {
-	switch {
-	case !created:
-		r.Duplicates++
-	case l.IsReturn && l.Status == Posted:
-		r.Returns++
-	case l.Status == Posted:
-		r.Posted++
-	case l.Status == Suggested:
-		r.Suggested++
-	case l.Status == Debit:
-		r.Debits++
-	default:
-		r.Unmatched++
-	}
-}
-
 // newLine makes the row of a parsed line. Its entry key is the bank's
 // reference when it gives one, else a hash of what the line says and of
 // how many identical lines came before it in the file: two equal
 // transfers on one day stay two lines, and the same file again (or an
 // overlapping one) gives the same keys.
-func (s *Service) newLine(acct *bankaccounts.Account, format string, pl *Line, seen map[string]int) *BankLine {
+func (s *Service) newLine(acct *bankaccounts.Account, format string, pl *Line, seen map[[32]byte]int) *BankLine {
 	now := s.now()
 	id, _ := uuid.NewV7()
 	l := &BankLine{
 		ID: id, WorkspaceID: acct.WorkspaceID, BankAccountID: acct.ID, Format: format,
 		BookingDate: pl.BookingDate, ValueDate: pl.ValueDate, Amount: pl.Amount, Currency: pl.Currency,
 		CounterpartyName: pl.Name, CounterpartyIBAN: pl.IBAN, Remittance: pl.Remittance, BankReference: pl.BankRef,
-		IsReturn: pl.IsReturn, ReturnCode: clean(pl.ReturnCode, 10), Reasons: []string{}, CreatedAt: now, UpdatedAt: now,
+		EndToEndID: pl.EndToEndID, IsReturn: pl.IsReturn, ReturnCode: clean(pl.ReturnCode, 10), Reasons: []string{}, CreatedAt: now, UpdatedAt: now,
 	}
 	content := strings.Join([]string{pl.BookingDate.String(), pl.Amount.String(), pl.IBAN, fold(pl.Name), fold(pl.Remittance)}, "\x1f")
 	if pl.BankRef != "" && !strings.EqualFold(pl.BankRef, "NONREF") {
@@ -219,44 +90,57 @@ func (s *Service) newLine(acct *bankaccounts.Account, format string, pl *Line, s
 		// guard against one that repeats across years.
 		content = "ref\x1f" + pl.BankRef + "\x1f" + pl.BookingDate.String() + "\x1f" + pl.Amount.String()
 	}
-	n := seen[content]
-	seen[content] = n + 1
+	// The count is kept by the content's hash: 32 bytes a distinct line,
+	// whatever its texts' length.
+	h := sha256.Sum256([]byte(content))
+	n := seen[h]
+	seen[h] = n + 1
 	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x1f%d", content, n)))
 	l.EntryKey = hex.EncodeToString(sum[:])
 	return l
 }
 
 // book is what the matcher knows of the workspace's contracts for one
-// import.
+// import, and of the payer IBANs for the batch being decided.
 type book struct {
 	cands []*candidate
 	byID  map[uuid.UUID]*candidate
-	// What readChunk read for the chunk of lines being decided: the entry
-	// keys the account has, the contracts the chunk's IBANs paid; and the
-	// activity entries the chunk writes at its end.
-	known   map[string]bool
-	ibans   map[string][]uuid.UUID
-	entries []activity.Entry
+	ibans map[string][]uuid.UUID
+	// providers are the workspace's contragents with the provider role:
+	// the suppliers a debit line may pay.
+	providers []provider
+	idx       *index
 }
 
-// readChunk reads, inside tx, what deciding the chunk needs to know in
-// two statements instead of two a line.
-func (s *Service) readChunk(ctx context.Context, tx bun.Tx, b *book, chunk []*BankLine) error {
-	keys := make([]string, 0, len(chunk))
-	ibans := make([]string, 0, len(chunk))
-	for _, l := range chunk {
-		keys = append(keys, l.EntryKey)
-		if l.CounterpartyIBAN != "" {
-			ibans = append(ibans, l.CounterpartyIBAN)
+// provider is a supplier as the bill proposal knows it.
+type provider struct {
+	id     uuid.UUID
+	tokens []string
+}
+
+// billProposal is the bill a debit line may be (README "Debits"): the
+// supplier whose every name word is in the payee's name, when exactly one
+// is; dated and paid on the booking day, the amount paid.
+func billProposal(b *book, l *BankLine) *BillProposal {
+	have := map[string]bool{}
+	for _, w := range words(l.CounterpartyName) {
+		have[w] = true
+	}
+	var found []uuid.UUID
+	for _, p := range b.providers {
+		all := len(p.tokens) > 0
+		for _, w := range p.tokens {
+			all = all && have[w]
+		}
+		if all {
+			found = append(found, p.id)
 		}
 	}
-	var err error
-	if b.known, err = s.store.existing(ctx, tx, chunk[0].BankAccountID, keys); err != nil {
-		return err
+	bp := &BillProposal{BillDate: l.BookingDate, PaidOn: l.BookingDate, Amount: -l.Amount, Note: clean(l.CounterpartyName+" "+l.Remittance, 2000)}
+	if len(found) == 1 {
+		bp.SupplierID = &found[0]
 	}
-	b.ibans, err = s.store.payerContracts(ctx, tx, chunk[0].WorkspaceID, ibans)
-	b.entries = b.entries[:0]
-	return err
+	return bp
 }
 
 // bookPage is how many contracts or contragents one read of loadBook
@@ -269,6 +153,7 @@ const bookPage = listing.MaxPerPage
 // contragents' own lists.
 func (s *Service) loadBook(ctx context.Context, p auth.Principal) (*book, error) {
 	names := map[uuid.UUID]string{}
+	b := &book{byID: map[uuid.UUID]*candidate{}}
 	if s.parties != nil {
 		for page := 1; ; page++ {
 			list, _, err := s.parties.List(ctx, &p, contragents.ListFilter{}, listing.Query{Page: page, PerPage: bookPage}.Uncounted())
@@ -277,13 +162,15 @@ func (s *Service) loadBook(ctx context.Context, p auth.Principal) (*book, error)
 			}
 			for _, c := range list {
 				names[c.ID] = c.Name
+				if c.HasRole(contragents.RoleProvider) {
+					b.providers = append(b.providers, provider{id: c.ID, tokens: nameTokens(c.Name)})
+				}
 			}
 			if len(list) < bookPage {
 				break
 			}
 		}
 	}
-	b := &book{byID: map[uuid.UUID]*candidate{}}
 	for page := 1; ; page++ {
 		list, _, err := s.contracts.List(ctx, &p, contracts.ListFilter{}, listing.Query{Page: page, PerPage: bookPage}.Uncounted())
 		if err != nil {
@@ -302,20 +189,8 @@ func (s *Service) loadBook(ctx context.Context, p auth.Principal) (*book, error)
 			break
 		}
 	}
+	b.idx = newIndex(b.cands)
 	return b, nil
-}
-
-// owed returns what the contract's open charges still owe, oldest first.
-func (s *Service) owed(ctx context.Context, db bun.IDB, c *candidate) ([]money.Amount, error) {
-	open, err := expenses.OpenCharges(ctx, db, c.PropertyID, &c.ID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]money.Amount, 0, len(open))
-	for _, ch := range open {
-		out = append(out, ch.Amount-ch.PaidAmount)
-	}
-	return out, nil
 }
 
 // decision is the matcher's verdict on a line.
@@ -325,16 +200,20 @@ type decision struct {
 	reasons  []string
 	// learn: the line's IBAN is to be remembered for the contract.
 	learn bool
+	// split: the contracts of one payer the line is split over (the
+	// first is contract), nil when it pays one.
+	split []uuid.UUID
 }
 
-// decide runs the matching rules (README "Matching") on a credit line.
-func (s *Service) decide(ctx context.Context, db bun.IDB, b *book, l *BankLine) (decision, error) {
+// signalsOf finds what the line's text, name and IBAN say (README
+// "Matching"): numbers, receipts, names, learnt IBANs.
+func (s *Service) signalsOf(ctx context.Context, db bun.IDB, b *book, l *BankLine) (signals, error) {
 	var sg signals
-	findRefs(&sg, b.cands, l.Remittance)
+	findRefs(&sg, b.idx, l.Remittance)
 	if err := s.findReceipts(ctx, db, &sg, b, l); err != nil {
-		return decision{}, err
+		return sg, err
 	}
-	findNames(&sg, b.cands, l.CounterpartyName, l.Remittance)
+	findNames(&sg, b.idx, l.CounterpartyName, l.Remittance)
 	if l.CounterpartyIBAN != "" {
 		for _, id := range b.ibans[l.CounterpartyIBAN] {
 			if _, ok := b.byID[id]; ok {
@@ -342,12 +221,15 @@ func (s *Service) decide(ctx context.Context, db bun.IDB, b *book, l *BankLine) 
 			}
 		}
 	}
+	return sg, nil
+}
+
+// decide runs the matching rules (README "Matching") on a credit line
+// with its signals; owed gives what a contract's open charges still owe,
+// oldest first.
+func (s *Service) decide(b *book, l *BankLine, sg signals, owed func(*candidate) []money.Amount) (decision, error) {
 	amountOf := func(c *candidate) (string, error) {
-		owed, err := s.owed(ctx, db, c)
-		if err != nil {
-			return "", err
-		}
-		return amountReason(l.Amount, owed), nil
+		return amountReason(l.Amount, owed(c)), nil
 	}
 	reasonsFor := func(c *candidate, ref string) ([]string, bool, error) {
 		var r []string
@@ -398,6 +280,15 @@ func (s *Service) decide(ctx context.Context, db bun.IDB, b *book, l *BankLine) 
 			return out
 		}
 		return ids
+	}
+	// Several contracts of one tenant named, or paid before from the
+	// IBAN, and none of another's: the line is split over them (README
+	// "One payer, several contracts").
+	if ids := oneTenant(b, sg.exact); len(ids) > 1 {
+		return s.splitDecision(b, sg, ids, ReasonReference, true, reasonsFor)
+	}
+	if ids := oneTenant(b, sg.iban); len(ids) > 1 && len(sg.exact) == 0 && len(sg.typo) == 0 {
+		return s.splitDecision(b, sg, ids, "", false, reasonsFor)
 	}
 	sg.exact, sg.typo = narrow(sg.exact), narrow(sg.typo)
 	switch {
@@ -459,6 +350,48 @@ func (s *Service) decide(ctx context.Context, db bun.IDB, b *book, l *BankLine) 
 	return decision{status: Unmatched, reasons: []string{ReasonNoSignal}}, nil
 }
 
+// oneTenant returns ids when they are two or more contracts of one
+// tenant, nil otherwise.
+func oneTenant(b *book, ids []uuid.UUID) []uuid.UUID {
+	if len(ids) < 2 {
+		return nil
+	}
+	tenant := b.byID[ids[0]].TenantID
+	for _, id := range ids {
+		if t := b.byID[id].TenantID; t == uuid.Nil || t != tenant {
+			return nil
+		}
+	}
+	return ids
+}
+
+// splitDecision posts a line over the contracts ids of one tenant unless
+// the payer's name or IBAN points at another tenant's contract.
+func (s *Service) splitDecision(b *book, sg signals, ids []uuid.UUID, ref string, learn bool,
+	reasonsFor func(*candidate, string) ([]string, bool, error)) (decision, error) {
+	c := b.byID[ids[0]]
+	r, _, err := reasonsFor(c, ref)
+	if err != nil {
+		return decision{}, err
+	}
+	conflict := false
+	for _, id := range sg.name {
+		conflict = conflict || !contains(ids, id)
+	}
+	if len(sg.iban) > 0 {
+		own := false
+		for _, id := range sg.iban {
+			own = own || contains(ids, id)
+		}
+		conflict = conflict || (!own && len(sg.name) == 0)
+	}
+	r = slices.DeleteFunc(r, func(x string) bool { return x == ReasonConflict })
+	if conflict {
+		return decision{status: Suggested, contract: c, reasons: append(r, ReasonConflict)}, nil
+	}
+	return decision{status: Posted, contract: c, reasons: append(r, ReasonSplit), learn: learn, split: ids}, nil
+}
+
 // findReceipts adds to sg.exact the contracts whose receipts' numbers the
 // line's text quotes (the payment the receipt was for names the contract).
 func (s *Service) findReceipts(ctx context.Context, db bun.IDB, sg *signals, b *book, l *BankLine) error {
@@ -485,85 +418,6 @@ func (s *Service) findReceipts(ctx context.Context, db bun.IDB, sg *signals, b *
 		sg.byReceipt[*pay.ContractID] = true
 	}
 	return nil
-}
-
-// decideAndStore decides l and stores it with what the decision does,
-// inside tx; false when the account had the line already.
-func (s *Service) decideAndStore(ctx context.Context, tx bun.Tx, p auth.Principal, b *book, l *BankLine) (bool, error) {
-	if b.known[l.EntryKey] {
-		return false, nil
-	}
-	today := period.DateOf(s.clock.Now())
-	var (
-		d        decision
-		original *BankLine
-		err      error
-	)
-	switch {
-	case l.Amount < 0 && l.IsReturn:
-		original, err = s.store.returned(ctx, tx, l.BankAccountID, -l.Amount, l.CounterpartyIBAN, l.BookingDate)
-		switch {
-		case errors.Is(err, errNotFound):
-			d = decision{status: Unmatched, reasons: []string{ReasonReturnedDebit, ReasonReturnNotFound}}
-		case err != nil:
-			return false, err
-		default:
-			d = decision{status: Posted, reasons: []string{ReasonReturnedDebit}, contract: b.byID[derefID(original.ContractID)]}
-		}
-	case l.Amount < 0:
-		// TODO(bills slice): debit lines become bill proposals.
-		d = decision{status: Debit, reasons: []string{ReasonDebit}}
-	default:
-		if d, err = s.decide(ctx, tx, b, l); err != nil {
-			return false, err
-		}
-		if d.status == Posted && l.BookingDate.After(today) {
-			d.status, d.reasons = Suggested, append(d.reasons, ReasonFutureDate)
-		}
-		if d.status == Posted && len(l.Reasons) > 0 {
-			// The line is in another currency than the account.
-			d.status = Suggested
-		}
-	}
-	l.Status = d.status
-	l.Reasons = append(l.Reasons, d.reasons...)
-	if d.contract != nil {
-		l.ContractID, l.PropertyID = &d.contract.ID, &d.contract.PropertyID
-	}
-	var prop *properties.Property
-	if l.Status == Posted {
-		propID := d.contract.PropertyID
-		if original != nil {
-			propID = derefID(original.PropertyID)
-		}
-		if prop, err = properties.Lock(ctx, tx, propID); err != nil {
-			return false, err
-		}
-	}
-	// The unique index decides between two imports of one line at once.
-	ok, err := s.store.insertLine(ctx, tx, l)
-	if err != nil || !ok {
-		return false, err
-	}
-	if l.Status == Posted {
-		if original != nil {
-			err = s.reverse(ctx, tx, p, prop, original, l)
-		} else {
-			err = s.post(ctx, tx, p, prop, d.contract, l, nil, d.learn)
-		}
-		if err != nil {
-			return false, err
-		}
-	}
-	b.known[l.EntryKey] = true
-	if d.learn && l.Status == Posted && l.CounterpartyIBAN != "" && !contains(b.ibans[l.CounterpartyIBAN], d.contract.ID) {
-		b.ibans[l.CounterpartyIBAN] = append(b.ibans[l.CounterpartyIBAN], d.contract.ID)
-	}
-	b.entries = append(b.entries, activity.Entry{
-		Action: activity.Imported, RecordType: "bank_line", RecordID: l.ID.String(), WorkspaceID: l.WorkspaceID,
-		Changes: activity.Diff(nil, lineOut(l)),
-	})
-	return true, nil
 }
 
 func derefID(id *uuid.UUID) uuid.UUID {
@@ -612,22 +466,34 @@ func paymentReference(l *BankLine) string {
 	return clean(ref, payments.MaxReferenceLen)
 }
 
-// reverse reverses the payment of original, whose money the return line
-// l took back, inside tx (which holds the property's lock).
-func (s *Service) reverse(ctx context.Context, tx bun.Tx, p auth.Principal, prop *properties.Property, original, l *BankLine) error {
+// reverseReturned reverses the payment of original (each of its
+// payments when it was split), whose money the return line l took back,
+// inside tx, which holds the properties' locks (props). l is written
+// afterwards by its batch, with the payment it names.
+func (s *Service) reverseReturned(ctx context.Context, tx bun.Tx, p auth.Principal, b *book, props map[uuid.UUID]*properties.Property,
+	original, l *BankLine) error {
 	reason, err := s.returnReason(ctx, tx, original.ContractID, l.ReturnCode)
 	if err != nil {
 		return err
 	}
-	if _, err := s.payments.ReverseTx(ctx, tx, prop, p.UserID, *original.PaymentID, reason); err != nil {
-		return err
+	type one struct{ payment, property uuid.UUID }
+	list := []one{{*original.PaymentID, derefID(original.PropertyID)}}
+	if len(original.Splits) > 0 {
+		list = list[:0]
+		for _, sp := range original.Splits {
+			if c := b.byID[sp.ContractID]; c != nil {
+				list = append(list, one{sp.PaymentID, c.PropertyID})
+			}
+		}
+	}
+	for _, o := range list {
+		if _, err := s.payments.ReverseTx(ctx, tx, props[o.property], p.UserID, o.payment, reason); err != nil {
+			return err
+		}
 	}
 	l.PaymentID = original.PaymentID
 	l.ContractID, l.PropertyID = original.ContractID, original.PropertyID
-	if _, err := s.store.settle(ctx, tx, l, l.Status); err != nil {
-		return err
-	}
-	return s.store.markReturned(ctx, tx, original.ID, l.ID, s.now())
+	return nil
 }
 
 // keyReturned is the catalogue's reversal reason of a returned debit.
@@ -887,4 +753,26 @@ func (s *Service) DeleteMapping(ctx context.Context, m *Mapping) error {
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Deleted, RecordType: "bank_csv_mapping", RecordID: m.ID.String(),
 			WorkspaceID: m.WorkspaceID, Changes: activity.Diff(MappingOut(m), nil)})
 	})
+}
+
+// accountUser keeps a bank account with imported lines from being
+// deleted (bankaccounts.User): the lines are the bank's record of the
+// payments posted from them, which the books keep (10 years in Germany,
+// § 147 AO; 6 in France, art. L102 B LPF), and only this account's
+// entry keys keep the same statement from posting its payments twice.
+type accountUser struct{ store *Store }
+
+func newAccountUser(store *Store) *accountUser { return &accountUser{store: store} }
+
+// AccountInUse refuses the deletion of an account with lines.
+func (u *accountUser) AccountInUse(ctx context.Context, tx bun.Tx, id uuid.UUID) (string, error) {
+	n, err := u.store.accountLines(ctx, tx, id)
+	if err != nil || n == 0 {
+		return "", err
+	}
+	lines := fmt.Sprintf("%d lines", n)
+	if n == 1 {
+		lines = "1 line"
+	}
+	return "Bank statements were imported into this account (" + lines + "); they are the record of the payments posted from them and are kept, so the account is not deleted.", nil
 }

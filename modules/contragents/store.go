@@ -40,6 +40,26 @@ func (s *Store) ByID(ctx context.Context, db bun.IDB, id uuid.UUID) (*Contragent
 	return c, nil
 }
 
+// names returns, through db, the names of the contragents with ids.
+func (s *Store) names(ctx context.Context, db bun.IDB, ids []uuid.UUID) (map[uuid.UUID]string, error) {
+	out := make(map[uuid.UUID]string, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		ID   uuid.UUID `bun:"id"`
+		Name string    `bun:"name"`
+	}
+	err := database.Query(ctx, db, db.NewSelect().Model((*Contragent)(nil)).Column("id", "name").Where("id ?", database.In(ids)), &rows)
+	if err != nil {
+		return nil, fmt.Errorf("contragent names: %w", err)
+	}
+	for _, r := range rows {
+		out[r.ID] = r.Name
+	}
+	return out, nil
+}
+
 // insertBatch is how many rows one INSERT statement carries.
 const insertBatch = 500
 

@@ -70,6 +70,55 @@ func (l *listener) PaymentPosted(ctx context.Context, tx bun.IDB, p payments.Pos
 	return err
 }
 
+// PaymentsPosted is PaymentPosted for a batch of payments
+// (payments.PostManyTx): the overdue amounts read, the dunning released
+// and the receipts' mails queued in a few statements for the batch.
+func (l *listener) PaymentsPosted(ctx context.Context, tx bun.IDB, list []payments.PostedPayment) error {
+	var ids []uuid.UUID
+	seen := map[uuid.UUID]bool{}
+	var jobs []river.InsertManyParams
+	for _, p := range list {
+		c := p.Payment.ContractID
+		if c == nil {
+			continue
+		}
+		if !seen[*c] {
+			seen[*c] = true
+			ids = append(ids, *c)
+		}
+		jobs = append(jobs, river.InsertManyParams{Args: receiptArgs{PaymentID: p.Payment.ID.String(), ContractID: c.String()},
+			InsertOpts: &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}}})
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	overdue, err := expenses.OverdueOf(ctx, tx, ids, period.DateOf(l.svc.clock.Now()))
+	if err != nil {
+		return err
+	}
+	var settled []uuid.UUID
+	for _, id := range ids {
+		if overdue[id] == 0 {
+			settled = append(settled, id)
+		}
+	}
+	if len(settled) > 0 {
+		if err := l.svc.store.release(ctx, tx, settled); err != nil {
+			return err
+		}
+	}
+	btx, ok := tx.(bun.Tx)
+	if !ok {
+		for _, j := range jobs {
+			if _, err := l.svc.queue.Insert(ctx, tx, j.Args, j.InsertOpts); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return l.svc.queue.InsertMany(ctx, btx, jobs)
+}
+
 // PaymentReversed sends nothing: the receipt already sent stays true of
 // what was received, and the receipt's void is the landlord's to explain.
 func (l *listener) PaymentReversed(context.Context, bun.IDB, *payments.Payment) error { return nil }

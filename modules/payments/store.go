@@ -35,6 +35,20 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, p *Payment) error {
 	return nil
 }
 
+// InsertMany adds the payments through db, a few hundred a statement.
+func (s *Store) InsertMany(ctx context.Context, db bun.IDB, list []Payment) error {
+	for start := 0; start < len(list); start += insertBatch {
+		batch := list[start:min(start+insertBatch, len(list))]
+		if _, err := database.Exec(ctx, db, db.NewInsert().Model(&batch)); err != nil {
+			return fmt.Errorf("insert payments: %w", err)
+		}
+	}
+	return nil
+}
+
+// insertBatch is how many payments one INSERT of InsertMany carries.
+const insertBatch = 500
+
 // InsertAllocations adds rows through db, a few hundred a statement.
 func (s *Store) InsertAllocations(ctx context.Context, db bun.IDB, rows []Allocation) error {
 	if database.IsPostgres(db) && len(rows) > 0 {

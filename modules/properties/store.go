@@ -123,6 +123,34 @@ func Lock(ctx context.Context, tx bun.Tx, id uuid.UUID) (*Property, error) {
 	return p, nil
 }
 
+// LockMany locks the properties with ids as Lock does, in one statement
+// and in the order of their ids, so that two transactions locking
+// overlapping sets wait for each other rather than deadlock. A property
+// that does not exist is ErrNotFound.
+func LockMany(ctx context.Context, tx bun.Tx, ids []uuid.UUID) (map[uuid.UUID]*Property, error) {
+	out := make(map[uuid.UUID]*Property, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var list []Property
+	q := tx.NewSelect().Model(&list).Where("id ?", database.In(ids)).OrderExpr("id")
+	if database.IsPostgres(tx) {
+		q = q.For("UPDATE")
+	}
+	if err := database.Select(ctx, tx, q); err != nil {
+		return nil, fmt.Errorf("lock properties: %w", err)
+	}
+	for i := range list {
+		out[list[i].ID] = &list[i]
+	}
+	for _, id := range ids {
+		if out[id] == nil {
+			return nil, ErrNotFound
+		}
+	}
+	return out, nil
+}
+
 // lockForDelete reads the property row inside tx, locking it on PostgreSQL
 // so that records being added under it wait for the deletion's outcome.
 func (s *Store) lockForDelete(ctx context.Context, tx bun.Tx, id uuid.UUID) error {

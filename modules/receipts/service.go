@@ -64,6 +64,77 @@ func (s *Service) PaymentPosted(ctx context.Context, tx bun.IDB, ev payments.Pos
 	return nil
 }
 
+// PaymentsPosted issues the receipts of a batch of payments (a bank
+// statement's, payments.PostManyTx): each owner's numbers are taken as one
+// range with one upsert, and the receipts written a few hundred a
+// statement, just before the commit as PaymentPosted does.
+func (s *Service) PaymentsPosted(ctx context.Context, tx bun.IDB, list []payments.PostedPayment) error {
+	now := s.now()
+	rs := make([]Receipt, len(list))
+	for i, ev := range list {
+		p := ev.Payment
+		id, err := uuid.NewV7()
+		if err != nil {
+			return fmt.Errorf("receipt id: %w", err)
+		}
+		rs[i] = Receipt{
+			ID: id, WorkspaceID: ev.WorkspaceID, OwnerID: p.OwnerID, PropertyID: p.PropertyID, PaymentID: p.ID, Year: now.Year(),
+			IssuedAt: now, Amount: p.Amount, Currency: p.Currency,
+			Payer: ev.PayerName, Lines: ev.Lines, Credit: p.Unallocated, Status: Issued, UpdatedAt: now,
+		}
+		if rs[i].Lines == nil {
+			rs[i].Lines = []payments.Line{}
+		}
+	}
+	err := database.BeforeCommit(ctx, func(ctx context.Context, tx bun.Tx) error { return issueMany(ctx, tx, rs) })
+	if err != nil {
+		return issueMany(ctx, tx, rs)
+	}
+	return nil
+}
+
+// issueMany numbers the receipts, each owner's in their order, with one
+// upsert an owner, and stores them.
+func issueMany(ctx context.Context, tx bun.IDB, rs []Receipt) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	byOwner := map[int64][]int{}
+	var owners []int64
+	for i := range rs {
+		if _, ok := byOwner[rs[i].OwnerID]; !ok {
+			owners = append(owners, rs[i].OwnerID)
+		}
+		byOwner[rs[i].OwnerID] = append(byOwner[rs[i].OwnerID], i)
+	}
+	for _, owner := range owners {
+		idx := byOwner[owner]
+		n := int64(len(idx))
+		year := rs[idx[0]].Year
+		var last int64
+		err := database.Query(ctx, tx, tx.NewRaw(`INSERT INTO receipt_sequences (owner_id, year, last) VALUES (?, ?, ?)
+			ON CONFLICT (owner_id, year) DO UPDATE SET last = receipt_sequences.last + ?
+			RETURNING last`, database.Param{V: owner}, database.Param{V: year}, database.Param{V: n}, database.Param{V: n}), &last)
+		if err != nil {
+			return fmt.Errorf("receipt numbers: %w", err)
+		}
+		for k, i := range idx {
+			rs[i].Seq = int(last - n + int64(k) + 1)
+			if err := checkSeq(&rs[i]); err != nil {
+				return err
+			}
+			rs[i].Number = fmt.Sprintf("%04d-%06d", rs[i].Year, rs[i].Seq)
+		}
+	}
+	for start := 0; start < len(rs); start += 500 {
+		batch := rs[start:min(start+500, len(rs))]
+		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(&batch)); err != nil {
+			return fmt.Errorf("insert receipts: %w", err)
+		}
+	}
+	return nil
+}
+
 // issue numbers r with its owner's next number of the year and stores it.
 // On PostgreSQL one statement does both, so the number's row is held for
 // that statement and the commit only.

@@ -165,6 +165,19 @@ func (q *Queue) Insert(ctx context.Context, db bun.IDB, args river.JobArgs, opts
 	return !r.UniqueSkippedAsDuplicate, nil
 }
 
+// InsertMany queues many jobs in the transaction of a change (a bun.Tx),
+// as Insert queues one, in a few statements rather than a few a job (a
+// bank statement's receipts).
+func (q *Queue) InsertMany(ctx context.Context, tx bun.Tx, params []river.InsertManyParams) error {
+	if len(params) == 0 {
+		return nil
+	}
+	if _, err := q.client.InsertManyTx(ctx, tx.Tx, params); err != nil {
+		return fmt.Errorf("jobs: insert %d %s: %w", len(params), params[0].Args.Kind(), err)
+	}
+	return nil
+}
+
 // Client is River's client, for River's web UI.
 func (q *Queue) Client() *river.Client[*sql.Tx] { return q.client }
 
