@@ -88,13 +88,11 @@ func (s *Service) Invite(ctx context.Context, p auth.Principal, rawContragent st
 		Status: Pending, ExpiresAt: now.Add(s.cfg.InviteTTL), InvitedBy: p.UserID, CreatedAt: now, UpdatedAt: now,
 	}
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Invitation)(nil)).
-			Set("status = ?", Revoked).Set("updated_at = ?", now).
-			Where("contragent_id = ?", c.ID).Where("status = ?", Pending)); err != nil {
-			return fmt.Errorf("revoke earlier invitations: %w", err)
+		if err := revokePending(ctx, tx, c.ID, now); err != nil {
+			return err
 		}
-		if err := database.Query(ctx, tx, tx.NewInsert().Model(inv).Returning("id"), &inv.ID); err != nil {
-			return fmt.Errorf("save invitation: %w", err)
+		if err := insertInvitation(ctx, tx, inv); err != nil {
+			return err
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Created, RecordType: "portal_invitation",
 			RecordID: strconv.FormatInt(inv.ID, 10), WorkspaceID: p.WorkspaceID,
@@ -115,9 +113,8 @@ func (s *Service) Invite(ctx context.Context, p auth.Principal, rawContragent st
 	}
 	if err := s.send(ctx, c.Name, landlord, locale, inv, token); err != nil {
 		undo := func(ctx context.Context, tx bun.Tx) error {
-			if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Invitation)(nil)).
-				Where("id = ?", database.Param{V: inv.ID})); err != nil {
-				return fmt.Errorf("take back invitation: %w", err)
+			if err := deleteInvitation(ctx, tx, inv.ID); err != nil {
+				return err
 			}
 			return activity.Withdraw(ctx, tx, inv.WorkspaceID, "portal_invitation", strconv.FormatInt(inv.ID, 10))
 		}
@@ -178,7 +175,7 @@ func (s *Service) Accept(ctx context.Context, userID int64, token string) (*Invi
 	}
 	var inv Invitation
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		err := database.Select(ctx, tx, tx.NewSelect().Model(&inv).Where("token_hash = ?", hashToken(token)))
+		err := invitationByHash(ctx, tx, hashToken(token), &inv)
 		if errors.Is(err, sql.ErrNoRows) {
 			return errNoInvitation()
 		}
@@ -194,13 +191,11 @@ func (s *Service) Accept(ctx context.Context, userID int64, token string) (*Invi
 				"This invitation is for another email address: sign in with the account of the address it was sent to.")
 		}
 		// Single use: of two accepts at once, one changes the row.
-		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Invitation)(nil)).
-			Set("status = ?", Accepted).Set("accepted_by = ?", database.Param{V: userID}).Set("updated_at = ?", now).
-			Where("id = ?", database.Param{V: inv.ID}).Where("status = ?", Pending))
+		accepted, err := accept(ctx, tx, inv.ID, userID, now)
 		if err != nil {
-			return fmt.Errorf("accept invitation: %w", err)
+			return err
 		}
-		if n, _ := res.RowsAffected(); n != 1 {
+		if !accepted {
 			return errNoInvitation()
 		}
 		inv.Status, inv.AcceptedBy, inv.UpdatedAt = Accepted, &userID, now
