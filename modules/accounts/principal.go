@@ -100,7 +100,7 @@ func newPrincipals(store *Store, ttl time.Duration, listening bool) *principals 
 	p.ack = func(nonce string) {
 		ctx, cancel := context.WithTimeout(context.Background(), settleWait)
 		defer cancel()
-		_, _ = database.Exec(ctx, store.db, store.db.NewRaw("SELECT pg_notify(?, ?)", usersChannel, ackPrefix+nonce))
+		_ = store.notifyUsers(ctx, ackPrefix+nonce)
 	}
 	store.changing = p.changing
 	return p
@@ -143,7 +143,7 @@ func (p *principals) changing(id int64) (settle func(ctx context.Context)) {
 			p.wmu.Unlock()
 		}()
 		payload := strconv.FormatInt(id, 10) + ":" + nonce
-		if _, err := database.Exec(ctx, p.store.db, p.store.db.NewRaw("SELECT pg_notify(?, ?)", usersChannel, payload)); err != nil {
+		if err := p.store.notifyUsers(ctx, payload); err != nil {
 			return
 		}
 		deadline := time.NewTimer(settleWait)

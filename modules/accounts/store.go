@@ -201,3 +201,10 @@ func uniqueError(err error) error {
 	}
 	return errEmailTaken
 }
+
+// notifyUsers sends payload on the users' channel (PostgreSQL only: the
+// instances listening forget a changed user, or acknowledge that they did).
+func (s *Store) notifyUsers(ctx context.Context, payload string) error {
+	_, err := database.Exec(ctx, s.db, s.db.NewRaw("SELECT pg_notify(?, ?)", usersChannel, payload))
+	return err
+}
