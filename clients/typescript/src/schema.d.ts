@@ -490,7 +490,9 @@ export interface paths {
          * Delete a bank account no contract names
          * @description Refused with 409 `in_use` while a contract names the account
          *     (`bank_account_id`): point the contract at another account (or
-         *     none) first. Deleting the default makes the oldest remaining
+         *     none) first; and while bank statements were imported into it
+         *     (modules/banking): its lines are the record of the payments posted
+         *     from them and are kept. Deleting the default makes the oldest remaining
          *     account the default; contracts that name none are then paid to it.
          */
         delete: operations["deleteBankAccount"];
@@ -607,10 +609,18 @@ export interface paths {
          *     match posts a payment of the contract (paid on the booking date,
          *     allocated as any payment is: oldest open charges first, the rest
          *     kept as credit); an unsure one is `suggested` with its reasons and
-         *     candidate contract; one without any sign is `unmatched`. A debit
-         *     is stored as `debit`, except a returned direct debit, which
-         *     reverses the payment of the line it returns. Every decision is in
-         *     the activity log. The account of another workspace is 403 (or 404).
+         *     candidate contract; one without any sign is `unmatched`. A line
+         *     naming several contracts of one tenant is split over them (oldest
+         *     due charges first, a payment a contract, listed in `splits`). A
+         *     debit is stored as `debit` with a `bill_proposal`, except a
+         *     returned direct debit, which reverses the payment of the line it
+         *     returns (the one with its end-to-end reference, else the latest of
+         *     its amount and IBAN). Every decision is in the activity log. The
+         *     account of another workspace is 403 (or 404).
+         *
+         *     The file is read twice (once to refuse a broken file whole), then
+         *     decided and written in batches of 500 lines, each in one
+         *     transaction with a few statements for the whole batch.
          */
         post: operations["importBankStatement"];
         delete?: never;
@@ -5020,6 +5030,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/tax-year": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A year's tax form for rental income, line by line
+         * @description Every line of the form for the year, with its number or box on the
+         *     official form (2024/2025 editions), its label in the landlord's
+         *     language and its amount. The language: `?locale=` (en, de, fr, es,
+         *     uk; for the JSON's labels and the PDF too), else for JSON, CSV and
+         *     XLSX the first of `Accept-Language` propman writes, else the
+         *     landlord's (the properties' owner's) profile language; the PDF is in
+         *     the landlord's language unless `?locale=` says otherwise.
+         *
+         *     **Cash basis**, as the four forms expect of a private landlord:
+         *     income is the money received in the tax year (posted payments
+         *     dated in it, by the class of the charges they paid; a claim set
+         *     off, such as a compensation credited or the deposit applied at a
+         *     settlement, counts as received on the day it is set off; money
+         *     received beyond any charge counts as rent), costs are the bills
+         *     paid in it (`paid_on`) by category, and compensations to tenants
+         *     are the ledger's 6800 lines dated in it. **Deposits are never
+         *     income**: they are shown as a `memo` line. The year is the
+         *     calendar year, but SA105's `year=2025` is the UK tax year 6 April
+         *     2025 to 5 April 2026.
+         *
+         *     The map from the books to the lines (one table in code,
+         *     `modules/taxyear/forms.go`):
+         *
+         *     | source | anlage-v | 2044 | sa105 | schedule-e |
+         *     |---|---|---|---|---|
+         *     | rent received (and money beyond any charge) | 9 | 211 | 20 | 3 |
+         *     | other income received (late fees, fines, one-off and metered charges), deposit deductions kept (the settlement's day) | 20 | 211 | 20 | 3 |
+         *     | operating-cost prepayments received | 13 (Umlagen) | memo: not income | 20 | 3 |
+         *     | bills `repairs` | 40 | 224 | 25 | 14 |
+         *     | bills `insurance` | 46 | 223 | 24 | 9 |
+         *     | bills `property_tax` | 46 | 227 | 24 | 16 |
+         *     | bills `operating` | 46 | 229 | 28 | 17 |
+         *     | bills `management` | 47 | 221 | 27 | 11 |
+         *     | bills `other`, compensations to tenants | 48 | 222 | 29 | 19 |
+         *     | deposits received | memo | memo | memo | memo |
+         *
+         *     Lines propman does not keep (depreciation: Anlage V 33, Schedule E
+         *     18; loan interest: Anlage V 37, 2044 250, SA105 26 and 44, Schedule E
+         *     12; 2044 230, the régularisation of last year's provisions) are
+         *     `kind: manual` with a null amount: the landlord enters them.
+         *     `kind: total` lines are the sums (income, expenses, result: income
+         *     less expenses; 2044's 215, 240 and 261, Schedule E's 20 and 21).
+         *
+         *     Without `property_id`, `properties` holds one block per property
+         *     of the workspace (archived ones too; the Anlage V is filed per
+         *     property) and `totals` one block per currency summing them. The
+         *     form defaults from the properties' country (DE anlage-v, FR 2044,
+         *     GB sa105, US schedule-e); without `form`, properties in countries
+         *     of different forms, or of a country with none, are a 400.
+         *
+         *     `?format=csv|xlsx` (or `Accept`): one row per line of each
+         *     property, then the totals rows (bold in XLSX, first cell "Total",
+         *     "Summe", ...); headers in the reader's language as every report.
+         *     `?format=pdf` (or `Accept: application/pdf`): a summary, one page
+         *     per property and, for several, one per currency of the totals.
+         */
+        get: operations["getTaxYear"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports/trial-balance": {
         parameters: {
             query?: never;
@@ -5033,8 +5117,9 @@ export interface paths {
          *     (default today, UTC), one row per account and currency (an account
          *     without lines once, with zeros and a null currency), by code, and
          *     the totals per currency, whose `balance` is 0: every entry
-         *     balances. Read in one statement over the lines, whatever the number
-         *     of properties.
+         *     balances. Read in one statement from the daily totals of the lines
+         *     (and the lines of the last seconds not yet added into them),
+         *     whatever the number of lines.
          */
         get: operations["getTrialBalance"];
         put?: never;
@@ -6599,6 +6684,24 @@ export interface components {
             /** Format: uuid */
             bank_account_id: string;
             bank_reference: string;
+            /**
+             * @description A debit line (money out, not a return) proposed as a bill: with the property and a category
+             *     it is the body of POST /properties/{propertyId}/bills (already paid on the booking day).
+             *     The supplier is the workspace's one contragent with the provider role whose every name word is in
+             *     the payee's name (reason supplier_name), null when none or several are. null on other lines.
+             */
+            bill_proposal: {
+                /** @description what was paid, above 0 */
+                amount: number;
+                /** Format: date */
+                bill_date: string;
+                /** @description the payee's name and the transfer's text */
+                note: string;
+                /** Format: date */
+                paid_on: string;
+                /** Format: uuid */
+                supplier_id: string | null;
+            } | null;
             /** Format: date */
             booking_date: string;
             /**
@@ -6612,6 +6715,11 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             currency: string;
+            /**
+             * @description The payer's end-to-end reference (CAMT EndToEndId, MT940 EREF+), "" when none or NOTPROVIDED.
+             *     A returned direct debit that quotes one reverses the payment of the line with the same reference.
+             */
+            end_to_end_id: string;
             /** @enum {string} */
             format: "camt053" | "mt940" | "ofx" | "csv";
             /** Format: uuid */
@@ -6626,9 +6734,9 @@ export interface components {
             /**
              * @description Why the line has its status, in the matcher's order: reference,
              *     reference_typo, receipt_number, payer_iban, payer_name, amount_open_charge,
-             *     amount_oldest_charges, conflicting_signals, several_candidates,
+             *     amount_oldest_charges, split_by_payer, conflicting_signals, several_candidates,
              *     weak_signal, no_signal, future_date, other_currency,
-             *     returned_debit, returned_payment_not_found, debit, manual_match,
+             *     returned_debit, returned_payment_not_found, debit, supplier_name, manual_match,
              *     ignored.
              */
             reasons: string[];
@@ -6642,9 +6750,21 @@ export interface components {
              */
             returned_by: string | null;
             /**
+             * @description A line of one payer split over several of their contracts (reason split_by_payer):
+             *     each contract's share and the payment posted for it, in the order the contracts were found;
+             *     empty otherwise. contract_id and payment_id then name the first share.
+             */
+            splits: {
+                amount: number;
+                /** Format: uuid */
+                contract_id: string;
+                /** Format: uuid */
+                payment_id: string;
+            }[];
+            /**
              * @description posted: a payment was posted (or, for a return, the returned payment reversed);
              *     suggested: a contract is likely, a person decides; unmatched: no sign of a contract;
-             *     ignored: a person said it is nothing to book; debit: money out (bill proposals come later).
+             *     ignored: a person said it is nothing to book; debit: money out, with its bill_proposal.
              * @enum {string}
              */
             status: "posted" | "suggested" | "unmatched" | "ignored" | "debit";
@@ -9526,6 +9646,73 @@ export interface components {
             name: string;
             version: string;
         };
+        TaxYear: {
+            /**
+             * @description Income when received, costs when paid
+             * @enum {string}
+             */
+            basis: "cash";
+            /** @enum {string} */
+            form: "anlage-v" | "2044" | "sa105" | "schedule-e";
+            /**
+             * Format: date
+             * @description First day of the tax year
+             */
+            from: string;
+            /** @description The language of the labels */
+            locale: string;
+            /** @description One block per property (the one asked for, or all of the workspace's by name) */
+            properties: components["schemas"]["TaxYearBlock"][];
+            /** @description The form's name in that language */
+            title: string;
+            /**
+             * Format: date
+             * @description Last day of the tax year
+             */
+            to: string;
+            /** @description The properties' blocks summed, one per currency */
+            totals: components["schemas"]["TaxYearBlock"][];
+            /** @example 2025 */
+            year: number;
+        };
+        TaxYearBlock: {
+            /** @description The property's country; null in a totals block */
+            country_code: string | null;
+            /** @description ISO 4217 code of the amounts */
+            currency: string;
+            lines: components["schemas"]["TaxYearLine"][];
+            /**
+             * Format: uuid
+             * @description The property; null in a totals block
+             */
+            property_id: string | null;
+            /** @description The property's name; null in a totals block */
+            property_name: string | null;
+        };
+        TaxYearLine: {
+            /**
+             * @description The amount, exactly 2 decimals; null on a manual line. A result may be negative (a loss).
+             * @example 9600
+             */
+            amount: number | null;
+            /**
+             * @description The line's stable key within the form (e.g. rent, allocations, maintenance, income_total)
+             * @example rent
+             */
+            key: string;
+            /**
+             * @description income and expense lines add to the totals; manual: propman does not keep it (amount null); memo: shown, in no total; total: a sum
+             * @enum {string}
+             */
+            kind: "income" | "expense" | "manual" | "memo" | "total";
+            /** @description The line's label in the report's language */
+            label: string;
+            /**
+             * @description The line's number or box on the official form; empty for a summary or memo the form has no line for
+             * @example 9
+             */
+            line: string;
+        };
         TenantMessageCreate: {
             /** @description Multi-line */
             body: string;
@@ -11117,7 +11304,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description A contract names the account (in_use) */
+            /** @description A contract names the account, or statements were imported into it (in_use) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21270,6 +21457,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentRoll"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTaxYear: {
+        parameters: {
+            query?: {
+                /** @description The tax year, 2000 to 2100 (default last year). Another value is a 400. */
+                year?: number;
+                /** @description The form; default the one of the properties' country. Another value is a 400. */
+                form?: "anlage-v" | "2044" | "sa105" | "schedule-e";
+                /** @description One property of the workspace; all of them when absent. Another workspace's is a 404. */
+                property_id?: string;
+                /** @description json (default), csv, xlsx or pdf; wins over `Accept`. */
+                format?: "json" | "csv" | "xlsx" | "pdf";
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tax year */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxYear"];
+                    "application/pdf": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     "text/csv": string;
                 };
