@@ -30,7 +30,9 @@ export async function fromMail(to: string, pattern: RegExp): Promise<string> {
   throw new Error(`no mail to ${to} matching ${pattern}`);
 }
 
-export const code = (to: string) => fromMail(to, /subject=.*?\b(\d{6})\b/);
+// The code is in the subject; the search stays inside it, so that six
+// digits of another mail's body or link (an invitation token) never pass for it.
+export const code = (to: string) => fromMail(to, /subject="[^"]*?\b(\d{6})\b/);
 
 export async function check(page: Page, name: string) {
   await page.waitForLoadState("networkidle");
@@ -41,20 +43,23 @@ export async function check(page: Page, name: string) {
 }
 
 
-// A landlord registered and signed in through the API, for journeys whose
-// subject is another page; returns POST and GET helpers with their token.
-export async function landlordAPI(request: APIRequestContext, email: string) {
+// A landlord (or any user: name) registered and signed in through the API,
+// for journeys whose subject is another page; returns POST and GET helpers
+// with their token.
+export async function landlordAPI(request: APIRequestContext, email: string, name = "Lena Landlord") {
   const password = "Tenancy2026ok";
   const call = async (path: string, data: object, headers: Record<string, string> = {}) => {
     const res = await request.post(`${base()}/api/v1${path}`, { headers, data });
     expect(res.status(), `${path}: ${await res.text()}`).toBeLessThan(300);
     return res.json();
   };
-  await call("/auth/register", { name: "Lena Landlord", email });
+  await call("/auth/register", { name, email });
   await call("/auth/register/verify", { email, code: await code(email), password, country_code: "DE" });
   const { token } = await call("/auth/login", { email, password });
   const auth = { Authorization: `Bearer ${token}` };
   return {
+    token: token as string,
+    auth,
     post: (path: string, data: object = {}) => call(path, data, auth),
     get: async (path: string) => {
       const res = await request.get(`${base()}/api/v1${path}`, { headers: auth });
