@@ -30,9 +30,11 @@ export async function fromMail(to: string, pattern: RegExp): Promise<string> {
   throw new Error(`no mail to ${to} matching ${pattern}`);
 }
 
-// The code is in the subject; the search stays inside it, so that six
-// digits of another mail's body or link (an invitation token) never pass for it.
-export const code = (to: string) => fromMail(to, /subject="[^"]*?\b(\d{6})\b/);
+// The registration code ends the subject ("...code: 504004"). Only that
+// passes for it: not six digits of another mail's body or link (an
+// invitation's token), nor a receipt number's ("Receipt 2026-000001"),
+// mails that may reach the same address after the code's.
+export const code = (to: string) => fromMail(to, /subject="[^"]*?(?<![\d-])(\d{6})"/);
 
 export async function check(page: Page, name: string) {
   await page.waitForLoadState("networkidle");

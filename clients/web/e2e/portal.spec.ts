@@ -21,7 +21,7 @@ const words = {
     sendReading: "Zählerstand senden", readingSent: "Danke: Ihr Zählerstand wurde erfasst.", repairs: "Reparaturen",
     what: "Was ist defekt?", category: "Art", urgency: "Dringlichkeit", description: "Beschreiben Sie den Schaden", sendRepair: "Meldung senden",
     reported: "gemeldet", plumbing: "Sanitär", landlordSays: "Der Heizungsableser kommt am Montag.", tenantSays: "Danke, ich bin ab 9 Uhr zu Hause.",
-    repair: "Küchenarmatur tropft", paidCharge: "teilweise bezahlt",
+    repair: "Küchenarmatur tropft", paidCharge: "teilweise bezahlt", pick: "Wählen Sie einen Termin", slotTo: " bis ", scheduled: "Termin vereinbart",
   },
   en: {
     email: "Email", password: "Password", signIn: "Sign in", portal: "Your tenant portal", contract: "Contract 2026/en",
@@ -32,7 +32,7 @@ const words = {
     sendReading: "Send the reading", readingSent: "Thank you: your reading has been recorded.", repairs: "Repairs",
     what: "What is broken?", category: "Category", urgency: "Urgency", description: "Describe the problem", sendRepair: "Send the request",
     reported: "reported", plumbing: "Plumbing", landlordSays: "The meter reader comes on Monday.", tenantSays: "Thank you, I am at home from 9 am.",
-    repair: "Kitchen tap drips", paidCharge: "partly paid",
+    repair: "Kitchen tap drips", paidCharge: "partly paid", pick: "Pick a time for the visit", slotTo: " to ", scheduled: "visit booked",
   },
 } as const;
 
@@ -183,6 +183,26 @@ for (const lng of ["de", "en"] as const) {
     expect(repairs.repair_requests.map((r: { title: string; category: string; status: string; source: string }) => [r.title, r.category, r.status, r.source])).toEqual([[w.repair, "plumbing", "reported", "tenant"]]);
     await fits(p);
     await check(p, `${lng}-portal-repairs`);
+
+    // The landlord orders it from a provider, who accepts and offers a
+    // time (through the API and the work order's link); the tenant books it.
+    const provider = await landlord.post("/contragents", { kind: "company", roles: ["provider"], name: "Fix & Co", email: `fix.${stamp}@example.com` });
+    const repairId = repairs.repair_requests[0].id;
+    await landlord.post(`/properties/${property.id}/repair-requests/${repairId}/transition`, { to: "triaged" });
+    await landlord.post(`/properties/${property.id}/repair-requests/${repairId}/work-orders`, { provider_id: provider.id });
+    const order = await fromMail(`fix.${stamp}@example.com`, /\/work-orders\/([A-Za-z0-9_-]+)/);
+    const day = new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10);
+    for (const [path, data] of [["accept", {}], ["slots", { slots: [{ start: `${day}T08:00:00Z`, end: `${day}T10:00:00Z` }] }]] as const) {
+      const res = await request.post(`${base()}/api/v1/work-orders/${order}/${path}`, { data });
+      expect(res.status(), await res.text()).toBeLessThan(300);
+    }
+    await p.reload();
+    await expect(p.getByText(w.pick)).toBeVisible();
+    await check(p, `${lng}-portal-repairs-slot`);
+    await p.getByRole("button", { name: new RegExp(w.slotTo) }).click();
+    await expect(p.getByText(w.scheduled, { exact: true })).toBeVisible();
+    const booked = await tenant.get(`/tenancy/contracts/${contract.id}/repair-requests/${repairId}`);
+    expect([booked.status, booked.visit?.start]).toEqual(["scheduled", `${day}T08:00:00Z`]);
 
     // Another user's contract is not shown: the API's 404, said as such.
     await p.goto(`${base()}/portal/00000000-0000-7000-8000-000000000000`);

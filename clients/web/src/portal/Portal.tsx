@@ -669,18 +669,19 @@ function Repairs() {
       {!list.isPending && list.items.length === 0 && <Empty>{t("portal.repairs.none")}</Empty>}
       {list.items.map((r) => (
         <Paper key={r.id} withBorder p="sm">
-          <Group justify="space-between" wrap="nowrap" align="flex-start">
-            <Text fw={600}>{r.title}</Text>
-            <Badge color={repairColor[r.status]} variant="light" c="dark.8">
-              {t(`portal.repairs.status.${r.status}`)}
-            </Badge>
-          </Group>
+          {/* The state under the title: its words ("tradesperson ordered")
+              would be cut short beside it on a phone. */}
+          <Text fw={600}>{r.title}</Text>
+          <Badge color={repairColor[r.status]} variant="light" c="dark.8" maw="100%">
+            {t(`portal.repairs.status.${r.status}`)}
+          </Badge>
           <Text size="sm">
             {t(`workOrder.categories.${r.category}`)} · {t(`workOrder.urgencies.${r.urgency}`)}
           </Text>
           <Text size="sm">{t("portal.repairs.reportedOn", { date: formatDate(r.created_at.slice(0, 10), lng) })}</Text>
           {r.visit && <Text size="sm">{t("portal.repairs.visit", { date: formatDateTime(r.visit.start, lng) })}</Text>}
           {r.reject_reason && <Text size="sm">{r.reject_reason}</Text>}
+          <Slots contractId={contractId} request={r} onPicked={() => queries.invalidateQueries({ queryKey: key })} />
         </Paper>
       ))}
       <More list={list} />
@@ -726,5 +727,41 @@ function Repairs() {
         </Stack>
       </form>
     </Section>
+  );
+}
+
+// The provider's offered times, while the request waits for the tenant to
+// book one (ordered, the work order accepted); a time already past is not
+// offered (the API refuses it).
+function Slots({ contractId, request, onPicked }: { contractId: string; request: S["RepairRequest"]; onPicked: () => unknown }) {
+  const { t } = useTranslation();
+  const lng = useLng();
+  const pick = useMutation({
+    mutationFn: (start: string) =>
+      ok(
+        api.POST("/api/v1/tenancy/contracts/{contractId}/repair-requests/{requestId}/slot", {
+          params: { path: { contractId, requestId: request.id } },
+          body: { start },
+        }),
+      ),
+    onSuccess: onPicked,
+  });
+  const order = request.work_order;
+  if (request.status !== "ordered" || !order || order.status !== "accepted") return null;
+  const now = new Date().toISOString();
+  const open = order.slots.filter((s) => new Date(s.start).toISOString() > now);
+  if (open.length === 0) return null;
+  return (
+    <Stack gap={6} mt="xs">
+      <Text size="sm" fw={600}>
+        {t("portal.repairs.pick")}
+      </Text>
+      {open.map((s) => (
+        <Button key={s.start} size="sm" variant="light" onClick={() => pick.mutate(s.start)} loading={pick.isPending && pick.variables === s.start}>
+          {t("portal.repairs.slot", { start: formatDateTime(s.start, lng), end: formatDateTime(s.end, lng) })}
+        </Button>
+      ))}
+      <Failure error={pick.error} />
+    </Stack>
   );
 }
