@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
@@ -36,12 +36,14 @@ export async function fromMail(to: string, pattern: RegExp): Promise<string> {
 // mails that may reach the same address after the code's.
 export const code = (to: string) => fromMail(to, /subject="[^"]*?(?<![\d-])(\d{6})"/);
 
-export async function check(page: Page, name: string) {
+// mask: what changes from run to run (a time stamped by the server), drawn
+// over in the screenshot so that reruns keep its bytes where they can.
+export async function check(page: Page, name: string, mask: Locator[] = []) {
   await page.waitForLoadState("networkidle");
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ") + " " + n.html.slice(0, 160) + " " + (n.failureSummary ?? "").slice(0, 200)).join(", ")})`)).toEqual([]);
-  await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true, mask, maskColor: "#dee2e6" });
 }
 
 

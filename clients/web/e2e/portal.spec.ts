@@ -154,7 +154,8 @@ for (const lng of ["de", "en"] as const) {
     const thread = await tenant.get(`/tenancy/contracts/${contract.id}/messages`);
     expect(thread.messages.map((m: { body: string; direction: string }) => [m.direction, m.body])).toContainEqual(["in", w.tenantSays]);
     await fits(p);
-    await check(p, `${lng}-portal-messages`);
+    // Each message's minute is the server's clock: masked in the picture.
+    await check(p, `${lng}-portal-messages`, [p.getByRole("listitem").locator("p").filter({ hasText: " · " })]);
     await p.goBack();
 
     // A meter reading.
@@ -182,7 +183,7 @@ for (const lng of ["de", "en"] as const) {
     const repairs = await tenant.get(`/tenancy/contracts/${contract.id}/repair-requests`);
     expect(repairs.repair_requests.map((r: { title: string; category: string; status: string; source: string }) => [r.title, r.category, r.status, r.source])).toEqual([[w.repair, "plumbing", "reported", "tenant"]]);
     await fits(p);
-    await check(p, `${lng}-portal-repairs`);
+    await check(p, `${lng}-portal-repairs`, [p.getByRole("status")]);
 
     // The landlord orders it from a provider, who accepts and offers a
     // time (through the API and the work order's link); the tenant books it.
@@ -203,6 +204,18 @@ for (const lng of ["de", "en"] as const) {
     await expect(p.getByText(w.scheduled, { exact: true })).toBeVisible();
     const booked = await tenant.get(`/tenancy/contracts/${contract.id}/repair-requests/${repairId}`);
     expect([booked.status, booked.visit?.start]).toEqual(["scheduled", `${day}T08:00:00Z`]);
+
+    // The same contract in Ukrainian, formatted as in Ukraine.
+    if (lng === "en") {
+      await p.goto(`${base()}/portal/${contract.id}?lng=uk`);
+      await expect(p.getByRole("heading", { name: "Ваш баланс" })).toBeVisible();
+      // Read again: the server's billing may have run meanwhile.
+      const now = await tenant.get(`/tenancy/contracts/${contract.id}/balance`);
+      const uah = new Intl.NumberFormat("uk-UA", { style: "currency", currency: "EUR" }).format(now.outstanding);
+      await expect(p.getByText("До сплати").locator("..")).toContainText(uah);
+      await fits(p);
+      await check(p, "uk-portal-contract");
+    }
 
     // Another user's contract is not shown: the API's 404, said as such.
     await p.goto(`${base()}/portal/00000000-0000-7000-8000-000000000000`);
