@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
@@ -30,31 +30,40 @@ export async function fromMail(to: string, pattern: RegExp): Promise<string> {
   throw new Error(`no mail to ${to} matching ${pattern}`);
 }
 
-export const code = (to: string) => fromMail(to, /subject=.*?\b(\d{6})\b/);
+// The registration code ends the subject ("...code: 504004"). Only that
+// passes for it: not six digits of another mail's body or link (an
+// invitation's token), nor a receipt number's ("Receipt 2026-000001"),
+// mails that may reach the same address after the code's.
+export const code = (to: string) => fromMail(to, /subject="[^"]*?(?<![\d-])(\d{6})"/);
 
-export async function check(page: Page, name: string) {
+// mask: what changes from run to run (a time stamped by the server), drawn
+// over in the screenshot so that reruns keep its bytes where they can.
+export async function check(page: Page, name: string, mask: Locator[] = []) {
   await page.waitForLoadState("networkidle");
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ") + " " + n.html.slice(0, 160) + " " + (n.failureSummary ?? "").slice(0, 200)).join(", ")})`)).toEqual([]);
-  await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true, mask, maskColor: "#dee2e6" });
 }
 
 
-// A landlord registered and signed in through the API, for journeys whose
-// subject is another page; returns POST and GET helpers with their token.
-export async function landlordAPI(request: APIRequestContext, email: string) {
+// A landlord (or any user: name) registered and signed in through the API,
+// for journeys whose subject is another page; returns POST and GET helpers
+// with their token.
+export async function landlordAPI(request: APIRequestContext, email: string, name = "Lena Landlord") {
   const password = "Tenancy2026ok";
   const call = async (path: string, data: object, headers: Record<string, string> = {}) => {
     const res = await request.post(`${base()}/api/v1${path}`, { headers, data });
     expect(res.status(), `${path}: ${await res.text()}`).toBeLessThan(300);
     return res.json();
   };
-  await call("/auth/register", { name: "Lena Landlord", email });
+  await call("/auth/register", { name, email });
   await call("/auth/register/verify", { email, code: await code(email), password, country_code: "DE" });
   const { token } = await call("/auth/login", { email, password });
   const auth = { Authorization: `Bearer ${token}` };
   return {
+    token: token as string,
+    auth,
     post: (path: string, data: object = {}) => call(path, data, auth),
     get: async (path: string) => {
       const res = await request.get(`${base()}/api/v1${path}`, { headers: auth });

@@ -8,6 +8,8 @@ test("the first page: JS under 250 KB gzipped, interactive under 1.5 s", async (
   const html = await (await request.get(`${base()}/sign-in`)).text();
   const scripts = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]);
   expect(scripts.length).toBeGreaterThan(0);
+  // The tenant portal is its own chunk, fetched when a portal page opens.
+  expect(html).not.toMatch(/Portal-[\w-]+\.js/);
   let gzipped = 0;
   for (const src of scripts) {
     const res = await request.get(`${base()}${src}`, { headers: { "Accept-Encoding": "gzip" } });

@@ -6,7 +6,7 @@ import { languages } from "./i18n";
 import { useToken } from "./hooks";
 import { setToken } from "./session";
 
-const names: Record<string, string> = { de: "Deutsch", en: "English", fr: "Français", es: "Español", it: "Italiano" };
+const names: Record<string, string> = { de: "Deutsch", en: "English", fr: "Français", es: "Español", uk: "Українська" };
 
 export function Layout() {
   const { t, i18n } = useTranslation();

@@ -10,7 +10,7 @@ describe("amounts in the reader's language", () => {
     ["de", "1.234,50 €"],
     ["fr", "1 234,50 €"],
     ["es", "1234,50 €"],
-    ["it", "1234,50 €"],
+    ["uk", "1 234,50 EUR"],
     ["en", "€1,234.50"],
   ])("%s", (lng, want) => {
     expect(plain(formatMoney(1234.5, "EUR", lng))).toBe(want);
@@ -18,6 +18,7 @@ describe("amounts in the reader's language", () => {
   it("keeps the currency of the amount", () => {
     expect(plain(formatMoney(950, "GBP", "en"))).toBe("£950.00");
     expect(plain(formatMoney(950, "CHF", "de"))).toBe("950,00 CHF");
+    expect(plain(formatMoney(950, "UAH", "uk"))).toBe("950,00 ₴");
   });
   it("numbers", () => {
     expect(plain(formatNumber(117.8, "de"))).toBe("117,8");
@@ -31,7 +32,7 @@ describe("dates", () => {
     expect(formatDate("2026-03-01", "en")).toBe("Mar 1, 2026");
     expect(formatDate("2026-03-01", "fr")).toBe("1 mars 2026");
     expect(formatDate("2026-03-01", "es")).toBe("1 mar 2026");
-    expect(formatDate("2026-03-01", "it")).toBe("1 mar 2026");
+    expect(formatDate("2026-03-01", "uk")).toBe("1 бер. 2026 р.");
   });
   it("an instant in a given zone", () => {
     expect(plain(formatDateTime("2026-03-01T16:00:00Z", "de", "Europe/Berlin"))).toBe("01.03.2026, 17:00");

@@ -5,9 +5,9 @@ import de from "./locales/de.json";
 import en from "./locales/en.json";
 import es from "./locales/es.json";
 import fr from "./locales/fr.json";
-import it from "./locales/it.json";
+import uk from "./locales/uk.json";
 
-export const languages = ["de", "en", "fr", "es", "it"] as const;
+export const languages = ["de", "en", "fr", "es", "uk"] as const;
 export type Language = (typeof languages)[number];
 
 // The language: ?lng= in the address (a mail's link may carry it), else
@@ -17,7 +17,7 @@ void i18n
   .use(LanguageDetector)
   .use(initReactI18next)
   .init({
-    resources: { de: { translation: de }, en: { translation: en }, fr: { translation: fr }, es: { translation: es }, it: { translation: it } },
+    resources: { de: { translation: de }, en: { translation: en }, fr: { translation: fr }, es: { translation: es }, uk: { translation: uk } },
     supportedLngs: [...languages],
     nonExplicitSupportedLngs: true,
     fallbackLng: "en",

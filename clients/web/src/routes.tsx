@@ -10,6 +10,9 @@ import { Register } from "./pages/Register";
 import { SignIn } from "./pages/SignIn";
 import { WorkOrder } from "./pages/WorkOrder";
 
+type PortalPage = keyof typeof import("./portal/Portal");
+const portal = (name: PortalPage) => async () => ({ Component: (await import("./portal/Portal"))[name] });
+
 // Every path a mail links to is here (the Go side builds those links from
 // http.publicurl): /accept-invitation, /tenancy/accept, /negotiations/:token,
 // /work-orders/:token; /listings/:slug is the published listing; /auth/oidc
@@ -27,6 +30,16 @@ export const router = createBrowserRouter([
       { path: "/listings/:slug", element: <Listing /> },
       { path: "/negotiations/:token", element: <Negotiation /> },
       { path: "/work-orders/:token", element: <WorkOrder /> },
+      // The tenant portal, loaded on its first visit only: the first page
+      // (sign-in, a mailed link) does not carry its code.
+      { path: "/portal", lazy: portal("PortalHome") },
+      { path: "/portal/:contractId", lazy: portal("PortalContract") },
+      { path: "/portal/:contractId/charges", lazy: portal("PortalCharges") },
+      { path: "/portal/:contractId/receipts", lazy: portal("PortalReceipts") },
+      { path: "/portal/:contractId/documents", lazy: portal("PortalDocuments") },
+      { path: "/portal/:contractId/messages", lazy: portal("PortalMessages") },
+      { path: "/portal/:contractId/meters", lazy: portal("PortalMeters") },
+      { path: "/portal/:contractId/repairs", lazy: portal("PortalRepairs") },
       { path: "*", element: <NotFound /> },
     ],
   },

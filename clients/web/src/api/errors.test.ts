@@ -4,7 +4,7 @@ import de from "../locales/de.json";
 import en from "../locales/en.json";
 import es from "../locales/es.json";
 import fr from "../locales/fr.json";
-import it_ from "../locales/it.json";
+import uk from "../locales/uk.json";
 import { ApiError, errorMessage, toApiError } from "./errors";
 
 const i18n = i18next.createInstance();
@@ -58,17 +58,17 @@ describe("the five catalogues", () => {
     ["de", de],
     ["fr", fr],
     ["es", es],
-    ["it", it_],
+    ["uk", uk],
   ])("%s", (_, cat) => {
     expect(keys(cat).sort()).toEqual(want);
   });
 });
 
 // Enum labels the public pages show (a provider has no account to read
-// the API's catalogue with) are the one catalogue's words, copied. That
-// catalogue has no Italian (it has Ukrainian): Italian's are the app's own.
+// the API's catalogue with) are the one catalogue's words, copied, in all
+// five languages.
 describe("labels copied from modules/translations", () => {
-  const catalogues = { de, en, fr, es };
+  const catalogues = { de, en, fr, es, uk };
   it.each(Object.keys(catalogues))("%s", async (lng) => {
     const { readFileSync } = await import("node:fs");
     const go = JSON.parse(readFileSync(new URL(`../../../../modules/translations/locales/${lng}.json`, import.meta.url), "utf8")) as Record<string, string>;

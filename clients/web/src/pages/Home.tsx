@@ -1,7 +1,7 @@
-import { Stack, Text, Title } from "@mantine/core";
+import { Button, Stack, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { Navigate } from "react-router";
+import { Link, Navigate } from "react-router";
 import { api, ok } from "../api/client";
 import { useToken } from "../hooks";
 import { Failure, Loading } from "./common";
@@ -20,6 +20,9 @@ export function Home() {
   return (
     <Stack>
       <Title order={1}>{t("signIn.welcome", { name: me.data.name })}</Title>
+      <Button component={Link} to="/portal" variant="light" w="fit-content">
+        {t("portal.open")}
+      </Button>
       <Text>{t("signIn.next")}</Text>
     </Stack>
   );

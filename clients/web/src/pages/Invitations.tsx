@@ -116,14 +116,16 @@ function TenantContracts() {
       <List>
         {contracts.data.contracts.map((c) => (
           <List.Item key={c.id}>
-            {t("invitation.contract", { number: c.number })}
+            <Anchor component={Link} to={`/portal/${c.id}`}>
+              {t("invitation.contract", { number: c.number })}
+            </Anchor>
             {c.start_date && <>, {t("invitation.from", { date: formatDate(c.start_date, lng) })}</>}
             {c.rent !== null && <>, {t("invitation.rent", { amount: formatMoney(c.rent, c.currency, lng) })}</>}
           </List.Item>
         ))}
       </List>
-      <Anchor component={Link} to="/">
-        {t("app.home")}
+      <Anchor component={Link} to="/portal">
+        {t("portal.open")}
       </Anchor>
     </Stack>
   );

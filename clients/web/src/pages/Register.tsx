@@ -9,7 +9,7 @@ import { Failure, safeNext } from "./common";
 
 // The countries the API knows a language for; more are accepted by the
 // API and can be added here as they get their law (docs/COUNTRIES).
-const countries = ["DE", "AT", "CH", "FR", "LU", "BE", "ES", "IT", "GB", "IE", "NL"];
+const countries = ["DE", "AT", "CH", "FR", "LU", "BE", "ES", "IT", "GB", "IE", "NL", "UA"];
 
 export function Register() {
   const { t, i18n } = useTranslation();
