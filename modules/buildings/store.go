@@ -137,3 +137,19 @@ func (s *Store) insertHousehold(ctx context.Context, db bun.IDB, h *Household) e
 	}
 	return nil
 }
+
+// unitsOfProperties returns the unit rows of the properties, by property.
+func (s *Store) unitsOfProperties(ctx context.Context, db bun.IDB, ids []uuid.UUID) (map[uuid.UUID]Unit, error) {
+	out := map[uuid.UUID]Unit{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var list []Unit
+	if err := database.Select(ctx, db, db.NewSelect().Model(&list).Where("property_id ?", database.In(ids))); err != nil {
+		return nil, fmt.Errorf("units of properties: %w", err)
+	}
+	for _, u := range list {
+		out[u.PropertyID] = u
+	}
+	return out, nil
+}
