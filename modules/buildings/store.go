@@ -153,3 +153,14 @@ func (s *Store) unitsOfProperties(ctx context.Context, db bun.IDB, ids []uuid.UU
 	}
 	return out, nil
 }
+
+// InWorkspace returns, through db, every building of the workspace, by
+// id (the operating-cost deadlines of the calendar read them at once).
+func InWorkspace(ctx context.Context, db bun.IDB, workspaceID int64) ([]Building, error) {
+	var out []Building
+	q := db.NewSelect().Model(&out).Where("workspace_id = ?", database.Param{V: workspaceID}).Order("id")
+	if err := database.Select(ctx, db, q); err != nil {
+		return nil, fmt.Errorf("buildings of workspace: %w", err)
+	}
+	return out, nil
+}

@@ -216,3 +216,32 @@ func (h *Handler) prepayment(c *fiber.Ctx) error {
 	}
 	return c.JSON(toJSON(b.Country, st, comp))
 }
+
+func (h *Handler) delete(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	b, err := h.svc.Building(ctx, auth.Current(c), c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	st, _, err := h.svc.Get(ctx, b, c.Params("statementId"))
+	if err != nil {
+		return err
+	}
+	if err := h.svc.Delete(ctx, b, st); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h *Handler) deadlines(c *fiber.Ctx) error {
+	q, err := listing.Parse(c)
+	if err != nil {
+		return err
+	}
+	p := auth.Current(c)
+	list, res, err := h.svc.Deadlines(httpserver.Context(c), &p, q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(listing.NewPage("deadlines", list, func(d *BuildingDeadline) BuildingDeadline { return *d }, res, q))
+}

@@ -633,3 +633,23 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 			WorkspaceID: b.WorkspaceID, Changes: activity.Diff(map[string]any{"status": Draft}, map[string]any{"status": Posted, "corrects": st.CorrectsID})})
 	})
 }
+
+// Delete removes a draft statement (a draft books nothing, so nothing else
+// changes); a posted or superseded one is a 409 already_posted: it is
+// corrected, never deleted.
+func (s *Service) Delete(ctx context.Context, b *buildings.Building, st *Statement) error {
+	if st.Status != Draft {
+		return apierror.Conflict("already_posted", "This statement has been posted: correct it instead of deleting it.")
+	}
+	return database.RunInTx(ctx, s.p.DB, func(ctx context.Context, tx bun.Tx) error {
+		ok, err := s.p.Store.deleteDraft(ctx, tx, st.ID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return apierror.Conflict("already_posted", "This statement has been posted: correct it instead of deleting it.")
+		}
+		return activity.Record(ctx, tx, activity.Entry{Action: activity.Deleted, RecordType: "opcost_statement", RecordID: st.ID.String(),
+			WorkspaceID: st.WorkspaceID, Changes: activity.Diff(map[string]any{"period_from": st.From, "period_to": st.To, "status": st.Status}, nil)})
+	})
+}
