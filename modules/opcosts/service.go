@@ -115,17 +115,22 @@ func (s *Service) SetKeys(ctx context.Context, b *buildings.Building, in KeySet)
 			details = append(details, "keys."+c+": not an operating-cost category (one of "+strings.Join(bills.OperatingCategories, ", ")+")")
 		case !slices.Contains(Keys, k):
 			details = append(details, "keys."+c+": must be one of "+strings.Join(Keys, ", "))
-		case k == KeyHeizKV && c != CategoryHeating:
+		case k == KeyHeizKV && !warm(c):
 			details = append(details, "keys."+c+": heizkv (HeizKV) spreads heating and hot water only")
 		case k == KeyConsumption && meterKinds[c] == nil:
 			details = append(details, "keys."+c+": no meter counts this category; consumption spreads heating and water only")
 		case k == KeyHeizKV:
+			// § 7 Abs. 1 HeizKV for heating, § 8 Abs. 1 for hot water.
+			para := "§ 7 Abs. 1 HeizKV"
+			if c == CategoryHotWater {
+				para = "§ 8 Abs. 1 HeizKV"
+			}
 			share, ok := in.Shares[c]
 			if !ok {
-				details = append(details, fmt.Sprintf("consumption_shares.%s: is required with heizkv (%d to %d %%, § 7 Abs. 1 HeizKV)", c, MinShare, MaxShare))
+				details = append(details, fmt.Sprintf("consumption_shares.%s: is required with heizkv (%d to %d %%, %s)", c, MinShare, MaxShare, para))
 			} else if share < MinShare || share > MaxShare {
-				details = append(details, fmt.Sprintf("consumption_shares.%s: the %s bills are spread %d to %d %% by consumption (§ 7 Abs. 1 HeizKV), not %d %%",
-					c, c, MinShare, MaxShare, share))
+				details = append(details, fmt.Sprintf("consumption_shares.%s: the %s bills are spread %d to %d %% by consumption (%s), not %d %%",
+					c, c, MinShare, MaxShare, para, share))
 			}
 		}
 	}
