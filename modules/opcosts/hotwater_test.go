@@ -76,3 +76,36 @@ func TestHotWaterApartFromHeating(t *testing.T) {
 			"Nachzahlung 2.124,80 €")
 	}
 }
+
+// A heating split by heat meters (Wärmemengenzähler) published as an
+// answer on a question-and-answer site, with figures its author calls
+// hypothetical (https://www.gutefrage.net/nutzer/zimperliche/antworten/hilfreichste,
+// stored page, read 2026-11-28): the group of flats with heat meters
+// bears 1,300.00 €; 30 % basic costs = 390.00 € over 160 m²; 70 % =
+// 910.00 € : 13,000 kWh = 0.07 € per kWh, so 7,000 kWh cost 490.00 € and
+// 6,000 kWh 420.00 €. Reproduced to the cent: the split and both
+// consumption parts. Not reproduced: the source gives no flat's area and
+// writes the basic costs' rate as 0.1875 €/m², which is wrong (390.00 /
+// 160 = 2.4375 €/m²); here the two flats have 80 m² each, so each bears
+// 195.00 € of basic costs. It is no tenant or landlord association's nor
+// a court's example: a check against arithmetic printed by someone else.
+func TestPublishedExampleHeatMetersSplit(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	app, token := w.app, w.token
+	we1, we2 := w.unit(t, "WE 1", 80), w.unit(t, "WE 2", 80)
+	w.lease(t, we1, "A-1", "de", "Anna Schmidt", "2025-01-01", "", 100)
+	w.lease(t, we2, "B-1", "de", "Bernd Meier", "2025-01-01", "", 100)
+	w.meter(t, we1, "heating", "2024-12-31", 0, "2025-12-31", 7000)
+	w.meter(t, we2, "heating", "2024-12-31", 0, "2025-12-31", 6000)
+	w.bill(t, we1, "heating", "2025-04-30", 1300)
+	app.Put(w.path("/opcost-keys"), token, map[string]any{"keys": map[string]any{"heating": "heizkv"}, "consumption_shares": map[string]any{"heating": 70}}).
+		Expect(http.StatusOK)
+	r := app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31"}).Expect(http.StatusCreated)
+	has(t, "statement", r.String(),
+		`"category":"heating","key":"heizkv","total":1300.00,"tenants":1300.00,"landlord":0.00`,
+		`"part":"base","percent":30,"measure":null,"building_total":390.00,"unit_value":"80.00","total_value":"160.00","days":365,"period_days":365,"amount":195.00`,
+		`"part":"consumption","percent":70,"measure":"kWh","building_total":910.00,"unit_value":"7000.000","total_value":"13000.000","days":365,"period_days":365,"amount":490.00`,
+		`"part":"consumption","percent":70,"measure":"kWh","building_total":910.00,"unit_value":"6000.000","total_value":"13000.000","days":365,"period_days":365,"amount":420.00`,
+		`"cost_total":685.00`, `"cost_total":615.00`)
+}
