@@ -2,10 +2,12 @@ package opcosts_test
 
 import (
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/propman/propman/platform/mail/mailtest"
+	"github.com/propman/propman/platform/testkit/golden"
 )
 
 // Hot water billed apart from heating, each spread per HeizKV with its own
@@ -65,9 +67,10 @@ func TestHotWaterApartFromHeating(t *testing.T) {
 		`"cost_total":2124.80,"prepayments_paid":0.00`, `"cost_total":1645.20,"prepayments_paid":0.00`)
 	var st statement
 	r.JSON(&st)
-	de := mailtest.PDFText(t, app.Get(w.path("/opcost-statements/"+st.ID+"/contracts/"+a+"/pdf"), token).Expect(http.StatusOK).Body)
-	if de != "" {
-		de = strings.Join(strings.Fields(strings.ReplaceAll(de, "\u00a0", " ")), " ")
+	letter := mailtest.PDFText(t, app.Get(w.path("/opcost-statements/"+st.ID+"/contracts/"+a+"/pdf"), token).Expect(http.StatusOK).Body)
+	if letter != "" {
+		golden.Dir(t, filepath.Join("testdata", "golden", "hotwater"), map[string]string{"statement.de.pdf.txt": letter})
+		de := strings.Join(strings.Fields(strings.ReplaceAll(letter, "\u00a0", " ")), " ")
 		has(t, "German letter", de, "Warmwasser – Grundkosten (50 285,71 € %)",
 			"Grundkosten nach Wohnfläche (§ 8 Abs. 1 HeizKV): 500,00 € × 80,00 m² / 140,00 m² × 365/365 Tage = 285,71 €",
 			"nach erfasstem Verbrauch: 500,00 € × 20,000 m3 / 50,000 m3 = 200,00 €",
