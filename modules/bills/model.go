@@ -36,9 +36,11 @@ var costAccount = map[string]journal.Account{
 
 // OperatingCategories are the kinds of operating cost the yearly
 // operating-cost statement (Betriebskostenabrechnung, a later slice)
-// allocates; they follow the positions of § 2 BetrKV.
+// allocates; they follow the positions of § 2 BetrKV. hot_water is the
+// hot-water supply billed apart from the heating (§ 2 Nr. 5 BetrKV, § 8
+// HeizKV), when the supplier or the meter reading service states it apart.
 var OperatingCategories = []string{
-	"heating", "water", "waste", "cleaning", "garden", "insurance_building", "property_tax",
+	"heating", "hot_water", "water", "waste", "cleaning", "garden", "insurance_building", "property_tax",
 	"caretaker", "elevator", "lighting", "other_allocable",
 }
 

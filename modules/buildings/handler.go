@@ -1,7 +1,13 @@
 package buildings
 
 import (
+	"fmt"
+	"io"
+	"mime"
+
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/propman/propman/platform/apierror"
 
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
@@ -158,4 +164,59 @@ func (h *Handler) addHousehold(c *fiber.Ctx) error {
 		return err
 	}
 	return c.Status(fiber.StatusCreated).JSON(householdOut(hh))
+}
+
+// maxImportBody bounds a unit import's file: about 40 bytes a unit.
+const maxImportBody = 512 << 10
+
+func (h *Handler) importUnits(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	p := auth.Current(c)
+	b, err := h.svc.Authorize(ctx, p, c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	var dryRun bool
+	switch c.Query("dry_run") {
+	case "", "false":
+	case "true":
+		dryRun = true
+	default:
+		return apierror.Validation("dry_run: must be true or false")
+	}
+	mt, _, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
+	var body []byte
+	switch {
+	case err == nil && mt == "text/csv":
+		// Parsed into fresh strings before the handler returns, so Fiber's
+		// reuse of its buffer does not matter.
+		body = c.Body()
+	case err == nil && mt == fiber.MIMEMultipartForm:
+		fh, err := c.FormFile("file")
+		if err != nil {
+			return apierror.Validation("file: a multipart/form-data body with one file in the field \"file\" is required")
+		}
+		if fh.Size > maxImportBody {
+			return apierror.Validation(fmt.Sprintf("file: must be at most %d KiB", maxImportBody>>10))
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return fmt.Errorf("open unit import: %w", err)
+		}
+		defer f.Close()
+		if body, err = io.ReadAll(io.LimitReader(f, maxImportBody+1)); err != nil {
+			return fmt.Errorf("read unit import: %w", err)
+		}
+	default:
+		return apierror.New(fiber.StatusUnsupportedMediaType, "unsupported_type",
+			"The import takes a CSV file: send it with Content-Type: text/csv, or as the field \"file\" of a multipart/form-data body.")
+	}
+	if len(body) > maxImportBody {
+		return apierror.Validation(fmt.Sprintf("file: must be at most %d KiB", maxImportBody>>10))
+	}
+	res, err := h.svc.ImportUnits(ctx, p, b, body, dryRun)
+	if err != nil {
+		return err
+	}
+	return c.JSON(res)
 }

@@ -18,6 +18,7 @@ func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 		r.Put("/buildings/:buildingId", auth.Manager, h.update)
 		r.Delete("/buildings/:buildingId", auth.Manager, h.delete)
 		r.Get("/buildings/:buildingId/units", auth.Viewer, h.units)
+		r.Post("/buildings/:buildingId/units/import", auth.Manager, h.importUnits)
 		r.Put("/buildings/:buildingId/units/:propertyId", auth.Manager, h.putUnit)
 		r.Delete("/buildings/:buildingId/units/:propertyId", auth.Manager, h.deleteUnit)
 		r.Get("/contracts/:contractId/household", auth.Viewer, h.households)

@@ -137,3 +137,30 @@ func (s *Store) insertHousehold(ctx context.Context, db bun.IDB, h *Household) e
 	}
 	return nil
 }
+
+// unitsOfProperties returns the unit rows of the properties, by property.
+func (s *Store) unitsOfProperties(ctx context.Context, db bun.IDB, ids []uuid.UUID) (map[uuid.UUID]Unit, error) {
+	out := map[uuid.UUID]Unit{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var list []Unit
+	if err := database.Select(ctx, db, db.NewSelect().Model(&list).Where("property_id ?", database.In(ids))); err != nil {
+		return nil, fmt.Errorf("units of properties: %w", err)
+	}
+	for _, u := range list {
+		out[u.PropertyID] = u
+	}
+	return out, nil
+}
+
+// InWorkspace returns, through db, every building of the workspace, by
+// id (the operating-cost deadlines of the calendar read them at once).
+func InWorkspace(ctx context.Context, db bun.IDB, workspaceID int64) ([]Building, error) {
+	var out []Building
+	q := db.NewSelect().Model(&out).Where("workspace_id = ?", database.Param{V: workspaceID}).Order("id")
+	if err := database.Select(ctx, db, q); err != nil {
+		return nil, fmt.Errorf("buildings of workspace: %w", err)
+	}
+	return out, nil
+}

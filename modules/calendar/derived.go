@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/contracts"
+	"github.com/propman/propman/modules/opcosts"
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/money"
@@ -23,7 +24,11 @@ const deadlineReach = 200
 // from two set-based reads of the contracts module (its contracts with
 // their dates, its rent changes), never per property. kinds, when not
 // empty, keeps those kinds only.
-func derived(ctx context.Context, db bun.IDB, workspaceID int64, from, to period.Date, f contracts.DatedFilter, kinds map[string]bool, w words) ([]Occurrence, error) {
+//
+// The operating-cost statement deadlines come from the opcosts module
+// (op, nil when it is off); they belong to a building, not a property or
+// contract, so a property or contract filter leaves them out.
+func derived(ctx context.Context, db bun.IDB, op *opcosts.Service, workspaceID int64, from, to period.Date, f contracts.DatedFilter, kinds map[string]bool, w words) ([]Occurrence, error) {
 	want := func(k string) bool { return len(kinds) == 0 || kinds[k] }
 	var out []Occurrence
 	if want(RentDue) || want(ContractStart) || want(ContractEnd) || want(DepositDeadline) {
@@ -69,6 +74,20 @@ func derived(ctx context.Context, db bun.IDB, workspaceID int64, from, to period
 			out = append(out, dayEvent(Indexation+":"+r.ID.String(), Indexation, r.ContractID, r.PropertyID, r.From,
 				w.say("indexation", "number", r.Number),
 				w.say("indexation_detail", "amount", w.st.Money(money.Amount(r.AmountMinor), r.Currency), "date", w.st.Date(r.From))))
+		}
+	}
+	if want(OpcostDeadline) && op != nil && f.PropertyID == nil && f.ContractID == nil {
+		list, err := op.DeadlinesIn(ctx, db, workspaceID, from, to)
+		if err != nil {
+			return nil, err
+		}
+		for i := range list {
+			d := &list[i]
+			t := d.Deadline.Time().UTC()
+			out = append(out, Occurrence{ID: OpcostDeadline + ":" + d.BuildingID.String() + ":" + d.To.String(), Source: SourceDerived,
+				Kind: OpcostDeadline, Title: w.say("opcost_deadline", "building", d.BuildingName),
+				Description: w.say("opcost_deadline_detail", "from", w.st.Date(d.From), "to", w.st.Date(d.To), "source", d.Source),
+				Start:       t, End: t, AllDay: true})
 		}
 	}
 	return out, nil
@@ -123,7 +142,7 @@ type words struct {
 
 // derivedKeys are the catalogue's keys of the derived events' texts.
 var derivedKeys = []string{"contract_start", "contract_end", "deposit_deadline", "deposit_statutory", "deposit_customary",
-	"deposit_detail", "indexation", "indexation_detail", "rent_due"}
+	"deposit_detail", "indexation", "indexation_detail", "rent_due", "opcost_deadline", "opcost_deadline_detail"}
 
 // wordsOf are the texts in locale (English where the catalogue has none).
 func wordsOf(dicts *translations.Dictionaries, locale string) words {

@@ -41,7 +41,7 @@ func (s *Service) Feed(ctx context.Context, workspaceID int64, locale string) ([
 	if err != nil {
 		return nil, err
 	}
-	days, err := derived(ctx, s.db, workspaceID, from, to, contracts.DatedFilter{}, nil, wordsOf(s.dicts, locale))
+	days, err := derived(ctx, s.db, s.opcosts, workspaceID, from, to, contracts.DatedFilter{}, nil, wordsOf(s.dicts, locale))
 	if err != nil {
 		return nil, err
 	}

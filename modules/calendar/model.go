@@ -26,10 +26,13 @@ const (
 	ContractEnd     = "contract_end"
 	Indexation      = "indexation"
 	DepositDeadline = "deposit_deadline"
+	// OpcostDeadline is the day a building's operating-cost statement
+	// must reach its tenants (opcosts module, when it is on).
+	OpcostDeadline = "opcost_deadline"
 )
 
 // DerivedKinds are the kinds of derived events.
-var DerivedKinds = []string{RentDue, ContractStart, ContractEnd, Indexation, DepositDeadline}
+var DerivedKinds = []string{RentDue, ContractStart, ContractEnd, Indexation, DepositDeadline, OpcostDeadline}
 
 // Bounds of an event.
 const (

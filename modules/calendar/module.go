@@ -26,6 +26,7 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Calendar: stored and derived events, recurrence, iCalendar feed", Status: module.Ready,
 		Depends:    []string{"accounts", "workspaces", "properties", "contragents", "contracts", "messages", "translations"},
+		Uses:       []string{"opcosts"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

@@ -16,10 +16,12 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"go.uber.org/fx"
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/messages"
+	"github.com/propman/propman/modules/opcosts"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/activity"
@@ -75,11 +77,27 @@ type Service struct {
 	cfg      Config
 	messages *messages.Service
 	dicts    *translations.Dictionaries
+	// opcosts is nil when the opcosts module is off: no statement
+	// deadlines then.
+	opcosts *opcosts.Service
+}
+
+// ServiceParams are the service's dependencies.
+type ServiceParams struct {
+	fx.In
+
+	DB       *bun.DB
+	Clock    clock.Clock
+	Log      *slog.Logger
+	Config   Config
+	Messages *messages.Service
+	Dicts    *translations.Dictionaries
+	Opcosts  *opcosts.Service `optional:"true"`
 }
 
 // NewService returns the service.
-func NewService(db *bun.DB, clk clock.Clock, log *slog.Logger, cfg Config, msgs *messages.Service, dicts *translations.Dictionaries) *Service {
-	return &Service{db: db, clock: clk, log: log, cfg: cfg, messages: msgs, dicts: dicts}
+func NewService(p ServiceParams) *Service {
+	return &Service{db: p.DB, clock: p.Clock, log: p.Log, cfg: p.Config, messages: p.Messages, dicts: p.Dicts, opcosts: p.Opcosts}
 }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
@@ -335,7 +353,7 @@ func (s *Service) Window(ctx context.Context, workspaceID int64, q WindowQuery) 
 		}
 	}
 	if anyDerived {
-		d, err := derived(ctx, s.db, workspaceID, q.From, q.To, contracts.DatedFilter{PropertyID: q.PropertyID, ContractID: q.ContractID}, dkinds,
+		d, err := derived(ctx, s.db, s.opcosts, workspaceID, q.From, q.To, contracts.DatedFilter{PropertyID: q.PropertyID, ContractID: q.ContractID}, dkinds,
 			wordsOf(s.dicts, q.Locale))
 		if err != nil {
 			return nil, err

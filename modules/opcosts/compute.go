@@ -224,7 +224,7 @@ func compute(from, to period.Date, units []unitIn, bills []billIn, set settings)
 		out.Categories = append(out.Categories, cl)
 	}
 	if set.CO2 != nil {
-		if err := splitCO2(out, units, totals[CategoryHeating], set.CO2, pdays, lines, order); err != nil {
+		if err := splitCO2(out, units, totals[CategoryHeating]+totals[CategoryHotWater], set.CO2, pdays, lines, order); err != nil {
 			return nil, err
 		}
 	}
@@ -393,7 +393,7 @@ func splitCO2(out *Computation, units []unitIn, heating money.Amount, in *CO2Inp
 		l := lines[id]
 		var heat money.Amount
 		for _, c := range l.Costs {
-			if c.Category == CategoryHeating {
+			if warm(c.Category) {
 				heat += c.Amount
 			}
 		}

@@ -46,7 +46,10 @@ func TestCorrectionPostsOnlyTheDifferenceAndTheLettersGo(t *testing.T) {
 		`"cost_total":1300.00,"prepayments_paid":1200.00,"prepayments_charged":1200.00,"result":100.00,"charge_id":null,"compensation_id":null,"excluded":false,"previously_booked":-200.00,"prepayment_monthly":100.00,"proposed_prepayment":108.00`)
 	var corr, stale statement
 	r.JSON(&corr)
-	app.Post(w.path("/opcost-statements/"+first.ID+"/correction"), token, nil).Expect(http.StatusCreated).JSON(&stale)
+	// A body names co2; null keeps the first statement's, as no body does.
+	has(t, "a body without co2", app.Post(w.path("/opcost-statements/"+first.ID+"/correction"), token, map[string]any{}).
+		Expect(http.StatusBadRequest).String(), "co2: is required in a body")
+	app.Post(w.path("/opcost-statements/"+first.ID+"/correction"), token, map[string]any{"co2": nil}).Expect(http.StatusCreated).JSON(&stale)
 	app.Post(w.path("/opcost-statements/"+corr.ID+"/post"), token, nil).Expect(http.StatusOK).JSON(&corr)
 	for _, l := range corr.Contracts {
 		if l.ChargeID == nil || l.CompensationID != nil {

@@ -1,6 +1,8 @@
 package opcosts
 
 import (
+	"encoding/json"
+
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -158,15 +160,27 @@ func (h *Handler) correct(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	// A body names co2 (null keeps the first statement's), as the doc
+	// says; no body keeps it too.
 	var in struct {
-		CO2 *CO2Input `json:"co2"`
+		CO2 json.RawMessage `json:"co2"`
 	}
+	var co2 *CO2Input
 	if len(c.Body()) > 0 {
 		if err := httpserver.DecodeJSON(c, &in); err != nil {
 			return err
 		}
+		if in.CO2 == nil {
+			return apierror.Validation("co2: is required in a body (null, or leave the body out, to keep the first statement's CO2 cost)")
+		}
+		if string(in.CO2) != "null" {
+			co2 = new(CO2Input)
+			if err := json.Unmarshal(in.CO2, co2); err != nil {
+				return apierror.Validation("co2: must be an object {cost, emissions_kg} of numbers with at most 2 decimals")
+			}
+		}
 	}
-	next, ncomp, err := h.svc.Correct(ctx, p, b, st, comp, in.CO2)
+	next, ncomp, err := h.svc.Correct(ctx, p, b, st, comp, co2)
 	if err != nil {
 		return err
 	}
@@ -215,4 +229,33 @@ func (h *Handler) prepayment(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(toJSON(b.Country, st, comp))
+}
+
+func (h *Handler) delete(c *fiber.Ctx) error {
+	ctx := httpserver.Context(c)
+	b, err := h.svc.Building(ctx, auth.Current(c), c.Params("buildingId"))
+	if err != nil {
+		return err
+	}
+	st, _, err := h.svc.Get(ctx, b, c.Params("statementId"))
+	if err != nil {
+		return err
+	}
+	if err := h.svc.Delete(ctx, b, st); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h *Handler) deadlines(c *fiber.Ctx) error {
+	q, err := listing.Parse(c)
+	if err != nil {
+		return err
+	}
+	p := auth.Current(c)
+	list, res, err := h.svc.Deadlines(httpserver.Context(c), &p, q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(listing.NewPage("deadlines", list, func(d *BuildingDeadline) BuildingDeadline { return *d }, res, q))
 }

@@ -37,18 +37,26 @@ const (
 	PartConsumption = "consumption"
 )
 
-// CategoryHeating is the bills' category of heating and hot water;
-// CategoryCO2 names the landlord's part of its CO2 cost.
+// CategoryHeating is the bills' category of heating (and hot water
+// when the bills do not state it apart), CategoryHotWater that of hot
+// water billed apart (§ 8 HeizKV); CategoryCO2 names the landlord's part
+// of their CO2 cost.
 const (
-	CategoryHeating = "heating"
-	CategoryCO2     = "co2"
+	CategoryHeating  = "heating"
+	CategoryHotWater = "hot_water"
+	CategoryCO2      = "co2"
 )
+
+// warm tells whether the category is one the HeizKV spreads and the
+// CO2KostAufG splits: heating and hot water.
+func warm(category string) bool { return category == CategoryHeating || category == CategoryHotWater }
 
 // meterKinds are the counter kinds (modules/counters) whose readings a
 // category may be spread by; other categories take no consumption key.
 var meterKinds = map[string][]string{
-	CategoryHeating: {counters.KindHeating},
-	"water":         {counters.KindWaterCold, counters.KindWaterHot},
+	CategoryHeating:  {counters.KindHeating},
+	CategoryHotWater: {counters.KindWaterHot},
+	"water":          {counters.KindWaterCold, counters.KindWaterHot},
 }
 
 // The consumption share of heating per HeizKV (§ 7 Abs. 1, § 8 Abs. 1):

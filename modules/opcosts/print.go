@@ -2,6 +2,7 @@ package opcosts
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -83,6 +84,8 @@ func (s *Service) PDF(ctx context.Context, b *buildings.Building, st *Statement,
 	sh.Row(w("unit"), line.Unit)
 	sh.Row(w("occupancy"), w("occupancy_value", "from", sty.Date(line.From), "to", sty.Date(line.To),
 		"days", strconv.Itoa(line.Days), "period_days", strconv.Itoa(comp.PeriodDays)))
+	// The CO2 cost follows the heating and, billed apart, the hot water.
+	hotWater := slices.ContainsFunc(line.Costs, func(cl CostLine) bool { return cl.Category == CategoryHotWater })
 	costLine := func(cl CostLine) {
 		label := w("category." + cl.Category)
 		if cl.Part == PartBase || cl.Part == PartConsumption {
@@ -110,9 +113,15 @@ func (s *Service) PDF(ctx context.Context, b *buildings.Building, st *Statement,
 			arithmetic = "line_co2"
 			vars[3], vars[5] = m(mustAmount(cl.UnitValue)), m(mustAmount(cl.TotalValue))
 			vars[11] = m(-cl.Amount)
+			if hotWater {
+				key = "co2_hot_water"
+			}
 		}
 		if cl.Part == PartBase {
 			key = "heating_base"
+			if cl.Category == CategoryHotWater {
+				key = "hot_water_base"
+			}
 		}
 		sh.Para(w("key."+key) + sty.Colon() + " " + w(arithmetic, vars...))
 	}
@@ -196,7 +205,7 @@ func natureOf(category string) string {
 	switch category {
 	case "elevator":
 		return "elevators"
-	case "heating", "water":
+	case "heating", "hot_water", "water":
 		return "water_heating"
 	case "cleaning", "lighting", "caretaker":
 		return "common_parts"

@@ -13,11 +13,13 @@ import (
 func NewRoutes(h *Handler, guard *auth.Guard) module.Routes {
 	return module.Routes{Module: Name, Register: func(api fiber.Router) {
 		r := guard.Routes(api)
+		r.Page("/opcosts/deadlines", auth.Viewer, h.deadlines)
 		r.Get("/buildings/:buildingId/opcost-keys", auth.Viewer, h.keys)
 		r.Put("/buildings/:buildingId/opcost-keys", auth.Manager, h.setKeys)
 		r.Get("/buildings/:buildingId/opcost-statements", auth.Viewer, h.list)
 		r.Post("/buildings/:buildingId/opcost-statements", auth.Accountant, h.create)
 		r.Get("/buildings/:buildingId/opcost-statements/:statementId", auth.Viewer, h.get)
+		r.Delete("/buildings/:buildingId/opcost-statements/:statementId", auth.Accountant, h.delete)
 		r.Post("/buildings/:buildingId/opcost-statements/:statementId/post", auth.Accountant, h.post)
 		r.Post("/buildings/:buildingId/opcost-statements/:statementId/correction", auth.Accountant, h.correct)
 		r.Get("/buildings/:buildingId/opcost-statements/:statementId/contracts/:contractId/pdf", auth.Viewer, h.pdf)

@@ -115,17 +115,22 @@ func (s *Service) SetKeys(ctx context.Context, b *buildings.Building, in KeySet)
 			details = append(details, "keys."+c+": not an operating-cost category (one of "+strings.Join(bills.OperatingCategories, ", ")+")")
 		case !slices.Contains(Keys, k):
 			details = append(details, "keys."+c+": must be one of "+strings.Join(Keys, ", "))
-		case k == KeyHeizKV && c != CategoryHeating:
+		case k == KeyHeizKV && !warm(c):
 			details = append(details, "keys."+c+": heizkv (HeizKV) spreads heating and hot water only")
 		case k == KeyConsumption && meterKinds[c] == nil:
 			details = append(details, "keys."+c+": no meter counts this category; consumption spreads heating and water only")
 		case k == KeyHeizKV:
+			// § 7 Abs. 1 HeizKV for heating, § 8 Abs. 1 for hot water.
+			para := "§ 7 Abs. 1 HeizKV"
+			if c == CategoryHotWater {
+				para = "§ 8 Abs. 1 HeizKV"
+			}
 			share, ok := in.Shares[c]
 			if !ok {
-				details = append(details, fmt.Sprintf("consumption_shares.%s: is required with heizkv (%d to %d %%, § 7 Abs. 1 HeizKV)", c, MinShare, MaxShare))
+				details = append(details, fmt.Sprintf("consumption_shares.%s: is required with heizkv (%d to %d %%, %s)", c, MinShare, MaxShare, para))
 			} else if share < MinShare || share > MaxShare {
-				details = append(details, fmt.Sprintf("consumption_shares.%s: the %s bills are spread %d to %d %% by consumption (§ 7 Abs. 1 HeizKV), not %d %%",
-					c, c, MinShare, MaxShare, share))
+				details = append(details, fmt.Sprintf("consumption_shares.%s: the %s bills are spread %d to %d %% by consumption (%s), not %d %%",
+					c, c, MinShare, MaxShare, para, share))
 			}
 		}
 	}
@@ -631,5 +636,25 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "opcost_statement", RecordID: st.ID.String(),
 			WorkspaceID: b.WorkspaceID, Changes: activity.Diff(map[string]any{"status": Draft}, map[string]any{"status": Posted, "corrects": st.CorrectsID})})
+	})
+}
+
+// Delete removes a draft statement (a draft books nothing, so nothing else
+// changes); a posted or superseded one is a 409 already_posted: it is
+// corrected, never deleted.
+func (s *Service) Delete(ctx context.Context, b *buildings.Building, st *Statement) error {
+	if st.Status != Draft {
+		return apierror.Conflict("already_posted", "This statement has been posted: correct it instead of deleting it.")
+	}
+	return database.RunInTx(ctx, s.p.DB, func(ctx context.Context, tx bun.Tx) error {
+		ok, err := s.p.Store.deleteDraft(ctx, tx, st.ID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return apierror.Conflict("already_posted", "This statement has been posted: correct it instead of deleting it.")
+		}
+		return activity.Record(ctx, tx, activity.Entry{Action: activity.Deleted, RecordType: "opcost_statement", RecordID: st.ID.String(),
+			WorkspaceID: st.WorkspaceID, Changes: activity.Diff(map[string]any{"period_from": st.From, "period_to": st.To, "status": st.Status}, nil)})
 	})
 }

@@ -140,3 +140,36 @@ func (s *Store) list(ctx context.Context, buildingID uuid.UUID, q listing.Query)
 	}
 	return out, res, nil
 }
+
+// periodsOf returns, through db, the statements of the buildings without
+// their computation, each building's by period.
+func periodsOf(ctx context.Context, db bun.IDB, buildingIDs []uuid.UUID) (map[uuid.UUID][]Statement, error) {
+	out := map[uuid.UUID][]Statement{}
+	if len(buildingIDs) == 0 {
+		return out, nil
+	}
+	var list []Statement
+	q := db.NewSelect().Model(&list).Column("id", "building_id", "period_from", "period_to", "status").
+		Where("building_id ?", database.In(buildingIDs)).Order("building_id", "period_from", "id")
+	if err := database.Select(ctx, db, q); err != nil {
+		return nil, fmt.Errorf("statement periods: %w", err)
+	}
+	for _, st := range list {
+		out[st.BuildingID] = append(out[st.BuildingID], st)
+	}
+	return out, nil
+}
+
+// deleteDraft removes the statement while it is a draft; false when it is
+// not one (posted meanwhile).
+func (s *Store) deleteDraft(ctx context.Context, db bun.IDB, id uuid.UUID) (bool, error) {
+	res, err := database.Exec(ctx, db, db.NewDelete().Model((*Statement)(nil)).Where("id = ?", id).Where("status = ?", Draft))
+	if err != nil {
+		return false, fmt.Errorf("delete statement: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("delete statement: %w", err)
+	}
+	return n == 1, nil
+}

@@ -184,6 +184,24 @@ func (s *Service) Update(ctx context.Context, prop *Property, in Input) (*Proper
 	return prop, nil
 }
 
+// UpdateInTx is Update inside the caller's transaction, for a module that
+// changes a property together with records of its own (the buildings
+// module's unit import sets the living area so, all rows or none).
+func (s *Service) UpdateInTx(ctx context.Context, tx bun.Tx, prop *Property, in Input) error {
+	before := *prop
+	if err := s.apply(prop, in); err != nil {
+		return err
+	}
+	if *prop == before {
+		return nil
+	}
+	prop.UpdatedAt = s.now()
+	if err := s.store.Update(ctx, tx, prop); err != nil {
+		return err
+	}
+	return s.record(ctx, tx, activity.Updated, prop, toJSON(&before), toJSON(prop))
+}
+
 // SetArchived archives prop (or brings it back into use). Archiving keeps
 // every record and what runs (active contracts go on billing); it stops
 // new contracts. Asking for the state the property is in changes nothing.
