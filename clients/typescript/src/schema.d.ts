@@ -1108,7 +1108,14 @@ export interface paths {
         get: operations["getOpcostStatement"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a draft statement
+         * @description Removes a draft (a draft books nothing, so nothing else changes;
+         *     compute a new one after correcting the data). A posted or
+         *     superseded statement is never deleted: 409 `already_posted`
+         *     (correct it with `POST .../correction`). Accountants and above.
+         */
+        delete: operations["deleteOpcostStatement"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1288,6 +1295,54 @@ export interface paths {
         get: operations["listBuildingUnits"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/buildings/{buildingId}/units/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import units from a CSV file, all or none (with a dry run)
+         * @description The body is a CSV file, sent as `Content-Type: text/csv` or as the
+         *     field `file` of a `multipart/form-data` body; UTF-8 (a byte-order
+         *     mark is skipped), comma or semicolon separated (the first line
+         *     decides), RFC 4180 quoting; at most 2,000 rows and 512 KiB. Its
+         *     first line names the columns, in any order and case, in English,
+         *     German or French:
+         *
+         *     | column | also | value |
+         *     |---|---|---|
+         *     | `property` (required) | `property_id`, `unit`, `name`, `Einheit`, `Wohnung`, `Objekt`, `lot`, `logement`, `bien` | the property's id, or its exact name (without case) among the workspace's active properties |
+         *     | `living_area` | `area`, `Wohnfläche`, `Fläche`, `surface`, `surface habitable` (a unit suffix such as `(m²)` is ignored) | m², up to 2 decimals, point or comma (`62,5`); set on the property |
+         *     | `rooms` | `Zimmer`, `Räume`, `pièces` | whole number 0-1000 |
+         *     | `floor` | `Etage`, `Geschoss`, `Stockwerk`, `étage`, `niveau` | whole number -20 to 300 (0 the ground floor) |
+         *     | `share` | `MEA`, `Miteigentumsanteil`, `tantièmes`, `quote-part` | up to 4 decimals, point or comma |
+         *     | `heating_type` | `heating`, `Heizung`, `Heizungsart`, `chauffage`, `type de chauffage` | one of the heating types (`central`, ...) |
+         *
+         *     Each line makes the property a unit of this building (one in
+         *     another building moves here, `from_building_id`) and sets the
+         *     values given; an empty cell leaves a value as it is. All lines
+         *     are written in one transaction, or none: any bad line gives 400
+         *     `validation_failed` with every problem in `details`, each naming
+         *     its line and column (`line 3: living_area: must be ...`,
+         *     `line 4: property: no property of this workspace is named "WE 9"; ...`),
+         *     and nothing changes. A property named twice, a name two
+         *     properties share (give the id), or one unknown: 400.
+         *
+         *     `?dry_run=true` answers what the file would change (the same body
+         *     as the import) and writes nothing. Importing the same file again
+         *     changes nothing: every line answers `unchanged`.
+         */
+        post: operations["importBuildingUnits"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2267,6 +2322,46 @@ export interface paths {
          *     settings. Every problem is named in one 400, and nothing changes.
          */
         patch: operations["updateNoticeSettings"];
+        trace?: never;
+    };
+    "/api/v1/opcosts/deadlines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The statement deadline of every building, with a warning when it is near
+         * @description One page of the workspace's buildings (in the order of
+         *     `GET /buildings`: by id), each with the statement deadline of its
+         *     latest period that ended before today. A building's periods are
+         *     yearly: the first starts the day after its latest posted
+         *     statement, or, when none was posted, on 1 January of the year
+         *     before the building was recorded. `status`: `open` (no statement
+         *     of the period is posted; `draft_statement_id` names a draft of
+         *     exactly the period), `posted` (the latest ended period is
+         *     posted; the answer shows that statement's period), or
+         *     `no_deadline` (the building's country sets none: France).
+         *
+         *     `deadline` is the last day the statement may reach the tenants
+         *     with a claim (Germany: the end of the twelfth month after the
+         *     period, § 556 Abs. 3 Satz 2 BGB), `days_left` the days from today
+         *     to it; `warning` is true for an open period whose deadline is at
+         *     most 60 days away. `overdue_periods` counts the earlier periods
+         *     since the latest posted statement: their deadlines have passed
+         *     (a balance due of them can be claimed only when the delay was not
+         *     the landlord's fault). The deadlines of every period without a
+         *     posted statement are events of kind `opcost_deadline` in the
+         *     calendar.
+         */
+        get: operations["listOpcostDeadlines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/partner-invitations": {
@@ -6832,7 +6927,7 @@ export interface components {
              * @description The kind of operating cost (see BillOperatingCategory); null when the bill is no operating cost
              * @enum {string|null}
              */
-            operating_cost_category: "heating" | "water" | "waste" | "cleaning" | "garden" | "insurance_building" | "property_tax" | "caretaker" | "elevator" | "lighting" | "other_allocable" | null;
+            operating_cost_category: "heating" | "hot_water" | "water" | "waste" | "cleaning" | "garden" | "insurance_building" | "property_tax" | "caretaker" | "elevator" | "lighting" | "other_allocable" | null;
             /**
              * Format: date
              * @description The day it was paid (its payment's entry is dated so); null while unpaid
@@ -6896,7 +6991,7 @@ export interface components {
              * @description The kind of operating cost (see BillOperatingCategory); null when the bill is no operating cost
              * @enum {string|null}
              */
-            operating_cost_category?: "heating" | "water" | "waste" | "cleaning" | "garden" | "insurance_building" | "property_tax" | "caretaker" | "elevator" | "lighting" | "other_allocable" | null;
+            operating_cost_category?: "heating" | "hot_water" | "water" | "waste" | "cleaning" | "garden" | "insurance_building" | "property_tax" | "caretaker" | "elevator" | "lighting" | "other_allocable" | null;
             /**
              * Format: date
              * @description When it was paid; not after today
@@ -6912,12 +7007,13 @@ export interface components {
         };
         /**
          * @description The kind of operating cost, for the yearly operating-cost statement
-         *     (positions of § 2 BetrKV in Germany): heating, water, waste,
+         *     (positions of § 2 BetrKV in Germany): heating, hot water (when
+         *     billed apart from the heating, § 8 HeizKV), water, waste,
          *     cleaning, garden, building insurance, property tax, caretaker,
          *     elevator, lighting, other allocable costs.
          * @enum {string}
          */
-        BillOperatingCategory: "heating" | "water" | "waste" | "cleaning" | "garden" | "insurance_building" | "property_tax" | "caretaker" | "elevator" | "lighting" | "other_allocable";
+        BillOperatingCategory: "heating" | "hot_water" | "water" | "waste" | "cleaning" | "garden" | "insurance_building" | "property_tax" | "caretaker" | "elevator" | "lighting" | "other_allocable";
         BillPage: {
             bills: components["schemas"]["Bill"][];
             next: components["schemas"]["NextCursor"];
@@ -6943,7 +7039,7 @@ export interface components {
              * @description The kind of operating cost (see BillOperatingCategory); null when the bill is no operating cost
              * @enum {string|null}
              */
-            operating_cost_category?: "heating" | "water" | "waste" | "cleaning" | "garden" | "insurance_building" | "property_tax" | "caretaker" | "elevator" | "lighting" | "other_allocable" | null;
+            operating_cost_category?: "heating" | "hot_water" | "water" | "waste" | "cleaning" | "garden" | "insurance_building" | "property_tax" | "caretaker" | "elevator" | "lighting" | "other_allocable" | null;
             /**
              * Format: date
              * @description Marks the bill paid on that day; null marks it unpaid (the payment is reversed)
@@ -7108,6 +7204,33 @@ export interface components {
             /** @description The unit's share of the building (see BuildingShare); null when not recorded */
             share: number | null;
         };
+        BuildingUnitImportResult: {
+            /** @description Lines whose property joins the building */
+            added: number;
+            /** @description true: nothing was written */
+            dry_run: boolean;
+            lines: {
+                /** @enum {string} */
+                action: "added" | "updated" | "unchanged";
+                /** @description The fields the line changes */
+                changed: ("living_area" | "rooms" | "floor" | "share" | "heating_type")[];
+                /**
+                 * Format: uuid
+                 * @description The building the unit leaves for this one
+                 */
+                from_building_id: string | null;
+                /** @description The line of the file */
+                line: number;
+                /** @description The property's name */
+                name: string;
+                /** Format: uuid */
+                property_id: string;
+            }[];
+            /** @description Lines that change nothing */
+            unchanged: number;
+            /** @description Lines that change a unit of the building */
+            updated: number;
+        };
         BuildingUnitUpdate: {
             floor?: number;
             heating_type?: components["schemas"]["BuildingHeatingType"];
@@ -7239,7 +7362,7 @@ export interface components {
             /** @description Stable id of the occurrence */
             id: string;
             /** @enum {string} */
-            kind: "viewing" | "inspection" | "repair" | "meeting" | "other" | "rent_due" | "contract_start" | "contract_end" | "indexation" | "deposit_deadline";
+            kind: "viewing" | "inspection" | "repair" | "meeting" | "other" | "rent_due" | "contract_start" | "contract_end" | "indexation" | "deposit_deadline" | "opcost_deadline";
             /** Format: uuid */
             property_id: string | null;
             /** @description The start the rule gave this occurrence; null for single events */
@@ -8735,7 +8858,7 @@ export interface components {
          */
         OpcostAmount: number;
         /** @description The heating's CO2 cost to split (Germany, CO2KostAufG): the CO2 cost and the emissions the fuel or heat supplier's bills state for the period (§ 3 CO2KostAufG) */
-        OpcostCO2Input: {
+        OpcostCO2: {
             /** @description The CO2 cost in the heating bills of the period, above 0, at most the heating costs */
             cost: number;
             /** @description The building's emissions in the period, kg CO2, at most 2 decimals */
@@ -8813,6 +8936,46 @@ export interface components {
             to: string;
             /** @description The property's name */
             unit: string;
+        };
+        OpcostCorrectionCreate: {
+            /** @description The CO2 cost to split instead of the first statement's; null keeps the first statement's */
+            co2: components["schemas"]["OpcostCO2"] | null;
+        };
+        OpcostDeadline: {
+            /** Format: uuid */
+            building_id: string;
+            building_name: string;
+            country_code: string;
+            /** @description Days from today to the deadline, negative once passed */
+            days_left: number | null;
+            /**
+             * Format: date
+             * @description The last day the statement may reach the tenants with a claim; null where the law sets none
+             */
+            deadline: string | null;
+            /**
+             * Format: uuid
+             * @description A draft statement of exactly the period
+             */
+            draft_statement_id: string | null;
+            /** @description The earlier periods since the latest posted statement (each ended more than a year before the latest one, so its deadline has passed with no statement posted) */
+            overdue_periods: number;
+            /**
+             * Format: date
+             * @description The first day of the building's latest ended period
+             */
+            period_from: string;
+            /**
+             * Format: date
+             * @description Its last day
+             */
+            period_to: string;
+            /** @description The provision (`§ 556 Abs. 3 BGB`); empty without a deadline */
+            source: string;
+            /** @enum {string} */
+            status: "open" | "posted" | "no_deadline";
+            /** @description An open period whose deadline is 0 to 60 days away */
+            warning: boolean;
         };
         /**
          * @description `area` living area, `persons` person-days, `units` one per unit, `share` share of the building, `direct` the unit the bill was recorded for, `consumption` the meters, `heizkv` heating per HeizKV (a share by the meters, the rest by area); `co2` only on a statement: the landlord's part of the CO2 cost
@@ -8896,7 +9059,7 @@ export interface components {
             status: "draft" | "posted" | "superseded";
         };
         OpcostStatementCreate: {
-            co2?: components["schemas"]["OpcostCO2Input"];
+            co2?: components["schemas"]["OpcostCO2"];
             /** Format: date */
             period_from: string;
             /**
@@ -12862,6 +13025,53 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    deleteOpcostStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["OpcostBuildingPath"];
+                /** @description The statement's id */
+                statementId: components["parameters"]["OpcostStatementPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `already_posted`: the statement is posted (or superseded by its correction) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getOpcostStatementPDF: {
         parameters: {
             query?: {
@@ -12997,11 +13207,18 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Leave the body out to keep the first statement's CO2 cost; in a body `co2` is required (null keeps it too). */
         requestBody?: {
             content: {
-                "application/json": {
-                    co2?: components["schemas"]["OpcostCO2Input"];
-                };
+                /**
+                 * @example {
+                 *       "co2": {
+                 *         "cost": 400,
+                 *         "emissions_kg": 3500
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OpcostCorrectionCreate"];
             };
         };
         responses: {
@@ -13198,6 +13415,78 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    importBuildingUnits: {
+        parameters: {
+            query?: {
+                /** @description `true`: answer what would change, write nothing */
+                dry_run?: boolean;
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The building's id */
+                buildingId: components["parameters"]["BuildingPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "lot;surface habitable;pièces;étage;tantièmes;chauffage\nLot 12;45,2;2;3;312;district\n"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The CSV file
+                     */
+                    file: string;
+                };
+                /**
+                 * @example Einheit;Wohnfläche (m²);Zimmer;Etage;MEA;Heizung
+                 *     WE 1;62,5;3;0;125,5;central
+                 *     WE 2;80;4;1;160;central
+                 */
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description What the import changed (or, in a dry run, would change) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuildingUnitImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The body is neither text/csv nor multipart/form-data (unsupported_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     putBuildingUnit: {
         parameters: {
             query?: never;
@@ -13320,7 +13609,7 @@ export interface operations {
                  * @description Only events of this kind; in a window a comma-separated list of
                  *     stored (`viewing`, `inspection`, `repair`, `meeting`, `other`) and
                  *     derived (`rent_due`, `contract_start`, `contract_end`,
-                 *     `indexation`, `deposit_deadline`) kinds.
+                 *     `indexation`, `deposit_deadline`, `opcost_deadline`) kinds.
                  */
                 kind?: string;
             };
@@ -15395,6 +15684,70 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listOpcostDeadlines: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                /** @description Records per page */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Keyset paging: the `next` of the previous answer; the page holds the
+                 *     records that follow it in the list's order (which ends with the id,
+                 *     so no record is skipped or repeated while records are added). It
+                 *     costs the same at any depth, unlike `page`, whose OFFSET reads every
+                 *     earlier record. Not together with `page`; the answer has no `total`
+                 *     and no `page`. A value that is not a `next` of this list is a 400
+                 *     `validation_failed` (`after: ...`).
+                 */
+                after?: components["parameters"]["After"];
+                /** @description `json` (default) answers one page; `csv` or `xlsx` (or the `Accept` header `text/csv` or `application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`) answers the whole list, every page, as one file streamed row by row; `page`, `after` and `per_page` are ignored then. */
+                format?: components["parameters"]["ListFormat"];
+                /** @description The reader of a CSV or XLSX file (else the first language of `Accept-Language` the service has, else the caller's profile language): in `de`, `fr`, `es` and `uk` the headers and the codes of enumerated columns (statuses, methods, kinds) are words of that language, and CSV cells are separated by `;` and decimals written with a comma, as spreadsheets there read them; in `en` the headers are the JSON's field names and the codes as the JSON has them, separated by `,` with a decimal point. Every CSV starts with a UTF-8 byte order mark. An unknown locale is a 400. */
+                locale?: components["parameters"]["FileLocale"];
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of buildings with their deadline */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deadlines: components["schemas"]["OpcostDeadline"][];
+                        next: components["schemas"]["NextCursor"];
+                        /** @description Only in answers to `?page=` requests */
+                        page?: number;
+                        per_page: number;
+                        /** @description Only in answers to `?page=` requests */
+                        total?: number;
+                    };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
