@@ -16,40 +16,26 @@ import (
 // property's automatic charges, each expense caught up from the period
 // after its last billed one (or from its start), at most MaxCatchUp
 // periods back; a billed period is never touched, nor one before it (a
-// charge the landlord cancelled or deleted stays so).
+// charge the landlord cancelled or deleted stays so). It goes through the
+// portfolio in batches (BillWorkspace), each its own transaction.
 func BillingKind(s *Service, props *properties.Service) jobs.Kind {
 	return jobs.Kind{Name: "billing", At: "06:00", Run: func(ctx context.Context, run jobs.Run) (map[string]int, []string, error) {
-		counts := map[string]int{"properties": 0, "charges_created": 0, "skipped": 0, "errors": 0}
-		var problems []string
 		// The workspace's own day: at 00:30 in Berlin on the first of a
 		// month, UTC is still in the month before.
 		today, err := period.ParseDate(run.LocalDate)
 		if err != nil {
-			return counts, nil, fmt.Errorf("billing: run date %q: %w", run.LocalDate, err)
+			return map[string]int{"properties": 0, "charges_created": 0, "skipped": 0, "errors": 0}, nil, fmt.Errorf("billing: run date %q: %w", run.LocalDate, err)
 		}
-		err = props.EachActive(ctx, run.WorkspaceID, func(prop *properties.Property) error {
-			res, err := s.Bill(ctx, prop, today)
-			if err != nil {
-				// A property that fails is retried with the whole run;
-				// what the run did so far is kept (charges are made once
-				// per expense and period).
-				return fmt.Errorf("property %s: %w", prop.ID, err)
-			}
-			counts["properties"]++
-			counts["charges_created"] += res.Created
-			counts["skipped"] += res.Skipped
-			counts["errors"] += res.Errors
-			if res.Errors > 0 {
-				problems = append(problems, fmt.Sprintf("property %s (%s): %d charges could not be made; see the log", prop.ID, prop.Name, res.Errors))
-			}
-			return nil
-		})
-		return counts, problems, err
+		res, err := s.BillWorkspace(ctx, props, run.WorkspaceID, today)
+		counts := map[string]int{"properties": res.Properties, "charges_created": res.Created, "skipped": res.Skipped, "errors": res.Errors}
+		return counts, res.Problems, err
 	}}
 }
 
 // Bill makes prop's automatic charges up to the period holding today (the
-// workspace's local day) as the periodic billing does (see BillingKind).
+// workspace's local day) under the rule of the periodic billing, for one
+// property in its own transaction. The run itself bills in batches
+// (BillWorkspace); Bill is what its tests compare the batches with.
 func (s *Service) Bill(ctx context.Context, prop *properties.Property, today period.Date) (RefreshResult, error) {
 	list, err := s.store.ActiveAutomatic(ctx, prop.ID)
 	if err != nil || len(list) == 0 {
@@ -63,10 +49,16 @@ func (s *Service) Bill(ctx context.Context, prop *properties.Property, today per
 	if err != nil {
 		return RefreshResult{}, err
 	}
-	now := s.now()
+	return s.generate(ctx, prop, list, catchUp(last, today), today, s.now())
+}
+
+// catchUp is the billing's catch-up rule: an expense is billed from the
+// period after its last billed one (last, by expense), or from its start,
+// and at most MaxCatchUp months back from today's month.
+func catchUp(last map[uuid.UUID]period.Date, today period.Date) func(*Expense) period.Date {
 	cur, _ := period.PeriodOf(period.Month, today.Time())
 	earliest := period.DateOf(cur.First.Time().AddDate(0, -(MaxCatchUp - 1), 0))
-	return s.generate(ctx, prop, list, func(e *Expense) period.Date {
+	return func(e *Expense) period.Date {
 		since := e.StartDate
 		if d, ok := last[e.ID]; ok {
 			if sp, ok := span(e.Type); ok {
@@ -79,7 +71,7 @@ func (s *Service) Bill(ctx context.Context, prop *properties.Property, today per
 			since = earliest
 		}
 		return since
-	}, today, now)
+	}
 }
 
 // lastBilled returns the due date of the latest charge of each expense of

@@ -109,7 +109,7 @@ func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties
 	switch {
 	case c.Status != Unpaid:
 	case status == Paid:
-		if err := s.bookCharges(ctx, db, prop.ID, []Charge{*c}); err != nil {
+		if err := s.bookCharges(ctx, db, []Charge{*c}); err != nil {
 			return nil, err
 		}
 		// Entered as paid: the ledger records the payment that settles it.
@@ -125,7 +125,7 @@ func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties
 			return nil, err
 		}
 	default:
-		if err := s.bookCharges(ctx, db, prop.ID, []Charge{*c}); err != nil {
+		if err := s.bookCharges(ctx, db, []Charge{*c}); err != nil {
 			return nil, err
 		}
 	}

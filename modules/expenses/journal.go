@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/journal"
@@ -40,19 +39,26 @@ func ChargeAccount(c *Charge) journal.Account {
 
 // bookCharges journals the making of charges in db, the transaction that
 // inserted them: one entry per charge, dated its due date.
-func (s *Service) bookCharges(ctx context.Context, db bun.IDB, propertyID uuid.UUID, charges []Charge) error {
+func (s *Service) bookCharges(ctx context.Context, db bun.IDB, charges []Charge) error {
 	if !s.journal.On() || len(charges) == 0 {
 		return nil
 	}
+	return s.journal.Post(ctx, db, chargeEntries(0, charges)...)
+}
+
+// chargeEntries are the journal's entries of new charges, one per charge
+// on the charge's property; workspaceID, when known (not 0), saves the
+// journal looking it up for each entry.
+func chargeEntries(workspaceID int64, charges []Charge) []journal.Entry {
 	entries := make([]journal.Entry, 0, len(charges))
 	for i := range charges {
 		c := &charges[i]
 		if c.Status == Cancelled || c.Amount <= 0 {
 			continue
 		}
-		prop := propertyID
+		prop := c.PropertyID
 		entries = append(entries, journal.Entry{
-			PropertyID: propertyID, Date: c.DueDate, Kind: journal.KindCharge, SourceTable: "charges", SourceID: c.ID,
+			WorkspaceID: workspaceID, PropertyID: prop, Date: c.DueDate, Kind: journal.KindCharge, SourceTable: "charges", SourceID: c.ID,
 			Memo: c.Name, Currency: c.Currency,
 			Lines: []journal.Line{
 				{Account: journal.Receivable, ContractID: c.ContractID, PropertyID: &prop, Debit: c.Amount},
@@ -60,5 +66,5 @@ func (s *Service) bookCharges(ctx context.Context, db bun.IDB, propertyID uuid.U
 			},
 		})
 	}
-	return s.journal.Post(ctx, db, entries...)
+	return entries
 }

@@ -31,7 +31,7 @@ type Ledger interface {
 // chargesCreated journals new charges and hands them to the ledger, when
 // there is one.
 func (s *Service) chargesCreated(ctx context.Context, tx bun.IDB, propertyID uuid.UUID, charges []Charge) error {
-	if err := s.bookCharges(ctx, tx, propertyID, charges); err != nil {
+	if err := s.bookCharges(ctx, tx, charges); err != nil {
 		return err
 	}
 	if s.ledger == nil || len(charges) == 0 {

@@ -40,6 +40,7 @@ type Service struct {
 	accounts *accounts.Service
 	// journal books every charge made and cancelled (the ledger module).
 	journal *journal.Journal
+	batch   batchKnobs
 }
 
 // ServiceParams are the service's dependencies as fx provides them.

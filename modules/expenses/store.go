@@ -84,6 +84,21 @@ func (s *Store) SoftDeleteExpense(ctx context.Context, db bun.IDB, id uuid.UUID,
 	return nil
 }
 
+// ActiveAutomaticOf returns the active, undeleted automatic expenses of
+// the properties with ids (a batch of the billing run), by property and
+// id, in one statement.
+func (s *Store) ActiveAutomaticOf(ctx context.Context, propertyIDs []uuid.UUID) ([]Expense, error) {
+	var list []Expense
+	err := database.Select(ctx, s.db, s.db.NewSelect().Model(&list).
+		Where("property_id ?", database.In(propertyIDs)).Where("deleted_at IS NULL").
+		Where("is_active").Where("type <> ?", Manual).
+		Order("property_id", "id"))
+	if err != nil {
+		return nil, fmt.Errorf("active automatic expenses of a batch: %w", err)
+	}
+	return list, nil
+}
+
 // ActiveAutomatic returns the property's active, undeleted expenses of
 // every type but MANUAL, in id order (so concurrent refreshes insert in the
 // same order and cannot deadlock each other on PostgreSQL).
@@ -108,8 +123,8 @@ const (
 
 // InsertChargesOnce inserts, through tx, the generated charges whose
 // (origin, period) is not taken yet and skips the others, in few
-// statements. The charges are of one refresh: they share property, status
-// and created_at. When a statement fails, its rows are tried one by one
+// statements. The charges are of one refresh or one batch of the billing
+// run: they share status and created_at. When a statement fails, its rows are tried one by one
 // (each under a savepoint, so the transaction goes on) and one bad row
 // fails alone. It returns the rows inserted and the rows that failed; err
 // is set only when the database itself fails.
@@ -227,12 +242,12 @@ func (s *Store) insertUnderSavepoint(ctx context.Context, tx bun.Tx, charges []C
 // parse and plan than seven array literals (see the README's figures).
 func (s *Store) insertUnnest(ctx context.Context, db bun.IDB, charges []Charge) *bun.RawQuery {
 	n := len(charges)
-	ids, origins, contracts := make([]string, n), make([]string, n), make([]string, n)
+	ids, props, origins, contracts := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	names, currencies, periods, dueDates := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	nameKinds, nameArgs := make([]string, n), make([]string, n)
 	amounts := make([]int64, n)
 	for i, c := range charges {
-		ids[i], origins[i], names[i] = c.ID.String(), c.Origin.String(), c.Name
+		ids[i], props[i], origins[i], names[i] = c.ID.String(), c.PropertyID.String(), c.Origin.String(), c.Name
 		nameKinds[i], nameArgs[i] = c.NameKind, c.NameArgs
 		if nameKinds[i] == "" {
 			nameKinds[i] = chargename.Custom
@@ -242,17 +257,17 @@ func (s *Store) insertUnnest(ctx context.Context, db bun.IDB, charges []Charge) 
 			contracts[i] = c.ContractID.String()
 		}
 	}
-	// Every charge of one refresh shares property, status and creation time.
+	// Every charge of one refresh or batch shares status and creation time.
 	first := charges[0]
 	// contract_id travels as text, '' for none.
 	return db.NewRaw(`INSERT INTO charges (id, property_id, expense_id, origin, name, name_kind, name_args, amount_minor, currency, period, due_date, status, contract_id, created_at)
-		SELECT u.id, ?, u.origin, u.origin, u.name, u.name_kind, u.name_args, u.amount, u.currency, u.period, u.due_date, ?, NULLIF(u.contract_id, '')::uuid, ?
-		FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::date[], ?::text[])
-			AS u (id, origin, name, name_kind, name_args, amount, currency, period, due_date, contract_id)
+		SELECT u.id, u.property_id, u.origin, u.origin, u.name, u.name_kind, u.name_args, u.amount, u.currency, u.period, u.due_date, ?, NULLIF(u.contract_id, '')::uuid, ?
+		FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::date[], ?::text[])
+			AS u (id, property_id, origin, name, name_kind, name_args, amount, currency, period, due_date, contract_id)
 		ON CONFLICT (origin, period) DO NOTHING
 		RETURNING id`,
-		first.PropertyID, first.Status, first.CreatedAt,
-		database.Array(ids), database.Array(origins), database.Array(names), database.Array(nameKinds), database.Array(nameArgs), database.Array(amounts),
+		first.Status, first.CreatedAt,
+		database.Array(ids), database.Array(props), database.Array(origins), database.Array(names), database.Array(nameKinds), database.Array(nameArgs), database.Array(amounts),
 		database.Array(currencies), database.Array(periods), database.Array(dueDates), database.Array(contracts),
 	)
 }

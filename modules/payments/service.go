@@ -558,6 +558,12 @@ func (s *Service) ChargesCreated(ctx context.Context, tx bun.IDB, propertyID uui
 	return s.store.SetUnallocated(ctx, tx, credit, s.now())
 }
 
+// CreditHolders tells the expenses' billing run which of a batch's
+// properties have credit, so that it hands ChargesCreated only those.
+func (s *Service) CreditHolders(ctx context.Context, tx bun.IDB, propertyIDs []uuid.UUID) ([]uuid.UUID, error) {
+	return s.store.CreditHolders(ctx, tx, propertyIDs)
+}
+
 // ChargeEnteredPaid is the Ledger's hook for a manual charge entered as
 // paid: a payment (method other, paid today) settles it, receipt included.
 func (s *Service) ChargeEnteredPaid(ctx context.Context, tx bun.IDB, c *expenses.Charge) error {

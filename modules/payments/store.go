@@ -197,6 +197,21 @@ func (s *Store) WithCredit(ctx context.Context, db bun.IDB, propertyID uuid.UUID
 	return list, nil
 }
 
+// CreditHolders returns which of the properties with ids have a posted
+// payment with credit left, in one statement.
+func (s *Store) CreditHolders(ctx context.Context, db bun.IDB, ids []uuid.UUID) ([]uuid.UUID, error) {
+	var got []uuid.UUID
+	if len(ids) == 0 {
+		return got, nil
+	}
+	q := db.NewSelect().Model((*Payment)(nil)).ColumnExpr("DISTINCT property_id").Where("property_id ?", database.In(ids)).
+		Where("status = ?", Posted).Where("unallocated_minor > 0")
+	if err := database.Query(ctx, db, q, &got); err != nil {
+		return nil, fmt.Errorf("properties with credit: %w", err)
+	}
+	return got, nil
+}
+
 // SetUnallocated writes the unallocated amount of each of list through db.
 func (s *Store) SetUnallocated(ctx context.Context, db bun.IDB, list []*Payment, at time.Time) error {
 	for _, p := range list {

@@ -151,6 +151,25 @@ func LockMany(ctx context.Context, tx bun.Tx, ids []uuid.UUID) (map[uuid.UUID]*P
 	return out, nil
 }
 
+// LockAll locks, inside tx, the rows of the properties with ids as Lock
+// does one (on PostgreSQL), in id order so that two batches cannot
+// deadlock each other, and returns the ids of those that still exist: a
+// batch of the billing run adds charges under all of them at once.
+func LockAll(ctx context.Context, tx bun.Tx, ids []uuid.UUID) ([]uuid.UUID, error) {
+	var got []uuid.UUID
+	if len(ids) == 0 {
+		return got, nil
+	}
+	q := tx.NewSelect().Model((*Property)(nil)).Column("id").Where("id ?", database.In(ids)).OrderExpr("id")
+	if database.IsPostgres(tx) {
+		q = q.For("UPDATE")
+	}
+	if err := database.Query(ctx, tx, q, &got); err != nil {
+		return nil, fmt.Errorf("lock properties: %w", err)
+	}
+	return got, nil
+}
+
 // lockForDelete reads the property row inside tx, locking it on PostgreSQL
 // so that records being added under it wait for the deletion's outcome.
 func (s *Store) lockForDelete(ctx context.Context, tx bun.Tx, id uuid.UUID) error {
