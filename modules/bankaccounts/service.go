@@ -9,12 +9,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 	"golang.org/x/text/currency"
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/propman/propman/platform/activity"
 	"github.com/propman/propman/platform/apierror"
@@ -273,7 +270,7 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return errNotFound()
-	case isForeignKeyViolation(err):
+	case database.IsForeignKeyViolation(err):
 		return apierror.Conflict("in_use", "A contract names this bank account as the one its rent is paid to; point the contract at another account first.")
 	}
 	return err
@@ -354,25 +351,6 @@ func undefaulted(cur *Account, now time.Time) activity.Entry {
 	after := *cur
 	after.IsDefault, after.UpdatedAt = false, now
 	return entry(activity.Updated, cur, toJSON(cur), toJSON(&after))
-}
-
-// isForeignKeyViolation reports whether err is a refused delete of a row
-// that other rows (a contract's bank_account_id) still refer to.
-func isForeignKeyViolation(err error) bool {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		return pgErr.Code == "23503"
-	}
-	var sqliteErr *sqlite.Error
-	if errors.As(err, &sqliteErr) {
-		switch sqliteErr.Code() {
-		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
-			return true
-		case sqlite3.SQLITE_CONSTRAINT_TRIGGER:
-			return strings.Contains(sqliteErr.Error(), "FOREIGN KEY")
-		}
-	}
-	return false
 }
 
 // now is the clock's time at the precision both databases keep.
