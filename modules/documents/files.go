@@ -2,14 +2,12 @@ package documents
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/database"
 )
 
 // Files is what other modules use of documents (the messages module: a
@@ -42,10 +40,9 @@ func (f *Files) OfProperty(ctx context.Context, db bun.IDB, propertyID uuid.UUID
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	var list []Document
-	if err := database.Select(ctx, db, db.NewSelect().Model(&list).Where("property_id = ?", propertyID).
-		Where("id ?", database.In(ids))); err != nil {
-		return nil, fmt.Errorf("documents of property: %w", err)
+	list, err := documentsAmong(ctx, db, propertyID, ids)
+	if err != nil {
+		return nil, err
 	}
 	byID := make(map[uuid.UUID]*Document, len(list))
 	for i := range list {

@@ -145,3 +145,14 @@ func deleteOfProperty(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) ([]u
 	}
 	return ids, nil
 }
+
+// documentsAmong returns, through db, the documents of the property among
+// ids, in no order.
+func documentsAmong(ctx context.Context, db bun.IDB, propertyID uuid.UUID, ids []uuid.UUID) ([]Document, error) {
+	var list []Document
+	if err := database.Select(ctx, db, db.NewSelect().Model(&list).Where("property_id = ?", propertyID).
+		Where("id ?", database.In(ids))); err != nil {
+		return nil, fmt.Errorf("documents of property: %w", err)
+	}
+	return list, nil
+}
