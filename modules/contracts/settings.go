@@ -125,29 +125,6 @@ func AllocationOrderOf(ctx context.Context, db bun.IDB, id uuid.UUID) (string, e
 	return order, nil
 }
 
-// AllocationOrdersOf returns, through db, the allocation order of each of
-// the contracts with ids that is not oldest first (the default): one
-// statement for a batch of payments.
-func AllocationOrdersOf(ctx context.Context, db bun.IDB, ids []uuid.UUID) (map[uuid.UUID]string, error) {
-	out := map[uuid.UUID]string{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	var rows []struct {
-		ID    uuid.UUID `bun:"id"`
-		Order string    `bun:"allocation_order"`
-	}
-	err := database.Query(ctx, db, db.NewSelect().Model((*Contract)(nil)).Column("id", "allocation_order").
-		Where("id ?", database.In(ids)).Where("allocation_order <> ?", OldestFirst), &rows)
-	if err != nil {
-		return nil, fmt.Errorf("allocation orders: %w", err)
-	}
-	for _, r := range rows {
-		out[r.ID] = r.Order
-	}
-	return out, nil
-}
-
 // RentExpenses returns, through db, the ids of the expenses that bill the
 // contract's rent (every rent of its history): their charges are its rent.
 func RentExpenses(ctx context.Context, db bun.IDB, contractID uuid.UUID) ([]uuid.UUID, error) {

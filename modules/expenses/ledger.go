@@ -66,28 +66,6 @@ func OpenCharges(ctx context.Context, db bun.IDB, propertyID uuid.UUID, contract
 	return list, nil
 }
 
-// OpenChargesOf returns, through db, the open charges of each of the
-// contracts as OpenCharges does for one, in one statement: what a batch
-// of payments (a bank statement's) is spread over. The caller's
-// transaction holds the contracts' properties' locks.
-func OpenChargesOf(ctx context.Context, db bun.IDB, contractIDs []uuid.UUID) (map[uuid.UUID][]Charge, error) {
-	out := make(map[uuid.UUID][]Charge, len(contractIDs))
-	if len(contractIDs) == 0 {
-		return out, nil
-	}
-	var list []Charge
-	q := db.NewSelect().Model(&list).Column(openColumns...).
-		Where("contract_id ?", database.In(contractIDs)).Where("status = ?", Unpaid).
-		Order("due_date", "created_at", "id")
-	if err := database.Select(ctx, db, q); err != nil {
-		return nil, fmt.Errorf("open charges: %w", err)
-	}
-	for _, c := range list {
-		out[*c.ContractID] = append(out[*c.ContractID], c)
-	}
-	return out, nil
-}
-
 // ChargesByID returns, through db, the property's charges with the given
 // ids that exist; like OpenCharges, under the caller's property lock.
 func ChargesByID(ctx context.Context, db bun.IDB, propertyID uuid.UUID, ids []uuid.UUID) (map[uuid.UUID]*Charge, error) {
@@ -181,33 +159,6 @@ func addPaidUnnest(ctx context.Context, db bun.IDB, changes []PaidChange) error 
 		return fmt.Errorf("charge paid amounts: %d of %d charges changed; one would leave 0..amount or is cancelled", n, len(changes))
 	}
 	return nil
-}
-
-// OverdueOf returns, through db, what each of the contracts owes on
-// charges due before day (Overdue's amount), in one statement; a contract
-// that owes nothing overdue is not in the map.
-func OverdueOf(ctx context.Context, db bun.IDB, contractIDs []uuid.UUID, day period.Date) (map[uuid.UUID]money.Amount, error) {
-	out := map[uuid.UUID]money.Amount{}
-	if len(contractIDs) == 0 {
-		return out, nil
-	}
-	var rows []struct {
-		ContractID uuid.UUID `bun:"contract_id"`
-		Overdue    int64     `bun:"overdue"`
-	}
-	err := database.Query(ctx, db, db.NewSelect().Model((*Charge)(nil)).Column("contract_id").
-		ColumnExpr("CAST(COALESCE(SUM(amount_minor - paid_amount_minor), 0) AS BIGINT) AS overdue").
-		Where("contract_id ?", database.In(contractIDs)).Where("status <> ?", Cancelled).Where("due_date < ?", day).
-		Group("contract_id"), &rows)
-	if err != nil {
-		return nil, fmt.Errorf("overdue: %w", err)
-	}
-	for _, r := range rows {
-		if r.Overdue != 0 {
-			out[r.ContractID] = money.Amount(r.Overdue)
-		}
-	}
-	return out, nil
 }
 
 // TotalsQuery is one row of the property's charge totals (of the contract,

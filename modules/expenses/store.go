@@ -382,3 +382,52 @@ func ContractExpensesOfKind(ctx context.Context, db bun.IDB, contractID uuid.UUI
 	}
 	return out, nil
 }
+
+// OpenChargesOf returns, through db, the open charges of each of the
+// contracts as OpenCharges does for one, in one statement: what a batch
+// of payments (a bank statement's) is spread over. The caller's
+// transaction holds the contracts' properties' locks.
+func OpenChargesOf(ctx context.Context, db bun.IDB, contractIDs []uuid.UUID) (map[uuid.UUID][]Charge, error) {
+	out := make(map[uuid.UUID][]Charge, len(contractIDs))
+	if len(contractIDs) == 0 {
+		return out, nil
+	}
+	var list []Charge
+	q := db.NewSelect().Model(&list).Column(openColumns...).
+		Where("contract_id ?", database.In(contractIDs)).Where("status = ?", Unpaid).
+		Order("due_date", "created_at", "id")
+	if err := database.Select(ctx, db, q); err != nil {
+		return nil, fmt.Errorf("open charges: %w", err)
+	}
+	for _, c := range list {
+		out[*c.ContractID] = append(out[*c.ContractID], c)
+	}
+	return out, nil
+}
+
+// OverdueOf returns, through db, what each of the contracts owes on
+// charges due before day (Overdue's amount), in one statement; a contract
+// that owes nothing overdue is not in the map.
+func OverdueOf(ctx context.Context, db bun.IDB, contractIDs []uuid.UUID, day period.Date) (map[uuid.UUID]money.Amount, error) {
+	out := map[uuid.UUID]money.Amount{}
+	if len(contractIDs) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		ContractID uuid.UUID `bun:"contract_id"`
+		Overdue    int64     `bun:"overdue"`
+	}
+	err := database.Query(ctx, db, db.NewSelect().Model((*Charge)(nil)).Column("contract_id").
+		ColumnExpr("CAST(COALESCE(SUM(amount_minor - paid_amount_minor), 0) AS BIGINT) AS overdue").
+		Where("contract_id ?", database.In(contractIDs)).Where("status <> ?", Cancelled).Where("due_date < ?", day).
+		Group("contract_id"), &rows)
+	if err != nil {
+		return nil, fmt.Errorf("overdue: %w", err)
+	}
+	for _, r := range rows {
+		if r.Overdue != 0 {
+			out[r.ContractID] = money.Amount(r.Overdue)
+		}
+	}
+	return out, nil
+}
