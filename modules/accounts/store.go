@@ -208,3 +208,17 @@ func (s *Store) notifyUsers(ctx context.Context, payload string) error {
 	_, err := database.Exec(ctx, s.db, s.db.NewRaw("SELECT pg_notify(?, ?)", usersChannel, payload))
 	return err
 }
+
+// LocaleOf returns, through db, the profile language of the user with id;
+// "" when the user is gone or chose none.
+func LocaleOf(ctx context.Context, db bun.IDB, id int64) (string, error) {
+	var locale string
+	err := database.Query(ctx, db, db.NewSelect().Model((*User)(nil)).Column("locale").Where("id = ?", database.Param{V: id}), &locale)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("language of user: %w", err)
+	}
+	return locale, nil
+}

@@ -10,10 +10,10 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/opcosts"
-	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
+	"github.com/propman/propman/platform/printstyle"
 )
 
 // deadlineReach is how long after a contract's end its deposit deadline
@@ -137,7 +137,7 @@ func rentDue(out []Occurrence, c *contracts.Dated, from, to period.Date, w words
 // translation catalogue, with dates and amounts as the locale writes them.
 type words struct {
 	t  map[string]string
-	st printforms.Style
+	st printstyle.Style
 }
 
 // derivedKeys are the catalogue's keys of the derived events' texts.
@@ -151,7 +151,7 @@ func wordsOf(dicts *translations.Dictionaries, locale string) words {
 		keys[i] = "calendar.derived." + k
 	}
 	t, _ := dicts.Select(locale, keys)
-	return words{t: t, st: printforms.StyleOf(locale)}
+	return words{t: t, st: printstyle.Of(locale)}
 }
 
 // say is the text of key with each {name} of pairs (name, value, ...)

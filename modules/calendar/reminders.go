@@ -2,9 +2,7 @@ package calendar
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -18,11 +16,11 @@ import (
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/messages"
-	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/period"
+	"github.com/propman/propman/platform/printstyle"
 )
 
 // remindArgs is the job that sends the reminders that have fallen due.
@@ -73,13 +71,9 @@ func (s *Service) RemindDue(ctx context.Context) (int, error) {
 	w := window{from: period.DateOf(since).AddDays(-1).Time(), to: period.DateOf(horizon).Time(), start: since, end: horizon}
 	sent := 0
 	for after := uuid.Nil; ; {
-		var list []Event
-		sel := s.db.NewSelect().Model(&list).Where("reminders <> ?", "[]").Where("starts_at <= ?", horizon).
-			WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-				return q.Where("until_at IS NULL").WhereOr("until_at >= ?", since)
-			}).Where("id > ?", after).OrderExpr("id").Limit(remindPage)
-		if err := database.Select(ctx, s.db, sel); err != nil {
-			return sent, fmt.Errorf("events with reminders: %w", err)
+		list, err := reminderPage(ctx, s.db, since, horizon, after, remindPage)
+		if err != nil {
+			return sent, err
 		}
 		for i := range list {
 			n, err := s.remindEvent(ctx, &list[i], w, since, now)
@@ -155,12 +149,8 @@ func (s *Service) remind(ctx context.Context, e *Event, sc *schedule, d due) (bo
 	first := false
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		row := &ReminderSent{EventID: e.ID, Occurrence: d.key, Minutes: d.minutes, SentAt: s.now()}
-		res, err := database.Exec(ctx, tx, tx.NewInsert().Model(row).On("CONFLICT DO NOTHING"))
-		if err != nil {
-			return fmt.Errorf("record reminder: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil
+		if recorded, err := recordReminder(ctx, tx, row); err != nil || !recorded {
+			return err
 		}
 		first = true
 		if e.PropertyID == nil || s.messages == nil {
@@ -172,13 +162,9 @@ func (s *Service) remind(ctx context.Context, e *Event, sc *schedule, d due) (bo
 		}
 		title, body := reminderText(s.dicts, locale, e, sc, d)
 		// Attendees deleted since the event was stored are left out.
-		var present []uuid.UUID
-		if len(attendees) > 0 {
-			q := tx.NewSelect().Model((*contragents.Contragent)(nil)).Column("id").
-				Where("id ?", database.In(attendees)).Where("workspace_id = ?", database.Param{V: e.WorkspaceID})
-			if err := database.Query(ctx, tx, q, &present); err != nil {
-				return fmt.Errorf("attendees of reminder: %w", err)
-			}
+		present, err := contragents.InWorkspace(ctx, tx, e.WorkspaceID, attendees)
+		if err != nil {
+			return err
 		}
 		for _, a := range present {
 			key := "calendar_reminder:" + e.ID.String() + ":" + strconv.FormatInt(d.key.Unix(), 10) + ":" + strconv.Itoa(d.minutes) + ":" + a.String()
@@ -199,23 +185,17 @@ func (s *Service) remind(ctx context.Context, e *Event, sc *schedule, d due) (bo
 // contacts), else English.
 func (s *Service) reminderLocale(ctx context.Context, db bun.IDB, e *Event) (string, error) {
 	var locale string
-	var q *bun.SelectQuery
+	var err error
 	switch {
 	case e.ContractID != nil:
-		q = db.NewSelect().Model((*contracts.Contract)(nil)).Column("locale").Where("id = ?", *e.ContractID)
+		locale, err = contracts.LocaleOf(ctx, db, *e.ContractID)
 	case e.CreatedBy != nil:
-		q = db.NewSelect().Model((*accounts.User)(nil)).Column("locale").Where("id = ?", database.Param{V: *e.CreatedBy})
-	default:
-		return accounts.DefaultLocale, nil
+		locale, err = accounts.LocaleOf(ctx, db, *e.CreatedBy)
 	}
-	err := database.Query(ctx, db, q, &locale)
-	switch {
-	case errors.Is(err, sql.ErrNoRows) || (err == nil && locale == ""):
-		return accounts.DefaultLocale, nil
-	case err != nil:
-		return "", fmt.Errorf("language of reminder: %w", err)
+	if err != nil || locale != "" {
+		return locale, err
 	}
-	return locale, nil
+	return accounts.DefaultLocale, nil
 }
 
 // reminderKeys are the catalogue's keys of a reminder.
@@ -226,7 +206,7 @@ var reminderKeys = []string{"calendar.reminder.subject", "calendar.reminder.at"}
 // day and the zone's abbreviation in the event's zone.
 func reminderText(dicts *translations.Dictionaries, locale string, e *Event, sc *schedule, d due) (title, body string) {
 	t, _ := dicts.Select(locale, reminderKeys)
-	st := printforms.StyleOf(locale)
+	st := printstyle.Of(locale)
 	fill := func(text string, pairs ...string) string {
 		for i := 0; i+1 < len(pairs); i += 2 {
 			text = strings.ReplaceAll(text, "{"+pairs[i]+"}", pairs[i+1])

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -111,15 +110,11 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 	if err != nil || len(rawID) != 36 {
 		return nil, errNotFound()
 	}
-	e := new(Event)
-	err = database.Select(ctx, s.db, s.db.NewSelect().Model(e).Where("id = ?", id).Where("workspace_id = ?", database.Param{V: p.WorkspaceID}))
-	if errors.Is(err, sql.ErrNoRows) {
+	e, err := eventOfWorkspace(ctx, s.db, p.WorkspaceID, id)
+	if err == nil && e == nil {
 		return nil, errNotFound()
 	}
-	if err != nil {
-		return nil, fmt.Errorf("calendar event: %w", err)
-	}
-	return e, nil
+	return e, err
 }
 
 // checkRefs checks, through db, that the property, contract and attendees
@@ -127,15 +122,13 @@ func (s *Service) Authorize(ctx context.Context, p auth.Principal, rawID string)
 // only the contract is given.
 func (s *Service) checkRefs(ctx context.Context, db bun.IDB, workspaceID int64, d *draft) error {
 	var details []string
-	ws := database.Param{V: workspaceID}
 	if d.ContractID != nil {
-		c := new(contracts.Contract)
-		err := database.Select(ctx, db, db.NewSelect().Model(c).Column("id", "property_id").Where("id = ?", *d.ContractID).Where("workspace_id = ?", ws))
+		c, err := contracts.OfWorkspace(ctx, db, workspaceID, *d.ContractID)
 		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			details = append(details, "contract_id: no such contract in this workspace")
 		case err != nil:
-			return fmt.Errorf("contract of event: %w", err)
+			return err
+		case c == nil:
+			details = append(details, "contract_id: no such contract in this workspace")
 		case d.PropertyID == nil:
 			p := c.PropertyID
 			d.PropertyID = &p
@@ -144,20 +137,18 @@ func (s *Service) checkRefs(ctx context.Context, db bun.IDB, workspaceID int64, 
 		}
 	}
 	if d.PropertyID != nil {
-		ok, err := database.Exists(ctx, db, db.NewSelect().Model((*properties.Property)(nil)).Where("id = ?", *d.PropertyID).Where("workspace_id = ?", ws))
+		ok, err := properties.InWorkspace(ctx, db, workspaceID, *d.PropertyID)
 		if err != nil {
-			return fmt.Errorf("property of event: %w", err)
+			return err
 		}
 		if !ok {
 			details = append(details, "property_id: no such property in this workspace")
 		}
 	}
 	if len(d.attendees) > 0 {
-		var found []uuid.UUID
-		err := database.Query(ctx, db, db.NewSelect().Model((*contragents.Contragent)(nil)).Column("id").
-			Where("id ?", database.In(d.attendees)).Where("workspace_id = ?", ws), &found)
+		found, err := contragents.InWorkspace(ctx, db, workspaceID, d.attendees)
 		if err != nil {
-			return fmt.Errorf("attendees of event: %w", err)
+			return err
 		}
 		have := map[uuid.UUID]bool{}
 		for _, id := range found {
@@ -215,8 +206,8 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, r eventRequest) 
 		if err := s.checkRefs(ctx, tx, p.WorkspaceID, d); err != nil {
 			return err
 		}
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(e)); err != nil {
-			return fmt.Errorf("insert calendar event: %w", err)
+		if err := insertEvent(ctx, tx, e); err != nil {
+			return err
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Created, RecordType: "calendar_event",
 			RecordID: e.ID.String(), Changes: activity.Diff(nil, toJSON(e))})
@@ -245,19 +236,12 @@ func (s *Service) Update(ctx context.Context, p auth.Principal, old *Event, r ev
 		if err := s.checkRefs(ctx, tx, p.WorkspaceID, d); err != nil {
 			return err
 		}
-		// The sequence is raised in the statement, so two concurrent
-		// updates both count.
-		var seq int
-		q := tx.NewUpdate().Model(e).ExcludeColumn("id", "workspace_id", "created_by", "created_at", "sequence").
-			Set("sequence = sequence + 1").
-			Where("id = ?", e.ID).Where("workspace_id = ?", database.Param{V: e.WorkspaceID}).Returning("sequence")
-		if err := database.Query(ctx, tx, q, &seq); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return errNotFound()
-			}
-			return fmt.Errorf("update calendar event: %w", err)
+		switch found, err := updateEvent(ctx, tx, e); {
+		case err != nil:
+			return err
+		case !found:
+			return errNotFound()
 		}
-		e.Sequence = seq
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "calendar_event",
 			RecordID: e.ID.String(), Changes: activity.Diff(toJSON(old), toJSON(e))})
 	})
@@ -270,9 +254,8 @@ func (s *Service) Update(ctx context.Context, p auth.Principal, old *Event, r ev
 // Delete removes the event.
 func (s *Service) Delete(ctx context.Context, e *Event) error {
 	return database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Event)(nil)).Where("id = ?", e.ID).
-			Where("workspace_id = ?", database.Param{V: e.WorkspaceID})); err != nil {
-			return fmt.Errorf("delete calendar event: %w", err)
+		if err := deleteEvent(ctx, tx, e); err != nil {
+			return err
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Deleted, RecordType: "calendar_event",
 			RecordID: e.ID.String(), Changes: activity.Diff(toJSON(e), nil)})
@@ -286,22 +269,7 @@ type ListFilter struct {
 
 // List returns one page of the workspace's stored events, oldest first.
 func (s *Service) List(ctx context.Context, p auth.Principal, f ListFilter, q listing.Query) ([]Event, listing.Result, error) {
-	var list []Event
-	sel := s.db.NewSelect().Model(&list).Where("workspace_id = ?", database.Param{V: p.WorkspaceID})
-	if f.PropertyID != "" {
-		sel = sel.Where("property_id = ?", f.PropertyID)
-	}
-	if f.ContractID != "" {
-		sel = sel.Where("contract_id = ?", f.ContractID)
-	}
-	if f.Kind != "" {
-		sel = sel.Where("kind = ?", f.Kind)
-	}
-	res, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
-	if err != nil {
-		return nil, listing.Result{}, fmt.Errorf("list calendar events: %w", err)
-	}
-	return list, res, nil
+	return listEvents(ctx, s.db, p.WorkspaceID, f, q)
 }
 
 // WindowQuery is a GET /calendar-events?from&to.
@@ -367,29 +335,7 @@ func (s *Service) Window(ctx context.Context, workspaceID int64, q WindowQuery) 
 // stored reads the workspace's events that can have an occurrence between
 // from and to (instants, with a day's margin for all-day events).
 func (s *Service) stored(ctx context.Context, db bun.IDB, workspaceID int64, from, to time.Time, q WindowQuery) ([]Event, error) {
-	var list []Event
-	sel := db.NewSelect().Model(&list).Where("workspace_id = ?", database.Param{V: workspaceID}).
-		Where("starts_at < ?", to).
-		WhereGroup(" AND ", func(w *bun.SelectQuery) *bun.SelectQuery {
-			return w.Where("until_at IS NULL").WhereOr("until_at >= ?", from)
-		})
-	if q.PropertyID != nil {
-		sel = sel.Where("property_id = ?", *q.PropertyID)
-	}
-	if q.ContractID != nil {
-		sel = sel.Where("contract_id = ?", *q.ContractID)
-	}
-	if len(q.Kinds) > 0 {
-		var kinds []string
-		for k := range q.Kinds {
-			kinds = append(kinds, k)
-		}
-		sel = sel.Where("kind ?", database.In(kinds))
-	}
-	if err := database.Select(ctx, db, sel.OrderExpr("id")); err != nil {
-		return nil, fmt.Errorf("calendar events of window: %w", err)
-	}
-	return list, nil
+	return eventsBetween(ctx, db, workspaceID, from, to, q)
 }
 
 // tokenBytes is the entropy of a feed token (base64url: 43 characters).
@@ -410,11 +356,8 @@ func (s *Service) RotateFeedToken(ctx context.Context, p auth.Principal) (string
 	token := base64.RawURLEncoding.EncodeToString(raw)
 	row := &FeedToken{WorkspaceID: p.WorkspaceID, UserID: p.UserID, TokenHash: hashToken(token), CreatedAt: s.now()}
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		_, err := database.Exec(ctx, tx, tx.NewInsert().Model(row).
-			On("CONFLICT (workspace_id, user_id) DO UPDATE").
-			Set("token_hash = EXCLUDED.token_hash").Set("created_at = EXCLUDED.created_at"))
-		if err != nil {
-			return fmt.Errorf("save feed token: %w", err)
+		if err := saveFeedToken(ctx, tx, row); err != nil {
+			return err
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "calendar_feed_token",
 			RecordID: fmt.Sprint(p.UserID)})
@@ -440,22 +383,7 @@ func (s *Service) feedOwner(ctx context.Context, token string) (int64, string, b
 	if _, err := base64.RawURLEncoding.DecodeString(token); err != nil {
 		return 0, "", false, nil
 	}
-	var ws int64
-	var locale string
-	q := s.db.NewSelect().TableExpr("calendar_feed_tokens AS t").ColumnExpr("t.workspace_id, u.locale").
-		// A token made before the membership (the member left and was
-		// invited again) died with the earlier one.
-		Join("JOIN workspace_members AS m ON m.workspace_id = t.workspace_id AND m.user_id = t.user_id AND m.created_at <= t.created_at").
-		Join("JOIN users AS u ON u.id = t.user_id").
-		Where("t.token_hash = ?", hashToken(token))
-	err := database.Query(ctx, s.db, q, &ws, &locale)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, "", false, nil
-	}
-	if err != nil {
-		return 0, "", false, fmt.Errorf("feed token: %w", err)
-	}
-	return ws, locale, true, nil
+	return feedTokenOwner(ctx, s.db, hashToken(token))
 }
 
 // FeedURL is the absolute address of the feed a token opens, under the

@@ -3,10 +3,11 @@ package compensations
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/propman/propman/modules/contracts"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/propman/propman/modules/contracts"
 
 	"github.com/google/uuid"
 

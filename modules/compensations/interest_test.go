@@ -1,10 +1,11 @@
 package compensations_test
 
 import (
-	"github.com/propman/propman/modules/payments/paymentstest"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/propman/propman/modules/payments/paymentstest"
 )
 
 // Germany (§ 551 Abs. 3 BGB): the deposit earns interest for the tenant,

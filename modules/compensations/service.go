@@ -2,7 +2,6 @@ package compensations
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -182,8 +181,8 @@ func (s *Service) insert(ctx context.Context, tx bun.IDB, p auth.Principal, prop
 	cp := &Compensation{ID: id, WorkspaceID: prop.WorkspaceID, PropertyID: prop.ID, ContractID: c.ID, Kind: in.Kind,
 		Amount: in.Amount, Currency: prop.Currency, Description: in.Description, Status: Pending, SettlementID: settlement,
 		CreatedBy: p.UserID, CreatedAt: now, UpdatedAt: now}
-	if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(cp)); err != nil {
-		return nil, fmt.Errorf("insert compensation: %w", err)
+	if err := insertCompensation(ctx, tx, cp); err != nil {
+		return nil, err
 	}
 	return cp, activity.Record(ctx, tx, activity.Entry{Action: activity.Created, RecordType: "compensation", RecordID: id.String(),
 		WorkspaceID: prop.WorkspaceID, Changes: activity.Diff(nil, toJSON(cp))})
@@ -201,37 +200,17 @@ func (s *Service) Compensation(ctx context.Context, db bun.IDB, prop *properties
 	if err != nil || len(rawID) != 36 {
 		return nil, errNotFound()
 	}
-	cp := new(Compensation)
-	err = database.Select(ctx, db, db.NewSelect().Model(cp).Where("id = ?", id).Where("property_id = ?", prop.ID))
-	if errors.Is(err, sql.ErrNoRows) {
+	cp, err := compensationOf(ctx, db, prop.ID, id)
+	if err == nil && cp == nil {
 		return nil, errNotFound()
 	}
-	if err != nil {
-		return nil, fmt.Errorf("compensation: %w", err)
-	}
-	return cp, nil
+	return cp, err
 }
 
 // List returns one page of prop's compensations, oldest first, filtered
 // by status, kind and contract.
 func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Compensation, listing.Result, error) {
-	var list []Compensation
-	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", prop.ID)
-	for _, f := range []string{"status", "kind"} {
-		if v := q.Get(f); v != "" {
-			sel = sel.Where("? = ?", bun.Ident(f), v)
-		}
-	}
-	if v := q.Get("contract_id"); v != "" {
-		// listing.UUID checked it.
-		id, _ := uuid.Parse(v)
-		sel = sel.Where("contract_id = ?", id)
-	}
-	res, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
-	if err != nil {
-		return nil, listing.Result{}, fmt.Errorf("compensations: %w", err)
-	}
-	return list, res, nil
+	return listCompensations(ctx, s.db, prop.ID, q)
 }
 
 // PayOut is how a compensation was paid to the tenant.
@@ -267,9 +246,8 @@ func (s *Service) change(ctx context.Context, prop *properties.Property, rawID s
 			return err
 		}
 		cp.Status, cp.UpdatedAt = to, s.now()
-		if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model(cp).
-			Column("status", "payment_id", "method", "reference", "paid_on", "reason", "updated_at").Where("id = ?", cp.ID)); err != nil {
-			return fmt.Errorf("update compensation: %w", err)
+		if err := updateCompensation(ctx, tx, cp); err != nil {
+			return err
 		}
 		out = cp
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "compensation", RecordID: cp.ID.String(),

@@ -2,9 +2,7 @@ package compensations
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -118,9 +116,9 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 		if st := c.StatusOn(today); st != contracts.Ended && st != contracts.Terminated {
 			return apierror.Conflict("contract_not_ended", "The contract has not ended; terminate it or wait for its end date.")
 		}
-		done, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Settlement)(nil)).Where("contract_id = ?", c.ID))
+		done, err := settled(ctx, tx, c.ID)
 		if err != nil {
-			return fmt.Errorf("settlement of contract: %w", err)
+			return err
 		}
 		if done {
 			return apierror.Conflict("already_settled", "The contract's deposit was settled already.")
@@ -236,7 +234,7 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 			}
 			st.AppliedPaymentID = &pay.ID
 		}
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(st)); err != nil {
+		if err := insertSettlement(ctx, tx, st); err != nil {
 			if database.IsUniqueViolation(err) {
 				return apierror.Conflict("already_settled", "The contract's deposit was settled already.")
 			}
@@ -249,8 +247,8 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 				return err
 			}
 			st.CompensationID = &cp.ID
-			if _, err := database.Exec(ctx, tx, tx.NewUpdate().Model(st).Column("compensation_id").Where("id = ?", st.ID)); err != nil {
-				return fmt.Errorf("settlement compensation: %w", err)
+			if err := setSettlementCompensation(ctx, tx, st); err != nil {
+				return err
 			}
 		}
 		if err := s.journal.Post(ctx, tx, settlementEntries(prop, st)...); err != nil {
@@ -267,29 +265,14 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 }
 
 func (s *Service) settlementByID(ctx context.Context, id uuid.UUID) (*Settlement, error) {
-	st := new(Settlement)
-	err := database.Select(ctx, s.db, s.db.NewSelect().Model(st).Where("id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
+	st, err := loadSettlement(ctx, s.db, id)
+	if err == nil && st == nil {
 		return nil, errNoSettlement()
 	}
-	if err != nil {
-		return nil, fmt.Errorf("settlement: %w", err)
-	}
-	return st, nil
+	return st, err
 }
 
 // Settlements returns one page of prop's settlements, oldest first.
 func (s *Service) Settlements(ctx context.Context, prop *properties.Property, q listing.Query) ([]Settlement, listing.Result, error) {
-	var list []Settlement
-	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", prop.ID)
-	if v := q.Get("contract_id"); v != "" {
-		// listing.UUID checked it.
-		id, _ := uuid.Parse(v)
-		sel = sel.Where("contract_id = ?", id)
-	}
-	res, err := listing.Scan(ctx, sel, q, listing.Asc("id"))
-	if err != nil {
-		return nil, listing.Result{}, fmt.Errorf("settlements: %w", err)
-	}
-	return list, res, nil
+	return listSettlements(ctx, s.db, prop.ID, q)
 }

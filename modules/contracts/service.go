@@ -116,34 +116,6 @@ func (s *Service) Get(ctx context.Context, p *auth.Principal, rawID string) (*Co
 	return rec, nil
 }
 
-// OfProperty reports, through db, whether the contract with id exists and
-// is one of the property's (any status): other modules link records to a
-// contract (a counter's payer, a payment) and check the link with it. It
-// is a function, not a method, so that modules the contracts service
-// itself depends on (through the expenses ledger) can use it.
-func OfProperty(ctx context.Context, db bun.IDB, propertyID, id uuid.UUID) (bool, error) {
-	ok, err := database.Exists(ctx, db, db.NewSelect().Model((*Contract)(nil)).Where("id = ?", id).Where("property_id = ?", propertyID))
-	if err != nil {
-		return false, fmt.Errorf("contract of property: %w", err)
-	}
-	return ok, nil
-}
-
-// TenantOf returns, through db, the tenant (a contragent id) of the
-// contract with id, or false when no contract has it. A payment for a
-// contract is the tenant's unless it names another payer.
-func TenantOf(ctx context.Context, db bun.IDB, id uuid.UUID) (uuid.UUID, bool, error) {
-	var tenant uuid.UUID
-	err := database.Query(ctx, db, db.NewSelect().Model((*Contract)(nil)).Column("tenant_id").Where("id = ?", id), &tenant)
-	if errors.Is(err, sql.ErrNoRows) {
-		return uuid.Nil, false, nil
-	}
-	if err != nil {
-		return uuid.Nil, false, fmt.Errorf("tenant of contract: %w", err)
-	}
-	return tenant, true, nil
-}
-
 // Tenancies is what the tenant portal (modules/tenancy) answers for a
 // signed-in user and a contract id: the contract when the user is its
 // linked tenant, its property, and the principal of the contract's

@@ -185,3 +185,59 @@ func AllocationOrdersOf(ctx context.Context, db bun.IDB, ids []uuid.UUID) (map[u
 	}
 	return out, nil
 }
+
+// OfProperty reports, through db, whether the contract with id exists and
+// is one of the property's (any status): other modules link records to a
+// contract (a counter's payer, a payment) and check the link with it. It
+// is a function, not a method, so that modules the contracts service
+// itself depends on (through the expenses ledger) can use it.
+func OfProperty(ctx context.Context, db bun.IDB, propertyID, id uuid.UUID) (bool, error) {
+	ok, err := database.Exists(ctx, db, db.NewSelect().Model((*Contract)(nil)).Where("id = ?", id).Where("property_id = ?", propertyID))
+	if err != nil {
+		return false, fmt.Errorf("contract of property: %w", err)
+	}
+	return ok, nil
+}
+
+// TenantOf returns, through db, the tenant (a contragent id) of the
+// contract with id, or false when no contract has it. A payment for a
+// contract is the tenant's unless it names another payer.
+func TenantOf(ctx context.Context, db bun.IDB, id uuid.UUID) (uuid.UUID, bool, error) {
+	var tenant uuid.UUID
+	err := database.Query(ctx, db, db.NewSelect().Model((*Contract)(nil)).Column("tenant_id").Where("id = ?", id), &tenant)
+	if errors.Is(err, sql.ErrNoRows) {
+		return uuid.Nil, false, nil
+	}
+	if err != nil {
+		return uuid.Nil, false, fmt.Errorf("tenant of contract: %w", err)
+	}
+	return tenant, true, nil
+}
+
+// OfWorkspace returns, through db, the workspace's contract with id, or
+// nil when the workspace has none with it.
+func OfWorkspace(ctx context.Context, db bun.IDB, workspaceID int64, id uuid.UUID) (*Contract, error) {
+	c := new(Contract)
+	err := database.Select(ctx, db, db.NewSelect().Model(c).Where("id = ?", id).Where("workspace_id = ?", database.Param{V: workspaceID}))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("contract of workspace: %w", err)
+	}
+	return c, nil
+}
+
+// LocaleOf returns, through db, the language of the contract with id; ""
+// when there is none.
+func LocaleOf(ctx context.Context, db bun.IDB, id uuid.UUID) (string, error) {
+	var locale string
+	err := database.Query(ctx, db, db.NewSelect().Model((*Contract)(nil)).Column("locale").Where("id = ?", id), &locale)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("language of contract: %w", err)
+	}
+	return locale, nil
+}

@@ -142,3 +142,18 @@ func (s *Store) delete(ctx context.Context, tx bun.Tx, id uuid.UUID) error {
 	}
 	return nil
 }
+
+// InWorkspace returns, through db, those of ids that are contragents of
+// the workspace: other modules check the contacts a record names with it.
+func InWorkspace(ctx context.Context, db bun.IDB, workspaceID int64, ids []uuid.UUID) ([]uuid.UUID, error) {
+	var found []uuid.UUID
+	if len(ids) == 0 {
+		return found, nil
+	}
+	err := database.Query(ctx, db, db.NewSelect().Model((*Contragent)(nil)).Column("id").
+		Where("id ?", database.In(ids)).Where("workspace_id = ?", database.Param{V: workspaceID}), &found)
+	if err != nil {
+		return nil, fmt.Errorf("contragents of workspace: %w", err)
+	}
+	return found, nil
+}

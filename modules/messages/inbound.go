@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -266,13 +265,12 @@ func (s *Service) Inbound(ctx context.Context, raw []byte) (*Message, bool, erro
 	if err != nil {
 		return nil, false, err
 	}
-	t := new(Thread)
-	err = database.Select(ctx, s.db, s.db.NewSelect().Model(t).Where("token = ?", p.token))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, false, errNoThread()
-	}
+	t, err := threadByToken(ctx, s.db, p.token)
 	if err != nil {
-		return nil, false, fmt.Errorf("thread by token: %w", err)
+		return nil, false, err
+	}
+	if t == nil {
+		return nil, false, errNoThread()
 	}
 	if m, err := s.filed(ctx, s.db, t, p.messageID); err != nil || m != nil {
 		return m, false, err
@@ -326,16 +324,7 @@ func (s *Service) Inbound(ctx context.Context, raw []byte) (*Message, bool, erro
 
 // filed returns the reply with messageID in t, or nil.
 func (s *Service) filed(ctx context.Context, db bun.IDB, t *Thread, messageID string) (*Message, error) {
-	m := new(Message)
-	err := database.Select(ctx, db, db.NewSelect().Model(m).Where("thread_id = ?", t.ID).
-		Where("message_id = ?", messageID).Where("direction = ?", In).Where("channel = ?", Email))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("filed reply: %w", err)
-	}
-	return m, nil
+	return filedReply(ctx, db, t.ID, messageID)
 }
 
 // landlordOf is the user the documents of a reply are recorded as

@@ -9,9 +9,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-
-	"github.com/propman/propman/modules/contracts"
-	"github.com/propman/propman/platform/database"
 )
 
 // Notice is an automatic message to the tenant of a contract (a rent
@@ -53,8 +50,8 @@ func (s *Service) Notify(ctx context.Context, tx bun.Tx, n Notice) (m *Message, 
 	case utf8.RuneCountInString(n.Title) > MaxSubject || len(n.Attachments) > MaxAttachments:
 		return nil, false, errors.New("messages: a notice's title or attachments are too long")
 	}
-	c := new(contracts.Contract)
-	if err := database.Select(ctx, tx, tx.NewSelect().Model(c).Where("id = ?", n.ContractID)); err != nil {
+	c, err := s.contracts.ByID(ctx, tx, n.ContractID)
+	if err != nil {
 		return nil, false, fmt.Errorf("contract of notice: %w", err)
 	}
 	cg, err := s.contragents.ByID(ctx, tx, c.TenantID)
@@ -85,14 +82,9 @@ func (s *Service) Noticed(ctx context.Context, db bun.IDB, keys []string) (map[s
 	if len(keys) == 0 {
 		return out, nil
 	}
-	var found []string
-	text, args, err := database.Render(db, db.NewSelect().Model((*Message)(nil)).Column("notice_key").
-		Where("notice_key ?", database.In(keys)))
-	if err == nil {
-		err = database.Scan(ctx, db, text, args, &found)
-	}
+	found, err := noticedKeys(ctx, db, keys)
 	if err != nil {
-		return nil, fmt.Errorf("notices sent: %w", err)
+		return nil, err
 	}
 	for _, k := range found {
 		out[k] = true

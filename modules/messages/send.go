@@ -2,7 +2,6 @@ package messages
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -98,17 +97,13 @@ func (w *sendWorker) Work(ctx context.Context, job *river.Job[sendArgs]) error {
 }
 
 func (s *Service) loadForSend(ctx context.Context, id uuid.UUID) (*Message, *Thread, error) {
-	m := new(Message)
-	err := database.Select(ctx, s.db, s.db.NewSelect().Model(m).Where("id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil, nil
+	m, err := messageByID(ctx, s.db, id)
+	if err != nil || m == nil {
+		return nil, nil, err
 	}
+	t, err := threadByID(ctx, s.db, m.ThreadID)
 	if err != nil {
-		return nil, nil, fmt.Errorf("message to send: %w", err)
-	}
-	t := new(Thread)
-	if err := database.Select(ctx, s.db, s.db.NewSelect().Model(t).Where("id = ?", m.ThreadID)); err != nil {
-		return nil, nil, fmt.Errorf("thread of message to send: %w", err)
+		return nil, nil, err
 	}
 	return m, t, nil
 }
@@ -153,14 +148,8 @@ func (s *Service) finish(ctx context.Context, m *Message, ws int64, attempt int,
 		lastErr = &e
 	}
 	return database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		upd := tx.NewUpdate().Model((*Message)(nil)).Set("delivery = ?", state).Set("last_error = ?", lastErr).
-			Set("attempts = ?", attempt).Set("updated_at = ?", now).
-			Where("id = ?", m.ID).Where("delivery = ?", Queued)
-		if state == Sent {
-			upd = upd.Set("sent_at = ?", now)
-		}
-		if _, err := database.Exec(ctx, tx, upd); err != nil {
-			return fmt.Errorf("record delivery: %w", err)
+		if err := recordDelivery(ctx, tx, m.ID, state, lastErr, attempt, now); err != nil {
+			return err
 		}
 		if state == Queued {
 			return nil // an attempt that will be repeated is no change to log

@@ -3,9 +3,7 @@ package messages
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/base32"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -93,23 +91,7 @@ func (s *Service) newMessageID(id uuid.UUID) string {
 // thread returns, through tx, the thread of the contract (when contractID
 // is set) or of the property and contragent, creating it the first time.
 func (s *Service) thread(ctx context.Context, tx bun.Tx, workspaceID int64, propertyID uuid.UUID, contractID *uuid.UUID, contragentID uuid.UUID) (*Thread, error) {
-	find := func() (*Thread, error) {
-		t := new(Thread)
-		sel := tx.NewSelect().Model(t)
-		if contractID != nil {
-			sel = sel.Where("contract_id = ?", *contractID)
-		} else {
-			sel = sel.Where("property_id = ?", propertyID).Where("contragent_id = ?", contragentID).Where("contract_id IS NULL")
-		}
-		err := database.Select(ctx, tx, sel)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("thread: %w", err)
-		}
-		return t, nil
-	}
+	find := func() (*Thread, error) { return findThread(ctx, tx, propertyID, contractID, contragentID) }
 	t, err := find()
 	if err != nil || t != nil {
 		return t, err
@@ -126,8 +108,8 @@ func (s *Service) thread(ctx context.Context, tx bun.Tx, workspaceID int64, prop
 		ContragentID: contragentID, Token: token, CreatedAt: s.now()}
 	// Of two first messages at once, one creates the thread; the other
 	// finds it.
-	if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(t).On("CONFLICT DO NOTHING")); err != nil {
-		return nil, fmt.Errorf("create thread: %w", err)
+	if err := insertThread(ctx, tx, t); err != nil {
+		return nil, err
 	}
 	return find()
 }
@@ -280,21 +262,15 @@ func (s *Service) insert(ctx context.Context, tx bun.Tx, workspaceID int64, prop
 	default:
 		m.Delivery, m.SentAt = ptr(Sent), &now
 	}
-	res, err := database.Exec(ctx, tx, tx.NewInsert().Model(m).On("CONFLICT DO NOTHING"))
+	inserted, err := insertMessage(ctx, tx, m)
 	if err != nil {
-		return false, fmt.Errorf("insert message: %w", err)
+		return false, err
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if !inserted {
 		// A notice already created, or a reply already filed.
-		existing := new(Message)
-		sel := tx.NewSelect().Model(existing)
-		if m.NoticeKey != nil {
-			sel = sel.Where("notice_key = ?", *m.NoticeKey)
-		} else {
-			sel = sel.Where("thread_id = ?", t.ID).Where("message_id = ?", m.MessageID).Where("direction = ?", In)
-		}
-		if err := database.Select(ctx, tx, sel); err != nil {
-			return false, fmt.Errorf("existing message: %w", err)
+		existing, err := existingMessage(ctx, tx, t.ID, m)
+		if err != nil {
+			return false, err
 		}
 		*m = *existing
 		return false, nil
@@ -311,27 +287,7 @@ func (s *Service) insert(ctx context.Context, tx bun.Tx, workspaceID int64, prop
 
 // List returns one page of the property's messages, newest first.
 func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Message, listing.Result, error) {
-	var list []Message
-	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", prop.ID)
-	for _, f := range []string{"contract_id", "contragent_id", "thread_id"} {
-		if v := q.Get(f); v != "" {
-			id, err := uuid.Parse(v)
-			if err != nil {
-				return nil, listing.Result{}, apierror.Validation(f + ": must be a UUID")
-			}
-			sel = sel.Where("? = ?", bun.Ident(f), id)
-		}
-	}
-	for _, f := range []string{"direction", "channel", "delivery"} {
-		if v := q.Get(f); v != "" {
-			sel = sel.Where("? = ?", bun.Ident(f), v)
-		}
-	}
-	res, err := listing.Scan(ctx, sel, q, listing.Desc("created_at", "id"))
-	if err != nil {
-		return nil, listing.Result{}, fmt.Errorf("list messages: %w", err)
-	}
-	return list, res, nil
+	return listOfProperty(ctx, s.db, prop.ID, q)
 }
 
 // Get returns the property's message with the raw id.
@@ -340,15 +296,11 @@ func (s *Service) Get(ctx context.Context, prop *properties.Property, rawID stri
 	if err != nil || len(rawID) != 36 {
 		return nil, errNotFound()
 	}
-	m := new(Message)
-	err = database.Select(ctx, s.db, s.db.NewSelect().Model(m).Where("id = ?", id).Where("property_id = ?", prop.ID))
-	if errors.Is(err, sql.ErrNoRows) {
+	m, err := messageOfProperty(ctx, s.db, prop.ID, id)
+	if err == nil && m == nil {
 		return nil, errNotFound()
 	}
-	if err != nil {
-		return nil, fmt.Errorf("message: %w", err)
-	}
-	return m, nil
+	return m, err
 }
 
 // propertyCleanup deletes a property's threads and messages with it.
@@ -358,11 +310,5 @@ func newPropertyCleanup() propertyCleanup { return propertyCleanup{} }
 
 // PropertyDeleting deletes the rows of the property in tx.
 func (propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error {
-	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Message)(nil)).Where("property_id = ?", propertyID)); err != nil {
-		return fmt.Errorf("delete messages of property: %w", err)
-	}
-	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Thread)(nil)).Where("property_id = ?", propertyID)); err != nil {
-		return fmt.Errorf("delete threads of property: %w", err)
-	}
-	return nil
+	return deleteOfProperty(ctx, tx, propertyID)
 }

@@ -2,7 +2,6 @@ package messages
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/uptrace/bun"
@@ -20,13 +19,7 @@ import (
 // ForTenant returns one page of the messages of contract c's thread that
 // its tenant sees (all but the landlord's notes), newest first.
 func (s *Service) ForTenant(ctx context.Context, c *contracts.Contract, q listing.Query) ([]Message, listing.Result, error) {
-	var list []Message
-	sel := s.db.NewSelect().Model(&list).Where("contract_id = ?", c.ID).Where("direction <> ?", Note)
-	res, err := listing.Scan(ctx, sel, q, listing.Desc("created_at", "id"))
-	if err != nil {
-		return nil, listing.Result{}, fmt.Errorf("list tenant messages: %w", err)
-	}
-	return list, res, nil
+	return listOfTenant(ctx, s.db, c.ID, q)
 }
 
 // TenantPost files a portal message of the tenant (userID) of c: direction

@@ -26,8 +26,10 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Payments, their allocation to charges, credit and balances", Status: module.Ready,
-		Depends:    []string{"accounts", "properties", "expenses"},
-		Uses:       []string{"contragents"},
+		Depends: []string{"accounts", "properties", "expenses"},
+		// contracts: the allocation order and the tenant of a contract,
+		// read from its tables (migrated whether or not it is enabled).
+		Uses:       []string{"contragents", "contracts"},
 		Migrations: migrations.FS, GoMigrations: migrations.Go,
 		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,

@@ -52,7 +52,7 @@ func newCache(c Config) *Cache { return NewCache(c.Cache, c.CacheBytes) }
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "PDF print forms of contracts (and receipts)", Status: module.Ready,
-		Depends: []string{"accounts", "reference", "translations", "agreements", "properties", "contragents", "contracts", "bankaccounts", "documents"},
+		Depends: []string{"accounts", "reference", "translations", "agreements", "properties", "contragents", "contracts", "expenses", "bankaccounts", "documents"},
 		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,
 			// The service is public: the notices module draws receipts with it.

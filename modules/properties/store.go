@@ -227,3 +227,14 @@ func CountActive(ctx context.Context, db bun.IDB, workspaceID int64) (int, error
 	return database.Count(ctx, db, db.NewSelect().Model((*Property)(nil)).
 		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("archived_at IS NULL"))
 }
+
+// InWorkspace reports, through db, whether the property with id is the
+// workspace's.
+func InWorkspace(ctx context.Context, db bun.IDB, workspaceID int64, id uuid.UUID) (bool, error) {
+	ok, err := database.Exists(ctx, db, db.NewSelect().Model((*Property)(nil)).Where("id = ?", id).
+		Where("workspace_id = ?", database.Param{V: workspaceID}))
+	if err != nil {
+		return false, fmt.Errorf("property of workspace: %w", err)
+	}
+	return ok, nil
+}

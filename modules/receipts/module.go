@@ -24,8 +24,9 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Receipts of payments, numbered without gaps", Status: module.Ready,
-		Depends:    []string{"accounts", "properties", "payments"},
-		Uses:       []string{"contracts"},
+		Depends: []string{"accounts", "properties", "payments"},
+		// printforms: it gives the print forms the receipts they print.
+		Uses:       []string{"contracts", "printforms"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

@@ -2,7 +2,6 @@ package receipts
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -93,96 +92,9 @@ func (s *Service) PaymentsPosted(ctx context.Context, tx bun.IDB, list []payment
 	return nil
 }
 
-// issueMany numbers the receipts, each owner's in their order, with one
-// upsert an owner, and stores them.
-func issueMany(ctx context.Context, tx bun.IDB, rs []Receipt) error {
-	if len(rs) == 0 {
-		return nil
-	}
-	byOwner := map[int64][]int{}
-	var owners []int64
-	for i := range rs {
-		if _, ok := byOwner[rs[i].OwnerID]; !ok {
-			owners = append(owners, rs[i].OwnerID)
-		}
-		byOwner[rs[i].OwnerID] = append(byOwner[rs[i].OwnerID], i)
-	}
-	for _, owner := range owners {
-		idx := byOwner[owner]
-		n := int64(len(idx))
-		year := rs[idx[0]].Year
-		var last int64
-		err := database.Query(ctx, tx, tx.NewRaw(`INSERT INTO receipt_sequences (owner_id, year, last) VALUES (?, ?, ?)
-			ON CONFLICT (owner_id, year) DO UPDATE SET last = receipt_sequences.last + ?
-			RETURNING last`, database.Param{V: owner}, database.Param{V: year}, database.Param{V: n}, database.Param{V: n}), &last)
-		if err != nil {
-			return fmt.Errorf("receipt numbers: %w", err)
-		}
-		for k, i := range idx {
-			rs[i].Seq = int(last - n + int64(k) + 1)
-			if err := checkSeq(&rs[i]); err != nil {
-				return err
-			}
-			rs[i].Number = fmt.Sprintf("%04d-%06d", rs[i].Year, rs[i].Seq)
-		}
-	}
-	for start := 0; start < len(rs); start += 500 {
-		batch := rs[start:min(start+500, len(rs))]
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(&batch)); err != nil {
-			return fmt.Errorf("insert receipts: %w", err)
-		}
-	}
-	return nil
-}
-
-// issue numbers r with its owner's next number of the year and stores it.
-// On PostgreSQL one statement does both, so the number's row is held for
-// that statement and the commit only.
-func issue(ctx context.Context, tx bun.IDB, r *Receipt) error {
-	next := tx.NewRaw(`INSERT INTO receipt_sequences (owner_id, year, last) VALUES (?, ?, 1)
-		ON CONFLICT (owner_id, year) DO UPDATE SET last = receipt_sequences.last + 1
-		RETURNING last`, database.Param{V: r.OwnerID}, database.Param{V: r.Year})
-	if database.IsPostgres(tx) {
-		err := database.Query(ctx, tx, tx.NewInsert().With("next_seq", next).Model(r).
-			Value("seq", "(SELECT last FROM next_seq)").
-			Value("number", "? || lpad((SELECT last FROM next_seq)::text, 6, '0')", fmt.Sprintf("%04d-", r.Year)).
-			Returning("seq, number"), r)
-		if err != nil {
-			return fmt.Errorf("insert receipt: %w", err)
-		}
-		return checkSeq(r)
-	}
-	if err := database.Query(ctx, tx, next, &r.Seq); err != nil {
-		return fmt.Errorf("receipt number: %w", err)
-	}
-	if err := checkSeq(r); err != nil {
-		return err
-	}
-	r.Number = fmt.Sprintf("%04d-%06d", r.Year, r.Seq)
-	if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(r)); err != nil {
-		return fmt.Errorf("insert receipt: %w", err)
-	}
-	return nil
-}
-
-// checkSeq refuses a seventh digit: the number has room for six.
-func checkSeq(r *Receipt) error {
-	if r.Seq > 999999 {
-		return fmt.Errorf("receipt number: owner %d issued a million receipts in %d", r.OwnerID, r.Year)
-	}
-	return nil
-}
-
 // PaymentReversed voids the payment's receipt, keeping when and why.
 func (s *Service) PaymentReversed(ctx context.Context, tx bun.IDB, p *payments.Payment) error {
-	_, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Receipt)(nil)).
-		Set("status = ?", Void).Set("voided_at = ?", p.ReversedAt).Set("void_reason = ?", p.ReversalReason).
-		Set("updated_at = ?", s.now()).
-		Where("payment_id = ?", p.ID).Where("status = ?", Issued))
-	if err != nil {
-		return fmt.Errorf("void receipt: %w", err)
-	}
-	return nil
+	return voidOfPayment(ctx, tx, p.ID, p.ReversedAt, p.ReversalReason, s.now())
 }
 
 // ErrNotFound is what a receipt of another property, or none, answers to
@@ -222,42 +134,22 @@ func (s *Service) byRawID(ctx context.Context, rawID string) (*Receipt, error) {
 	if err != nil || len(rawID) != 36 {
 		return nil, errNoReceipt()
 	}
-	r := new(Receipt)
-	err = database.Select(ctx, s.db, s.db.NewSelect().Model(r).Where("id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
+	r, err := receiptBy(ctx, s.db, "id", id)
+	if err == nil && r == nil {
 		return nil, errNoReceipt()
 	}
-	if err != nil {
-		return nil, fmt.Errorf("receipt by id: %w", err)
-	}
-	return r, nil
+	return r, err
 }
 
 // List returns a page of prop's receipts, newest first.
 func (s *Service) List(ctx context.Context, prop *properties.Property, q listing.Query) ([]Receipt, listing.Result, error) {
-	var list []Receipt
-	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", prop.ID)
-	if v := q.Get("status"); v != "" {
-		sel = sel.Where("status = ?", v)
-	}
-	total, err := listing.Scan(ctx, sel, q, listing.Desc("issued_at", "id"))
-	if err != nil {
-		return nil, listing.Result{}, fmt.Errorf("list receipts: %w", err)
-	}
-	return list, total, nil
+	return listOfProperty(ctx, s.db, prop.ID, q)
 }
 
 // ListForContract returns a page of prop's receipts of payments for the
 // contract, newest first.
 func (s *Service) ListForContract(ctx context.Context, prop *properties.Property, contractID uuid.UUID, q listing.Query) ([]Receipt, listing.Result, error) {
-	var list []Receipt
-	sel := s.db.NewSelect().Model(&list).Where("property_id = ?", prop.ID).
-		Where("payment_id IN (SELECT id FROM payments WHERE property_id = ? AND contract_id = ?)", prop.ID, contractID)
-	total, err := listing.Scan(ctx, sel, q, listing.Desc("issued_at", "id"))
-	if err != nil {
-		return nil, listing.Result{}, fmt.Errorf("list receipts of contract: %w", err)
-	}
-	return list, total, nil
+	return listOfContract(ctx, s.db, prop.ID, contractID, q)
 }
 
 // now is the clock's time at the precision both databases keep.
@@ -266,13 +158,9 @@ func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Mic
 // OfPayment returns the receipt of the payment (a 404 when
 // the payment has none).
 func (s *Service) OfPayment(ctx context.Context, paymentID uuid.UUID) (*Receipt, error) {
-	r := new(Receipt)
-	err := database.Select(ctx, s.db, s.db.NewSelect().Model(r).Where("payment_id = ?", paymentID))
-	if errors.Is(err, sql.ErrNoRows) {
+	r, err := receiptBy(ctx, s.db, "payment_id", paymentID)
+	if err == nil && r == nil {
 		return nil, errNoReceipt()
 	}
-	if err != nil {
-		return nil, fmt.Errorf("receipt of payment: %w", err)
-	}
-	return r, nil
+	return r, err
 }

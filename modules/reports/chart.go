@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/money"
+	"github.com/propman/propman/platform/printstyle"
 )
 
 // Chart draws the income report as an SVG: per currency a panel of twelve
@@ -22,7 +22,7 @@ import (
 //
 // Its words are the reader's (words, from the translation catalogue) and
 // its amounts written as the reader's locale writes them (style).
-func Chart(inc *income, words ChartWords, style printforms.Style) []byte {
+func Chart(inc *income, words ChartWords, style printstyle.Style) []byte {
 	const (
 		width   = 760
 		panelH  = 300

@@ -14,7 +14,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/propman/propman/modules/accounts"
-	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/apierror"
@@ -25,6 +24,7 @@ import (
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
+	"github.com/propman/propman/platform/printstyle"
 )
 
 // exportTimeout bounds one streamed export: it runs after the handler has
@@ -34,7 +34,7 @@ const exportTimeout = 5 * time.Minute
 
 // Handler turns report requests into statements and bodies.
 type Handler struct {
-	store      *Store
+	svc        *Service
 	clock      clock.Clock
 	properties *properties.Service
 	statements *Statements
@@ -42,8 +42,8 @@ type Handler struct {
 }
 
 // NewHandler returns the handler.
-func NewHandler(store *Store, clk clock.Clock, props *properties.Service, st *Statements, dicts *translations.Dictionaries) *Handler {
-	return &Handler{store: store, clock: clk, properties: props, statements: st, dicts: dicts}
+func NewHandler(svc *Service, clk clock.Clock, props *properties.Service, st *Statements, dicts *translations.Dictionaries) *Handler {
+	return &Handler{svc: svc, clock: clk, properties: props, statements: st, dicts: dicts}
 }
 
 // asOf reads ?as_of= (default today, UTC) and the format.
@@ -110,7 +110,7 @@ func (h *Handler) arrears(c *fiber.Ctx) error {
 			ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
 			defer cancel()
 			totals := map[string]*arrearsTotal{}
-			err := h.store.Arrears(ctx, ws, asOf, func(r *ArrearsRow) error {
+			err := h.svc.Arrears(ctx, ws, asOf, func(r *ArrearsRow) error {
 				cur := r.Currency
 				t := totals[cur]
 				if t == nil {
@@ -146,7 +146,7 @@ func (h *Handler) arrears(c *fiber.Ctx) error {
 		Totals  []*arrearsTotal `json:"totals"`
 	}{AsOf: asOf, Arrears: []arrearsJSON{}, Totals: []*arrearsTotal{}}
 	totals := map[string]*arrearsTotal{}
-	err = h.store.Arrears(httpserver.Context(c), ws, asOf, func(r *ArrearsRow) error {
+	err = h.svc.Arrears(httpserver.Context(c), ws, asOf, func(r *ArrearsRow) error {
 		out.Arrears = append(out.Arrears, arrearsJSON{
 			PropertyID: r.PropertyID, PropertyName: r.PropertyName, ContractID: r.ContractID, ContractNumber: strOf(r.ContractNumber.String, r.ContractNumber.Valid),
 			TenantID: r.TenantID, TenantName: strOf(r.TenantName.String, r.TenantName.Valid), Currency: r.Currency,
@@ -222,7 +222,7 @@ func (h *Handler) rentRoll(c *fiber.Ctx) error {
 			ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
 			defer cancel()
 			totals := map[string]*rentRollTotal{}
-			err := h.store.RentRoll(ctx, ws, asOf, func(r *RentRollRow) error {
+			err := h.svc.RentRoll(ctx, ws, asOf, func(r *RentRollRow) error {
 				cur := r.Currency
 				t := totals[cur]
 				if t == nil {
@@ -262,7 +262,7 @@ func (h *Handler) rentRoll(c *fiber.Ctx) error {
 		Totals []*rentRollTotal `json:"totals"`
 	}{AsOf: asOf, Units: []unitJSON{}, Totals: []*rentRollTotal{}}
 	totals := map[string]*rentRollTotal{}
-	err = h.store.RentRoll(httpserver.Context(c), ws, asOf, func(r *RentRollRow) error {
+	err = h.svc.RentRoll(httpserver.Context(c), ws, asOf, func(r *RentRollRow) error {
 		u := unitJSON{PropertyID: r.PropertyID, PropertyName: r.PropertyName, Address: r.Address, City: r.City, Currency: r.Currency,
 			ContractID: r.ContractID, ContractNumber: strOf(r.ContractNumber.String, r.ContractNumber.Valid), TenantID: r.TenantID,
 			TenantName: strOf(r.TenantName.String, r.TenantName.Valid), StartDate: dateOf(r.StartDate), EndDate: dateOf(r.EndDate),
@@ -395,11 +395,11 @@ func (h *Handler) incomeOf(c *fiber.Ctx) (*income, error) {
 		}
 		out.PropertyID, out.property = &prop.ID, prop
 	}
-	rows, err := h.store.Income(ctx, p.WorkspaceID, out.Year, out.PropertyID)
+	rows, err := h.svc.Income(ctx, p.WorkspaceID, out.Year, out.PropertyID)
 	if err != nil {
 		return nil, err
 	}
-	split, err := h.store.IncomeBy(ctx, p.WorkspaceID, out.Year, out.PropertyID, out.Basis == BasisCash)
+	split, err := h.svc.IncomeBy(ctx, p.WorkspaceID, out.Year, out.PropertyID, out.Basis == BasisCash)
 	if err != nil {
 		return nil, err
 	}
@@ -464,7 +464,7 @@ func (h *Handler) income(c *fiber.Ctx) error {
 			locale = u.Locale
 		}
 		c.Set(fiber.HeaderContentType, "image/svg+xml")
-		return c.Send(Chart(inc, ChartWordsOf(h.dicts, locale), printforms.StyleOf(locale)))
+		return c.Send(Chart(inc, ChartWordsOf(h.dicts, locale), printstyle.Of(locale)))
 	case format != export.JSON:
 		name := "income-" + strconv.Itoa(inc.Year)
 		months, totals := inc.Months, inc.Totals
@@ -513,7 +513,7 @@ func (h *Handler) charges(c *fiber.Ctx) error {
 	export.SendIn(c, format, "charges", chargeColumns, locale, words, func(w export.Writer) error {
 		ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
 		defer cancel()
-		return h.store.Charges(ctx, ws, func(r *ChargeRow) error {
+		return h.svc.Charges(ctx, ws, func(r *ChargeRow) error {
 			cur := r.Currency
 			return w.Row(r.ID, r.PropertyID, r.PropertyName, nullText(r.ContractID), r.Name, r.Kind, r.Period, r.DueDate, cur,
 				export.Amount{Value: r.Amount, Currency: cur}, export.Amount{Value: r.PaidAmount, Currency: cur},

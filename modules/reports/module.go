@@ -29,13 +29,15 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Portfolio reports: arrears, rent roll, income (CSV, XLSX, SVG chart, owner statement PDF)", Status: module.Ready,
-		// Only the services it calls: the tables of contracts, expenses
+		// Only the services it calls. The tables of contracts, expenses
 		// and payments it reads are migrated whether or not their modules
-		// are enabled, and printforms.StyleOf is a plain function.
+		// are enabled, and it takes their states' names and printforms'
+		// Printable (a plain function) from their packages: it uses them.
 		Depends: []string{"accounts", "properties", "translations"},
+		Uses:    []string{"contracts", "expenses", "payments", "printforms"},
 		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,
-			fx.Provide(NewStore, NewStatements),
+			fx.Provide(NewStore, NewService, NewStatements),
 			fx.Provide(fx.Private, NewHandler),
 			module.ProvideRoutes(NewRoutes),
 			fx.Invoke(exportLists),

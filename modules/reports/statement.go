@@ -18,6 +18,7 @@ import (
 	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
+	"github.com/propman/propman/platform/printstyle"
 )
 
 // Statements makes the monthly owner statement of a property.
@@ -166,10 +167,10 @@ func (s *Statements) Load(ctx context.Context, prop *properties.Property, month 
 }
 
 // PDF draws st on one A4 page (more when it has many lines), amounts and
-// dates written as the owner's locale writes them (printforms.StyleOf).
+// dates written as the owner's locale writes them (platform/printstyle).
 func (s *Statement) PDF(created time.Time) ([]byte, error) {
 	w := s.words
-	style := printforms.StyleOf(s.Locale)
+	style := printstyle.Of(s.Locale)
 	cur := s.Property.Currency
 	pdf := fpdf.New("P", "mm", "A4", "")
 	pdf.SetMargins(20, 20, 20)

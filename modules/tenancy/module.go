@@ -31,7 +31,9 @@ var openapiYAML []byte
 func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Tenant portal: invitations and a tenant's own tenancy", Status: module.Ready,
-		Depends:    []string{"workspaces", "contragents", "contracts", "expenses", "payments", "receipts", "translations", "accounts", "properties"},
+		Depends: []string{"workspaces", "contragents", "contracts", "expenses", "payments", "receipts", "translations", "accounts", "properties"},
+		// printforms: it tells the print forms which receipts a tenant may read.
+		Uses:       []string{"printforms"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

@@ -24,7 +24,6 @@ import (
 	"github.com/propman/propman/modules/tools/cities"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/clock"
-	"github.com/propman/propman/platform/database"
 )
 
 // Precision of an answer: the point of the address itself, or the
@@ -142,12 +141,11 @@ func cacheKey(address, country string) string {
 
 func (g *Geocoder) cached(ctx context.Context, key string) (p Place, found, ok bool, err error) {
 	var row struct {
-		Found     bool      `bun:"found"`
-		Answer    string    `bun:"answer"`
-		FetchedAt time.Time `bun:"fetched_at"`
+		Found     bool
+		Answer    string
+		FetchedAt time.Time
 	}
-	err = database.Query(ctx, g.db, g.db.NewRaw("SELECT found, answer, fetched_at FROM tools_geocode_cache WHERE key = ?", key),
-		&row.Found, &row.Answer, &row.FetchedAt)
+	row.Found, row.Answer, row.FetchedAt, err = cacheRow(ctx, g.db, key)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return Place{}, false, false, nil
@@ -175,10 +173,7 @@ func (g *Geocoder) remember(ctx context.Context, key string, p Place, found bool
 		answer = string(b)
 	}
 	now := g.clock.Now().UTC().Truncate(time.Microsecond)
-	_, err := database.Exec(ctx, g.db, g.db.NewRaw(`INSERT INTO tools_geocode_cache (key, found, answer, fetched_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (key) DO UPDATE SET found = excluded.found, answer = excluded.answer, fetched_at = excluded.fetched_at`,
-		key, found, answer, now))
-	return err
+	return saveCacheRow(ctx, g.db, key, found, answer, now)
 }
 
 // The gate's statements take the time from the database, the one clock
@@ -234,15 +229,9 @@ func (g *Geocoder) waitTurn(ctx context.Context) (int64, error) {
 		return 0, nil
 	}
 	slot := g.cfg.GeocodeInterval + g.cfg.GeocodeInterval/20 + 20*time.Millisecond
-	book, booked, lease, since := bookSQLite, bookedSQLite, leaseSQLite, sinceSQLite
-	if database.IsPostgres(g.db) {
-		book, booked, lease, since = bookPG, bookedPG, leasePG, sincePG
-	}
-	slotMS := database.Param{V: slot.Milliseconds()}
-	var ms int64
-	err := database.Query(ctx, g.db, g.db.NewRaw(book, slotMS, database.Param{V: g.cfg.GeocodeMaxWait.Milliseconds()}, slotMS), &ms)
+	ms, err := bookSlot(ctx, g.db, slot.Milliseconds(), g.cfg.GeocodeMaxWait.Milliseconds())
 	if errors.Is(err, sql.ErrNoRows) {
-		if err := database.Query(ctx, g.db, g.db.NewRaw(booked), &ms); err != nil {
+		if ms, err = bookedWait(ctx, g.db); err != nil {
 			return 0, err
 		}
 		return 0, apierror.RateLimited(int(math.Ceil(float64(ms-g.cfg.GeocodeMaxWait.Milliseconds()) / 1000)))
@@ -250,28 +239,27 @@ func (g *Geocoder) waitTurn(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	interval := database.Param{V: g.cfg.GeocodeInterval.Milliseconds()}
-	hold := database.Param{V: g.cfg.GeocodeTimeout.Milliseconds()}
+	interval := g.cfg.GeocodeInterval.Milliseconds()
+	hold := g.cfg.GeocodeTimeout.Milliseconds()
 	for {
 		if ms > 0 {
 			if err := g.sleep(ctx, time.Duration(ms)*time.Millisecond); err != nil {
 				return 0, err
 			}
 		}
-		var until int64
-		err := database.Query(ctx, g.db, g.db.NewRaw(lease, hold, interval), &until)
+		until, err := takeLease(ctx, g.db, hold, interval)
 		if err == nil {
 			return until, nil
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return 0, err
 		}
-		if err := database.Query(ctx, g.db, g.db.NewRaw(since, interval), &ms); err != nil {
+		if ms, err = leaseWait(ctx, g.db, interval); err != nil {
 			return 0, err
 		}
 		// More than the interval to go: a request holds the lease and
 		// will release it when answered, long before its timeout.
-		if ms > interval.V.(int64) {
+		if ms > interval {
 			ms = leasePoll.Milliseconds()
 		}
 		ms = max(ms, 1)
@@ -286,13 +274,9 @@ func (g *Geocoder) release(ctx context.Context, until int64) {
 	if until == 0 {
 		return
 	}
-	q := releaseSQLite
-	if database.IsPostgres(g.db) {
-		q = releasePG
-	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if _, err := database.Exec(ctx, g.db, g.db.NewRaw(q, database.Param{V: until})); err != nil {
+	if err := releaseLease(ctx, g.db, until); err != nil {
 		g.log.Warn("geocoding: releasing the provider's lease", "err", err)
 	}
 }
