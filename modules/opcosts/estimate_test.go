@@ -40,10 +40,10 @@ func TestHeatingEstimatedForAFailedMeter(t *testing.T) {
 	w := newWorld(t)
 	app, token := w.app, w.token
 	u1, u2, u3, u4 := w.unit(t, "WE 1", 50), w.unit(t, "WE 2", 50), w.unit(t, "WE 3", 50), w.unit(t, "WE 4", 30)
-	w.lease(t, u1, "A-1", "de", "Anna Alt", "2025-01-01", "", 0)
-	w.lease(t, u2, "B-1", "de", "Bernd Brand", "2025-01-01", "", 0)
-	w.lease(t, u3, "C-1", "de", "Carla Conrad", "2025-01-01", "", 0)
-	d1 := w.lease(t, u4, "D-1", "de", "Dora Diehl", "2025-07-01", "", 0)
+	w.lease(t, u1, "A-1", "de", "Anna Alt", "2025-01-01", "", 10)
+	w.lease(t, u2, "B-1", "de", "Bernd Brand", "2025-01-01", "", 10)
+	w.lease(t, u3, "C-1", "de", "Carla Conrad", "2025-01-01", "", 10)
+	d1 := w.lease(t, u4, "D-1", "de", "Dora Diehl", "2025-07-01", "", 10)
 	w.meter(t, u1, "heating", "2024-12-31", 0, "2025-12-31", 2000)
 	w.meter(t, u2, "heating", "2024-12-31", 0, "2025-12-31", 3000)
 	w.meter(t, u3, "heating", "2024-12-31", 0, "2025-12-31", 1000)
@@ -84,8 +84,8 @@ func TestHeatingByAreaWhenTooMuchIsNotRead(t *testing.T) {
 	w := newWorld(t)
 	app, token := w.app, w.token
 	u1, u2 := w.unit(t, "WE 1", 60), w.unit(t, "WE 2", 40)
-	a1 := w.lease(t, u1, "A-1", "de", "Anna Alt", "2025-01-01", "", 0)
-	w.lease(t, u2, "B-1", "de", "Bernd Brand", "2025-01-01", "", 0)
+	a1 := w.lease(t, u1, "A-1", "de", "Anna Alt", "2025-01-01", "", 10)
+	w.lease(t, u2, "B-1", "de", "Bernd Brand", "2025-01-01", "", 10)
 	w.meter(t, u1, "heating", "2024-12-31", 0, "2025-12-31", 2000)
 	w.bill(t, u1, "heating", "2025-10-31", 1000)
 	app.Put(w.path("/opcost-keys"), token, map[string]any{"keys": map[string]any{"heating": "heizkv"}, "consumption_shares": map[string]any{"heating": 50}}).
@@ -120,8 +120,8 @@ func TestCO2SplitHalfForNonResidentialUnits(t *testing.T) {
 	app, token := w.app, w.token
 	flat, shop := w.unit(t, "WE 1", 80), w.unit(t, "Laden", 60)
 	app.Put(w.path("/units/"+shop), token, map[string]any{"use": "non_residential"}).Expect(http.StatusOK)
-	a1 := w.lease(t, flat, "A-1", "de", "Anna Alt", "2025-01-01", "", 0)
-	l1 := w.lease(t, shop, "L-1", "de", "Laden GmbH", "2025-01-01", "", 0)
+	a1 := w.lease(t, flat, "A-1", "de", "Anna Alt", "2025-01-01", "", 10)
+	l1 := w.lease(t, shop, "L-1", "de", "Laden GmbH", "2025-01-01", "", 10)
 	w.bill(t, flat, "heating", "2025-10-31", 3000)
 	r := app.Post(w.path("/opcost-statements"), token, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31",
 		"co2": map[string]any{"cost": 400, "emissions_kg": 3500}}).Expect(http.StatusCreated)

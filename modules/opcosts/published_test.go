@@ -92,8 +92,8 @@ func TestPublishedExampleTantiemes(t *testing.T) {
 			lot, rest := w.unit(t, "Lot 26", 70), w.unit(t, "Autres lots", 4800)
 			w.app.Put(w.path("/units/"+lot), w.token, map[string]any{"share": c.share}).Expect(http.StatusOK)
 			w.app.Put(w.path("/units/"+rest), w.token, map[string]any{"share": c.total - c.share}).Expect(http.StatusOK)
-			l := w.lease(t, lot, "L-26", "fr", "Marc Roux", "2025-01-01", "", 0)
-			w.lease(t, rest, "L-R", "fr", "SCI du Parc", "2025-01-01", "", 0)
+			l := w.lease(t, lot, "L-26", "fr", "Marc Roux", "2025-01-01", "", 10)
+			w.lease(t, rest, "L-R", "fr", "SCI du Parc", "2025-01-01", "", 10)
 			w.bill(t, lot, c.category, "2025-06-30", c.bill)
 			w.app.Put(w.path("/opcost-keys"), w.token, map[string]any{"keys": map[string]any{c.category: "share"}}).Expect(http.StatusOK)
 			r := w.app.Post(w.path("/opcost-statements"), w.token, map[string]any{"period_from": "2025-01-01", "period_to": "2025-12-31"}).
