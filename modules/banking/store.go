@@ -343,7 +343,7 @@ func ToReview(ctx context.Context, db bun.IDB, workspaceID int64) (suggested, un
 		N      int    `bun:"n"`
 	}
 	err = database.Query(ctx, db, db.NewSelect().TableExpr("bank_lines").ColumnExpr("status, COUNT(*) AS n").
-		Where("workspace_id = ?", workspaceID).Where("status IN (?)", bun.In([]string{Suggested, Unmatched})).Group("status"), &rows)
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("status IN (?)", bun.In([]string{Suggested, Unmatched})).Group("status"), &rows)
 	if err != nil {
 		return 0, 0, fmt.Errorf("bank lines to review: %w", err)
 	}

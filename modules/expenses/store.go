@@ -453,7 +453,7 @@ func DueIn(ctx context.Context, db bun.IDB, workspaceID int64, from, to period.D
 	q := db.NewSelect().TableExpr("charges AS ch").Join("JOIN properties AS p ON p.id = ch.property_id").
 		ColumnExpr("ch.id, ch.property_id, p.name AS property_name, ch.contract_id, ch.name, ch.currency, ch.due_date").
 		ColumnExpr("CAST(ch.amount_minor - ch.paid_amount_minor AS BIGINT) AS open_minor").
-		Where("p.workspace_id = ?", workspaceID).Where("ch.status = ?", Unpaid).Where("ch.amount_minor > ch.paid_amount_minor").
+		Where("p.workspace_id = ?", database.Param{V: workspaceID}).Where("ch.status = ?", Unpaid).Where("ch.amount_minor > ch.paid_amount_minor").
 		Where("ch.due_date >= ?", from).Where("ch.due_date <= ?", to).
 		OrderExpr("ch.due_date, ch.id").Limit(int64(limit))
 	if err := database.Query(ctx, db, q, &out); err != nil {

@@ -268,7 +268,7 @@ func OpenIn(ctx context.Context, db bun.IDB, workspaceID int64, limit int) (map[
 		N      int    `bun:"n"`
 	}
 	err := database.Query(ctx, db, db.NewSelect().TableExpr("repair_requests").ColumnExpr("status, COUNT(*) AS n").
-		Where("workspace_id = ?", workspaceID).Where("status IN (?)", bun.In(OpenStatuses)).Group("status"), &counts)
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("status IN (?)", bun.In(OpenStatuses)).Group("status"), &counts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open repairs: %w", err)
 	}
@@ -279,7 +279,7 @@ func OpenIn(ctx context.Context, db bun.IDB, workspaceID int64, limit int) (map[
 	var oldest []OpenRepair
 	err = database.Query(ctx, db, db.NewSelect().TableExpr("repair_requests").
 		ColumnExpr("id, property_id, title, status, urgency, deadline_at, created_at").
-		Where("workspace_id = ?", workspaceID).Where("status IN (?)", bun.In(OpenStatuses)).
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("status IN (?)", bun.In(OpenStatuses)).
 		OrderExpr("created_at, id").Limit(int64(limit)), &oldest)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open repairs: %w", err)
@@ -293,7 +293,7 @@ func OverdueIn(ctx context.Context, db bun.IDB, workspaceID int64, now time.Time
 	var out []OpenRepair
 	err := database.Query(ctx, db, db.NewSelect().TableExpr("repair_requests").
 		ColumnExpr("id, property_id, title, status, urgency, deadline_at, created_at").
-		Where("workspace_id = ?", workspaceID).Where("status IN (?)", bun.In(OpenStatuses)).Where("deadline_at < ?", now).
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("status IN (?)", bun.In(OpenStatuses)).Where("deadline_at < ?", now).
 		OrderExpr("deadline_at, id").Limit(int64(limit)), &out)
 	if err != nil {
 		return nil, fmt.Errorf("overdue repairs: %w", err)
