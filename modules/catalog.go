@@ -24,6 +24,7 @@ import (
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/counters"
+	"github.com/propman/propman/modules/dashboard"
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/ledger"
@@ -98,6 +99,7 @@ func Catalog() []module.Entry {
 		partners.Entry(),
 		negotiations.Entry(),
 		repairs.Entry(),
+		dashboard.Entry(),
 	}
 	return append(entries, stubs.Entries()...)
 }

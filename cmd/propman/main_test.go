@@ -72,7 +72,7 @@ func TestOpenAPICommand(t *testing.T) {
 	// another one switched off here).
 	off := []string{"expenses", "contracts", "counters", "payments", "receipts", "printforms", "penalties", "tenancy",
 		"messages", "notices", "assets", "violations", "compensations", "calendar", "proposals", "negotiations",
-		"ledger", "banking", "repairs", "buildings", "opcosts", "taxyear"}
+		"ledger", "banking", "repairs", "buildings", "opcosts", "taxyear", "dashboard"}
 	opts := make([]testkit.Option, 0, len(off))
 	for _, m := range off {
 		t.Setenv("PROPMAN_MODULES_"+strings.ToUpper(m)+"_ENABLED", "false")

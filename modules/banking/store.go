@@ -334,3 +334,25 @@ func (s *Store) deleteMapping(ctx context.Context, db bun.IDB, id uuid.UUID) err
 	}
 	return nil
 }
+
+// ToReview returns, through db, how many of the workspace's imported
+// lines wait for a person: suggested (a match to confirm) and unmatched.
+func ToReview(ctx context.Context, db bun.IDB, workspaceID int64) (suggested, unmatched int, err error) {
+	var rows []struct {
+		Status string `bun:"status"`
+		N      int    `bun:"n"`
+	}
+	err = database.Query(ctx, db, db.NewSelect().TableExpr("bank_lines").ColumnExpr("status, COUNT(*) AS n").
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("status IN (?)", bun.In([]string{Suggested, Unmatched})).Group("status"), &rows)
+	if err != nil {
+		return 0, 0, fmt.Errorf("bank lines to review: %w", err)
+	}
+	for _, r := range rows {
+		if r.Status == Suggested {
+			suggested = r.N
+		} else {
+			unmatched = r.N
+		}
+	}
+	return suggested, unmatched, nil
+}

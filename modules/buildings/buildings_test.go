@@ -32,12 +32,18 @@ func TestBuildingUnitsAndHouseholds(t *testing.T) {
 
 	unit := app.Put("/api/v1/buildings/"+b+"/units/"+flat, token, map[string]any{"rooms": 3, "floor": 1, "share": 125.25, "heating_type": "central"}).
 		Expect(http.StatusOK).String()
-	for _, want := range []string{`"share":125.25`, `"living_area":62.50`, `"heating_type":"central"`, `"rooms":3`} {
+	for _, want := range []string{`"share":125.25`, `"living_area":62.50`, `"heating_type":"central"`, `"rooms":3`, `"use":"residential"`} {
 		if !strings.Contains(unit, want) {
 			t.Errorf("unit lacks %s: %s", want, unit)
 		}
 	}
 	app.Put("/api/v1/buildings/"+b+"/units/"+flat, token, map[string]any{"heating_type": "coal"}).Expect(http.StatusBadRequest)
+	app.Put("/api/v1/buildings/"+b+"/units/"+flat, token, map[string]any{"use": "shop"}).Expect(http.StatusBadRequest)
+	// A unit let as an office: its CO2 cost goes 50/50 (opcosts).
+	if got := app.Put("/api/v1/buildings/"+b+"/units/"+flat, token, map[string]any{"use": "non_residential"}).Expect(http.StatusOK).String(); !strings.Contains(got, `"use":"non_residential"`) {
+		t.Errorf("use: %s", got)
+	}
+	app.Put("/api/v1/buildings/"+b+"/units/"+flat, token, map[string]any{"use": "residential"}).Expect(http.StatusOK)
 	app.Put("/api/v1/buildings/"+b+"/units/"+flat, token, map[string]any{"share": 1.23456}).Expect(http.StatusBadRequest)
 	// Left out, the other fields keep their value.
 	unit = app.Put("/api/v1/buildings/"+b+"/units/"+flat, token, map[string]any{"floor": 2}).Expect(http.StatusOK).String()

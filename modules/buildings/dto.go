@@ -23,6 +23,7 @@ type UnitInput struct {
 	Floor       *int64  `json:"floor" validate:"omitnil,min=-20,max=300"`
 	Share       *Share  `json:"share"`
 	HeatingType *string `json:"heating_type"`
+	Use         *string `json:"use"`
 }
 
 // HouseholdInput is the body of POST /contracts/{contractId}/household.
@@ -57,6 +58,7 @@ type unitJSON struct {
 	Floor       *int64        `json:"floor"`
 	Share       *Share        `json:"share"`
 	HeatingType string        `json:"heating_type"`
+	Use         string        `json:"use"`
 }
 
 type householdJSON struct {

@@ -75,7 +75,7 @@ func (s *Service) ImportUnits(ctx context.Context, p auth.Principal, b *Building
 		for i, row := range rows {
 			prop := props[i]
 			old, had := existing[prop.ID]
-			u := Unit{PropertyID: prop.ID, HeatingType: "unknown"}
+			u := Unit{PropertyID: prop.ID, HeatingType: "unknown", Use: UseResidential}
 			if had {
 				u = old
 			}

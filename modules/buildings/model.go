@@ -32,6 +32,17 @@ type Building struct {
 // The heating types a unit may have.
 var HeatingTypes = []string{"unknown", "central", "district", "storey", "individual", "none"}
 
+// The uses a unit may have: a dwelling, or premises let for another use
+// (an office, a shop). The CO2 cost of a non-residential unit is split
+// 50/50 (§ 8 CO2KostAufG) instead of by the building's tier.
+const (
+	UseResidential    = "residential"
+	UseNonResidential = "non_residential"
+)
+
+// Uses are the uses a unit may have.
+var Uses = []string{UseResidential, UseNonResidential}
+
 // Unit is a property's membership of a building with the data an
 // operating-cost key reads (the living area stays on the property).
 type Unit struct {
@@ -45,6 +56,7 @@ type Unit struct {
 	// with its own MarshalJSON as JSON text.
 	ShareE4     *int64    `bun:"share_e4"`
 	HeatingType string    `bun:"heating_type,notnull"`
+	Use         string    `bun:"unit_use,notnull"`
 	UpdatedAt   time.Time `bun:"updated_at,notnull"`
 }
 

@@ -173,13 +173,16 @@ func (s *Service) PutUnit(ctx context.Context, p auth.Principal, b *Building, ra
 	if in.HeatingType != nil && !slices.Contains(HeatingTypes, *in.HeatingType) {
 		return nil, nil, apierror.Validation("heating_type: must be one of " + strings.Join(HeatingTypes, ", "))
 	}
+	if in.Use != nil && !slices.Contains(Uses, *in.Use) {
+		return nil, nil, apierror.Validation("use: must be one of " + strings.Join(Uses, ", "))
+	}
 	var u *Unit
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		old, err := s.store.unitOf(ctx, tx, prop.ID)
 		if err != nil {
 			return err
 		}
-		u = &Unit{PropertyID: prop.ID, HeatingType: "unknown"}
+		u = &Unit{PropertyID: prop.ID, HeatingType: "unknown", Use: UseResidential}
 		if old != nil {
 			*u = *old
 		}
@@ -196,6 +199,9 @@ func (s *Service) PutUnit(ctx context.Context, p auth.Principal, b *Building, ra
 		}
 		if in.HeatingType != nil {
 			u.HeatingType = *in.HeatingType
+		}
+		if in.Use != nil {
+			u.Use = *in.Use
 		}
 		if err := s.store.saveUnit(ctx, tx, u, old != nil); err != nil {
 			return err
@@ -286,7 +292,7 @@ func unitOut(u *Unit, prop *properties.Property) unitJSON {
 		share = &v
 	}
 	return unitJSON{PropertyID: u.PropertyID, BuildingID: u.BuildingID, Name: prop.Name, LivingArea: prop.LivingArea(),
-		Rooms: u.Rooms, Floor: u.Floor, Share: share, HeatingType: u.HeatingType}
+		Rooms: u.Rooms, Floor: u.Floor, Share: share, HeatingType: u.HeatingType, Use: u.Use}
 }
 
 func householdOut(h *Household) householdJSON {

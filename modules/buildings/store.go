@@ -96,7 +96,7 @@ func (s *Store) saveUnit(ctx context.Context, db bun.IDB, u *Unit, exists bool) 
 	var err error
 	if exists {
 		_, err = database.Exec(ctx, db, db.NewUpdate().Model(u).
-			Column("building_id", "rooms", "floor", "share_e4", "heating_type", "updated_at").Where("property_id = ?", u.PropertyID))
+			Column("building_id", "rooms", "floor", "share_e4", "heating_type", "unit_use", "updated_at").Where("property_id = ?", u.PropertyID))
 	} else {
 		_, err = database.Exec(ctx, db, db.NewInsert().Model(u))
 	}

@@ -431,3 +431,33 @@ func OverdueOf(ctx context.Context, db bun.IDB, contractIDs []uuid.UUID, day per
 	}
 	return out, nil
 }
+
+// DueCharge is an open charge of a workspace falling due, with its
+// property's name.
+type DueCharge struct {
+	ID           uuid.UUID    `bun:"id"`
+	PropertyID   uuid.UUID    `bun:"property_id"`
+	PropertyName string       `bun:"property_name"`
+	ContractID   *uuid.UUID   `bun:"contract_id"`
+	Name         string       `bun:"name"`
+	Currency     string       `bun:"currency"`
+	DueDate      period.Date  `bun:"due_date"`
+	Open         money.Amount `bun:"open_minor"`
+}
+
+// DueIn returns, through db, the open charges of the workspace's
+// properties due from..to (both included), soonest first, at most limit:
+// one statement over the workspace.
+func DueIn(ctx context.Context, db bun.IDB, workspaceID int64, from, to period.Date, limit int) ([]DueCharge, error) {
+	var out []DueCharge
+	q := db.NewSelect().TableExpr("charges AS ch").Join("JOIN properties AS p ON p.id = ch.property_id").
+		ColumnExpr("ch.id, ch.property_id, p.name AS property_name, ch.contract_id, ch.name, ch.currency, ch.due_date").
+		ColumnExpr("CAST(ch.amount_minor - ch.paid_amount_minor AS BIGINT) AS open_minor").
+		Where("p.workspace_id = ?", database.Param{V: workspaceID}).Where("ch.status = ?", Unpaid).Where("ch.amount_minor > ch.paid_amount_minor").
+		Where("ch.due_date >= ?", from).Where("ch.due_date <= ?", to).
+		OrderExpr("ch.due_date, ch.id").Limit(int64(limit))
+	if err := database.Query(ctx, db, q, &out); err != nil {
+		return nil, fmt.Errorf("charges due: %w", err)
+	}
+	return out, nil
+}

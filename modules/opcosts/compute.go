@@ -20,7 +20,10 @@ type unitIn struct {
 	Name       string
 	AreaCenti  *int64 // living area in hundredths of m²
 	ShareE4    *int64 // share of the building in ten-thousandths
-	Contracts  []occupancy
+	// NonResidential: let for another use than dwelling (§ 8
+	// CO2KostAufG).
+	NonResidential bool
+	Contracts      []occupancy
 	// Meters are the unit's counters of the kinds a metered category is
 	// spread by, with their readings around the period.
 	Meters []meterIn
@@ -167,6 +170,9 @@ type settings struct {
 	Shares map[string]int
 	Kinds  map[string][]string
 	CO2    *CO2Input
+	// Estimate: a unit without readings of a HeizKV category has its
+	// consumption estimated (§ 9a HeizKV) instead of a 422.
+	Estimate bool
 }
 
 // compute spreads the bills of the period over the units by the keys and
@@ -207,14 +213,28 @@ func compute(from, to period.Date, units []unitIn, bills []billIn, set settings)
 		}
 		cl := CategoryLine{Category: cat, Key: key, Total: totals[cat]}
 		parts := []part{{Key: key, Name: PartAll, Percent: 100, Total: cl.Total}}
+		spreadOver := units
 		if key == KeyHeizKV {
 			p := set.Shares[cat]
 			metered := share(cl.Total, big.NewInt(int64(p)), big.NewInt(100))
 			parts = []part{{Key: KeyArea, Name: PartBase, Percent: 100 - p, Total: cl.Total - metered},
 				{Key: KeyConsumption, Name: PartConsumption, Percent: p, Total: metered}}
+			if set.Estimate {
+				est, withEstimates, err := estimate(cat, from, to, units, set.Kinds[cat])
+				if err != nil {
+					return nil, err
+				}
+				out.Estimates = append(out.Estimates, est...)
+				if withEstimates == nil {
+					// § 9a Abs. 2 HeizKV: by area alone.
+					parts, cl.AreaOnly = []part{{Key: KeyArea, Name: PartAll, Percent: 100, Total: cl.Total}}, true
+				} else {
+					spreadOver = withEstimates
+				}
+			}
 		}
 		for _, pt := range parts {
-			tenants, err := spread(cat, pt, from, to, pdays, units, direct[cat], set.Kinds[cat], lines)
+			tenants, err := spread(cat, pt, from, to, pdays, spreadOver, direct[cat], set.Kinds[cat], lines)
 			if err != nil {
 				return nil, err
 			}
@@ -343,6 +363,67 @@ func spread(cat string, pt part, from, to period.Date, pdays int, units []unitIn
 	return tenants, nil
 }
 
+// estimate replaces, for a HeizKV category, the consumption of each unit
+// whose meters of kinds have no readings in the period (§ 9a HeizKV):
+// while those units hold at most 25 % of the living area, each gets the
+// building's average consumption per m² of the units read, times its
+// area, as a meter growing evenly over the period (so its tenants' days
+// and its empty days share it as a read meter's would); above 25 % the
+// answer's units are nil and the category goes by area alone (Abs. 2).
+// § 9a Abs. 1 also allows earlier periods or comparable rooms; the
+// building's average is the one the data at hand always allow.
+func estimate(cat string, from, to period.Date, units []unitIn, kinds []string) ([]Estimate, []unitIn, error) {
+	var missing []int
+	var area, missingArea, readArea, readUse int64
+	measure := ""
+	for i, u := range units {
+		if u.AreaCenti == nil || *u.AreaCenti <= 0 {
+			return nil, nil, unprocessable("key_weight_missing", fmt.Sprintf(
+				"The unit %q has no living area recorded; the category %q is spread by area and consumption (HeizKV).", u.Name, cat))
+		}
+		area += *u.AreaCenti
+		use, ok := consumption(u.Meters, kinds, from, to)
+		if !ok {
+			missing = append(missing, i)
+			missingArea += *u.AreaCenti
+			continue
+		}
+		readArea += *u.AreaCenti
+		readUse += use
+		for _, m := range u.Meters {
+			if measure == "" && slices.Contains(kinds, m.Kind) {
+				measure = m.Unit
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil, units, nil
+	}
+	pct := share(money.Amount(missingArea), big.NewInt(10000), big.NewInt(area))
+	method := EstimateAverage
+	if missingArea*4 > area || readUse <= 0 {
+		method = EstimateAreaOnly
+	}
+	out := make([]Estimate, 0, len(missing))
+	with := slices.Clone(units)
+	for _, i := range missing {
+		u := units[i]
+		e := Estimate{Category: cat, PropertyID: u.PropertyID, Unit: u.Name, Method: method, AreaPercent: pct.String()}
+		if method == EstimateAverage {
+			v := share(money.Amount(readUse), big.NewInt(*u.AreaCenti), big.NewInt(readArea))
+			q, ms := quantity(int64(v)), measure
+			e.Consumption, e.Measure = &q, &ms
+			with[i].Meters = append(slices.Clone(u.Meters), meterIn{Kind: kinds[0], Unit: measure,
+				Readings: []readingIn{{On: from.AddDays(-1), Value: 0}, {On: to, Value: int64(v)}}})
+		}
+		out = append(out, e)
+	}
+	if method == EstimateAreaOnly {
+		return out, nil, nil
+	}
+	return out, with, nil
+}
+
 // quantity writes thousandths of a meter's unit with 3 decimals.
 func quantity(v int64) string { return fmt.Sprintf("%d.%03d", v/1000, v%1000) }
 
@@ -387,6 +468,10 @@ func splitCO2(out *Computation, units []unitIn, heating money.Amount, in *CO2Inp
 	pct := co2Tiers[tier].Landlord
 	// shown in hundredths, rounded half up
 	hundredths := new(big.Int).Quo(new(big.Int).Add(new(big.Int).Mul(per.Num(), big.NewInt(200)), per.Denom()), new(big.Int).Mul(per.Denom(), big.NewInt(2)))
+	nonResidential := map[uuid.UUID]bool{}
+	for _, u := range units {
+		nonResidential[u.PropertyID] = u.NonResidential
+	}
 	split := &CO2Split{Cost: in.Cost, EmissionsKg: in.EmissionsKg.String(), LivingArea: money.Amount(area).String(),
 		KgPerM2: money.Amount(hundredths.Int64()).String(), Tier: tier + 1, LandlordPercent: pct, TenantPercent: 100 - pct}
 	for _, id := range order {
@@ -397,12 +482,19 @@ func splitCO2(out *Computation, units []unitIn, heating money.Amount, in *CO2Inp
 				heat += c.Amount
 			}
 		}
-		if heat == 0 || pct == 0 {
+		// § 8 Abs. 1 CO2KostAufG: premises let for another use than
+		// dwelling split the CO2 cost 50/50, whatever the tier.
+		linePct := pct
+		if nonResidential[l.PropertyID] {
+			linePct = 50
+		}
+		if heat == 0 || linePct == 0 {
 			continue
 		}
-		d := share(in.Cost, new(big.Int).Mul(big.NewInt(int64(heat)), big.NewInt(int64(pct))), new(big.Int).Mul(big.NewInt(int64(heating)), big.NewInt(100)))
-		l.Costs = append(l.Costs, CostLine{Category: CategoryCO2, Key: KeyCO2, Part: PartAll, Percent: pct, Total: in.Cost,
-			UnitValue: heat.String(), TotalValue: heating.String(), Days: l.Days, PeriodDays: pdays, Amount: -d})
+		d := share(in.Cost, new(big.Int).Mul(big.NewInt(int64(heat)), big.NewInt(int64(linePct))), new(big.Int).Mul(big.NewInt(int64(heating)), big.NewInt(100)))
+		l.Costs = append(l.Costs, CostLine{Category: CategoryCO2, Key: KeyCO2, Part: PartAll, Percent: linePct, Total: in.Cost,
+			UnitValue: heat.String(), TotalValue: heating.String(), Days: l.Days, PeriodDays: pdays, Amount: -d,
+			NonResidential: nonResidential[l.PropertyID]})
 		l.CostTotal -= d
 		split.Landlord += d
 	}

@@ -24,6 +24,7 @@ type statementJSON struct {
 	Categories     []CategoryLine `json:"categories"`
 	Contracts      []ContractLine `json:"contracts"`
 	CO2            *CO2Split      `json:"co2"`
+	Estimates      []Estimate     `json:"estimates"`
 	CreatedAt      string         `json:"created_at"`
 	PostedAt       *string        `json:"posted_at"`
 }
@@ -31,9 +32,12 @@ type statementJSON struct {
 func toJSON(country string, st *Statement, comp *Computation) statementJSON {
 	out := statementJSON{ID: st.ID, BuildingID: st.BuildingID, PeriodFrom: st.From, PeriodTo: st.To, Status: st.Status,
 		Currency: st.Currency, LateNotAtFault: st.LateNotAtFault, PeriodDays: comp.PeriodDays, Categories: comp.Categories,
-		Contracts: comp.Contracts, CO2: comp.CO2, CorrectsID: st.CorrectsID, CreatedAt: st.CreatedAt.UTC().Format(time.RFC3339)}
+		Contracts: comp.Contracts, CO2: comp.CO2, Estimates: comp.Estimates, CorrectsID: st.CorrectsID, CreatedAt: st.CreatedAt.UTC().Format(time.RFC3339)}
 	if out.Categories == nil {
 		out.Categories = []CategoryLine{}
+	}
+	if out.Estimates == nil {
+		out.Estimates = []Estimate{}
 	}
 	if out.Contracts == nil {
 		out.Contracts = []ContractLine{}

@@ -113,9 +113,41 @@ type Computation struct {
 	Categories []CategoryLine `json:"categories"`
 	Contracts  []ContractLine `json:"contracts"`
 	CO2        *CO2Split      `json:"co2"`
+	// Estimates are the units whose heating or hot-water consumption
+	// could not be read and was estimated (§ 9a Abs. 1 HeizKV), or whose
+	// share of the area made the category go by area alone (Abs. 2).
+	Estimates []Estimate `json:"estimates"`
 	// Input is what the statement was asked for, so a correction can
 	// start from it.
 	Input *CO2Input `json:"co2_input,omitempty"`
+	// EstimateMissing is whether it was asked to estimate missing
+	// readings, so a correction does the same.
+	EstimateMissing bool `json:"estimate_missing,omitempty"`
+}
+
+// The ways § 9a HeizKV replaces a consumption that could not be read.
+const (
+	// EstimateAverage: the building's average consumption per m² of the
+	// units that were read, times the unit's living area (Abs. 1).
+	EstimateAverage = "building_average"
+	// EstimateAreaOnly: the units not read hold more than 25 % of the
+	// living area, so the whole category goes by area (Abs. 2).
+	EstimateAreaOnly = "area_only"
+)
+
+// Estimate is a unit whose consumption of a category was not read.
+type Estimate struct {
+	Category   string    `json:"category"`
+	PropertyID uuid.UUID `json:"property_id"`
+	Unit       string    `json:"unit"`
+	Method     string    `json:"method"`
+	// Consumption is the estimate in the meters' unit (3 decimals), with
+	// Measure; nil under EstimateAreaOnly.
+	Consumption *string `json:"consumption"`
+	Measure     *string `json:"measure"`
+	// AreaPercent is the share of the building's living area of all the
+	// units of the category not read (2 decimals).
+	AreaPercent string `json:"area_percent"`
 }
 
 // CategoryLine is one operating-cost category of the building: its total,
@@ -127,6 +159,9 @@ type CategoryLine struct {
 	Total    money.Amount `json:"total"`
 	Tenants  money.Amount `json:"tenants"`
 	Landlord money.Amount `json:"landlord"`
+	// AreaOnly: a HeizKV category spread by area alone, § 9a Abs. 2
+	// HeizKV (too much of the area could not be read).
+	AreaOnly bool `json:"area_only,omitempty"`
 }
 
 // ContractLine is one contract's part of the statement.
@@ -216,4 +251,7 @@ type CostLine struct {
 	Days       int          `json:"days"`
 	PeriodDays int          `json:"period_days"`
 	Amount     money.Amount `json:"amount"`
+	// NonResidential marks the CO2 line of a unit let for another use
+	// than dwelling: split 50/50 (§ 8 CO2KostAufG), not by the tier.
+	NonResidential bool `json:"non_residential,omitempty"`
 }

@@ -153,6 +153,19 @@ func (s *Service) PDF(ctx context.Context, b *buildings.Building, st *Statement,
 			costLine(cl)
 		}
 	}
+	// § 9a HeizKV: every tenant reads which units were not read and how
+	// their consumption was replaced, as it changes everyone's share.
+	for _, e := range comp.Estimates {
+		if e.Method == EstimateAreaOnly {
+			sh.Para(w("estimate_area_only", "category", w("category."+e.Category), "unit", e.Unit, "percent", sty.Decimal(e.AreaPercent)))
+			continue
+		}
+		sh.Para(w("estimate_average", "category", w("category."+e.Category), "unit", e.Unit,
+			"consumption", sty.Decimal(*e.Consumption)+" "+*e.Measure))
+	}
+	if slices.ContainsFunc(line.Costs, func(cl CostLine) bool { return cl.NonResidential }) {
+		sh.Para(w("co2_non_residential"))
+	}
 	if comp.CO2 != nil {
 		c := comp.CO2
 		sh.Para(w("co2_note", "cost", m(c.Cost), "kg", sty.Decimal(c.EmissionsKg), "area", sty.Decimal(c.LivingArea),

@@ -186,6 +186,9 @@ type Period struct {
 	To   *period.Date `json:"period_to"`
 	// CO2 is the heating's CO2 cost to split (Germany, CO2KostAufG).
 	CO2 *CO2Input `json:"co2"`
+	// EstimateMissing estimates the heating or hot-water consumption of a
+	// unit without readings (§ 9a HeizKV) instead of refusing it.
+	EstimateMissing bool `json:"estimate_missing"`
 }
 
 // checkCO2 checks the CO2 input of a statement of a building in country.
@@ -239,7 +242,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, b *buildings.Bui
 	if overlap {
 		return nil, nil, apierror.Conflict("period_overlaps_posted", "A posted statement of this building covers part of this period.")
 	}
-	return s.draft(ctx, p, b, from, to, in.CO2, nil)
+	return s.draft(ctx, p, b, from, to, in.CO2, in.EstimateMissing, nil)
 }
 
 // Correct computes a draft that corrects the posted statement st (same
@@ -255,7 +258,7 @@ func (s *Service) Correct(ctx context.Context, p auth.Principal, b *buildings.Bu
 	if co2 == nil {
 		co2 = orig.Input
 	}
-	return s.draft(ctx, p, b, st.From, st.To, co2, &correcting{st: st, comp: orig})
+	return s.draft(ctx, p, b, st.From, st.To, co2, orig.EstimateMissing, &correcting{st: st, comp: orig})
 }
 
 // correcting is the posted statement a draft corrects.
@@ -265,12 +268,13 @@ type correcting struct {
 }
 
 // draft computes and stores a draft statement.
-func (s *Service) draft(ctx context.Context, p auth.Principal, b *buildings.Building, from, to period.Date, co2 *CO2Input, corr *correcting) (*Statement, *Computation, error) {
-	comp, currency, err := s.compute(ctx, p, b, from, to, co2)
+func (s *Service) draft(ctx context.Context, p auth.Principal, b *buildings.Building, from, to period.Date, co2 *CO2Input, estimate bool,
+	corr *correcting) (*Statement, *Computation, error) {
+	comp, currency, err := s.compute(ctx, p, b, from, to, co2, estimate)
 	if err != nil {
 		return nil, nil, err
 	}
-	comp.Input = co2
+	comp.Input, comp.EstimateMissing = co2, estimate
 	var corrects *uuid.UUID
 	if corr != nil {
 		corrects = &corr.st.ID
@@ -337,7 +341,7 @@ func monthlyPrepayment(c *contracts.Contract) money.Amount {
 }
 
 // compute reads what the statement needs and spreads the costs.
-func (s *Service) compute(ctx context.Context, p auth.Principal, b *buildings.Building, from, to period.Date, co2 *CO2Input) (*Computation, string, error) {
+func (s *Service) compute(ctx context.Context, p auth.Principal, b *buildings.Building, from, to period.Date, co2 *CO2Input, estimate bool) (*Computation, string, error) {
 	units, err := buildings.UnitsOf(ctx, s.p.DB, b.ID)
 	if err != nil {
 		return nil, "", err
@@ -363,7 +367,8 @@ func (s *Service) compute(ctx context.Context, p auth.Principal, b *buildings.Bu
 		}
 		currency = prop.Currency
 		ids[i] = prop.ID
-		in[i] = unitIn{PropertyID: prop.ID, Name: prop.Name, AreaCenti: prop.LivingAreaCenti, ShareE4: u.ShareE4}
+		in[i] = unitIn{PropertyID: prop.ID, Name: prop.Name, AreaCenti: prop.LivingAreaCenti, ShareE4: u.ShareE4,
+			NonResidential: u.Use == buildings.UseNonResidential}
 		pid := prop.ID
 		dated, err := contracts.DatedIn(ctx, s.p.DB, b.WorkspaceID, from, to, contracts.DatedFilter{PropertyID: &pid})
 		if err != nil {
@@ -456,7 +461,7 @@ func (s *Service) compute(ctx context.Context, p auth.Principal, b *buildings.Bu
 			shares[c] = MaxShare
 		}
 	}
-	comp, err := compute(from, to, in, bs, settings{Keys: keys.Keys, Shares: shares, Kinds: meterKinds, CO2: co2})
+	comp, err := compute(from, to, in, bs, settings{Keys: keys.Keys, Shares: shares, Kinds: meterKinds, CO2: co2, Estimate: estimate})
 	return comp, currency, err
 }
 

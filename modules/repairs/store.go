@@ -244,3 +244,59 @@ func (st *Store) markReminded(ctx context.Context, id uuid.UUID, today period.Da
 	n, err := res.RowsAffected()
 	return n == 1, err
 }
+
+// OpenStatuses are the statuses of a request still to be dealt with.
+var OpenStatuses = []string{Reported, Triaged, Ordered, Scheduled}
+
+// OpenRepair is an open request of a workspace with its deadline.
+type OpenRepair struct {
+	ID         uuid.UUID `bun:"id"`
+	PropertyID uuid.UUID `bun:"property_id"`
+	Title      string    `bun:"title"`
+	Status     string    `bun:"status"`
+	Urgency    string    `bun:"urgency"`
+	DeadlineAt time.Time `bun:"deadline_at"`
+	CreatedAt  time.Time `bun:"created_at"`
+}
+
+// OpenIn returns, through db, how many of the workspace's requests are in
+// each open status and the limit oldest open ones: two statements over
+// the workspace.
+func OpenIn(ctx context.Context, db bun.IDB, workspaceID int64, limit int) (map[string]int, []OpenRepair, error) {
+	var counts []struct {
+		Status string `bun:"status"`
+		N      int    `bun:"n"`
+	}
+	err := database.Query(ctx, db, db.NewSelect().TableExpr("repair_requests").ColumnExpr("status, COUNT(*) AS n").
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("status IN (?)", bun.In(OpenStatuses)).Group("status"), &counts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open repairs: %w", err)
+	}
+	out := make(map[string]int, len(OpenStatuses))
+	for _, c := range counts {
+		out[c.Status] = c.N
+	}
+	var oldest []OpenRepair
+	err = database.Query(ctx, db, db.NewSelect().TableExpr("repair_requests").
+		ColumnExpr("id, property_id, title, status, urgency, deadline_at, created_at").
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("status IN (?)", bun.In(OpenStatuses)).
+		OrderExpr("created_at, id").Limit(int64(limit)), &oldest)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open repairs: %w", err)
+	}
+	return out, oldest, nil
+}
+
+// OverdueIn returns, through db, the limit open requests of the workspace
+// whose deadline passed before now, the longest overdue first.
+func OverdueIn(ctx context.Context, db bun.IDB, workspaceID int64, now time.Time, limit int) ([]OpenRepair, error) {
+	var out []OpenRepair
+	err := database.Query(ctx, db, db.NewSelect().TableExpr("repair_requests").
+		ColumnExpr("id, property_id, title, status, urgency, deadline_at, created_at").
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("status IN (?)", bun.In(OpenStatuses)).Where("deadline_at < ?", now).
+		OrderExpr("deadline_at, id").Limit(int64(limit)), &out)
+	if err != nil {
+		return nil, fmt.Errorf("overdue repairs: %w", err)
+	}
+	return out, nil
+}

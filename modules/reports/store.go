@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -75,6 +76,21 @@ type ArrearsRow struct {
 // charge's due date: 1-30 days, 31-60, 61-90, over 90. The total of all
 // rows equals the sum of the properties' balance "overdue" at asOf.
 func (s *Store) Arrears(ctx context.Context, workspaceID int64, asOf period.Date, fn func(*ArrearsRow) error) error {
+	return s.arrears(ctx, workspaceID, asOf, 0, fn)
+}
+
+// TopArrears returns the limit largest debts of Arrears (a dashboard's
+// list), the database cutting the list short.
+func (s *Store) TopArrears(ctx context.Context, workspaceID int64, asOf period.Date, limit int) ([]ArrearsRow, error) {
+	var out []ArrearsRow
+	err := s.arrears(ctx, workspaceID, asOf, limit, func(r *ArrearsRow) error {
+		out = append(out, *r)
+		return nil
+	})
+	return out, err
+}
+
+func (s *Store) arrears(ctx context.Context, workspaceID int64, asOf period.Date, limit int, fn func(*ArrearsRow) error) error {
 	d30, d60, d90 := asOf.AddDays(-30), asOf.AddDays(-60), asOf.AddDays(-90)
 	// The charges are summed per property and contract first, on their
 	// own narrow columns, and only the ~one row per contract that leaves
@@ -101,7 +117,7 @@ func (s *Store) Arrears(ctx context.Context, workspaceID int64, asOf period.Date
 	JOIN properties AS p ON p.id = a.property_id
 	LEFT JOIN contracts AS ct ON ct.id = a.contract_id
 	LEFT JOIN contragents AS t ON t.id = ct.tenant_id
-	ORDER BY a.total DESC, p.name, p.id, CASE WHEN a.contract_id IS NULL THEN 1 ELSE 0 END, ct.number`,
+	ORDER BY a.total DESC, p.name, p.id, CASE WHEN a.contract_id IS NULL THEN 1 ELSE 0 END, ct.number`+limitClause(limit),
 		d30, d30, d60, d60, d90, d90, database.Param{V: workspaceID}, expenses.Cancelled, asOf)
 	var r ArrearsRow
 	return s.each(ctx, q, func(rows *sql.Rows) error {
@@ -425,4 +441,13 @@ func (s *Store) MonthCharges(ctx context.Context, propertyID uuid.UUID, from, ne
 		return 0, 0, fmt.Errorf("month charges: %w", err)
 	}
 	return charged, outstanding, nil
+}
+
+// limitClause is the LIMIT of a list cut short (n > 0), a number this
+// package chose, never a request's text.
+func limitClause(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return " LIMIT " + strconv.Itoa(n)
 }

@@ -1,0 +1,1 @@
+ALTER TABLE building_units DROP COLUMN unit_use;
