@@ -291,15 +291,17 @@ func (s *Service) ending(ctx context.Context, workspaceID int64, from, to period
 	}
 }
 
-// send writes the notices of kind for groups, a page at a time: the
-// notices that exist already and the contracts that switched kind off are
-// left out with one read each, and every other notice is written in its
-// own transaction, so one that fails (counted, with its problem) does not
-// hold back the others.
+// send writes the notices of kind for groups, a batch (page) at a time:
+// the notices that exist already and the contracts that switched kind off
+// are left out with one read each, and the others are written together in
+// the batch's transaction (sendBatch). A batch that fails is written
+// again notice by notice, each in its own transaction, so one that fails
+// (counted, with its problem) does not hold back the others.
 func (s *Service) send(ctx context.Context, ws *Settings, kind string, groups []group, step func(group) string,
 	counts map[string]int, counter string, fail func(string, error)) error {
-	for start := 0; start < len(groups); start += page {
-		chunk := groups[start:min(start+page, len(groups))]
+	size := s.batchSize()
+	for start := 0; start < len(groups); start += size {
+		chunk := groups[start:min(start+size, len(groups))]
 		keys := make([]string, len(chunk))
 		ids := make([]uuid.UUID, 0, len(chunk))
 		for i, g := range chunk {
@@ -314,10 +316,8 @@ func (s *Service) send(ctx context.Context, ws *Settings, kind string, groups []
 		if err != nil {
 			return err
 		}
+		todo := make([]group, 0, len(chunk))
 		for i, g := range chunk {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
 			if done[keys[i]] {
 				continue
 			}
@@ -325,36 +325,88 @@ func (s *Service) send(ctx context.Context, ws *Settings, kind string, groups []
 				counts[countSwitchedOff]++
 				continue
 			}
-			sent, err := s.notify(ctx, g.contract, func(ctx context.Context, tx bun.Tx, c *contracts.Contract) (messages.Notice, error) {
-				return s.compose(ctx, tx, c, kind, g, step(g))
-			})
-			if err != nil {
-				fail(fmt.Sprintf("%s of contract %s (%s)", kind, g.contract, step(g)), err)
-				continue
+			todo = append(todo, g)
+		}
+		if len(todo) == 0 {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		batched := false
+		if !s.batch.oneByOne {
+			sent, err := s.sendBatch(ctx, kind, todo, step)
+			if err := ctx.Err(); err != nil {
+				return err
 			}
-			if sent {
-				counts[counter]++
+			if err == nil {
+				counts[counter] += sent
+				batched = true
+			} else {
+				s.log.Warn("notices' batch not written; writing them one by one", "workspace", ws.WorkspaceID, "kind", kind,
+					"notices", len(todo), "error", err)
+			}
+		}
+		if !batched {
+			for _, g := range todo {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				sent, err := s.notify(ctx, g.contract, func(ctx context.Context, tx bun.Tx, c *contracts.Contract) (messages.Notice, error) {
+					return s.compose(ctx, tx, c, kind, g, step(g))
+				})
+				if err != nil {
+					fail(fmt.Sprintf("%s of contract %s (%s)", kind, g.contract, step(g)), err)
+					continue
+				}
+				if sent {
+					counts[counter]++
+				}
+			}
+		}
+		if s.batch.after != nil {
+			if err := s.batch.after(); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
 }
 
-// compose writes the notice of kind about g in c's language.
+// compose writes the notice of kind about g in c's language, one notice
+// by itself: the letter and the account read through tx, the reminder's
+// step recorded in tx.
 func (s *Service) compose(ctx context.Context, tx bun.Tx, c *contracts.Contract, kind string, g group, step string) (messages.Notice, error) {
 	l, err := s.letterFor(ctx, tx, c)
 	if err != nil {
 		return messages.Notice{}, err
 	}
+	var bank *printforms.Bank
+	if kind == RentCall || kind == Reminder {
+		if bank, err = s.bankOf(ctx, tx, c); err != nil {
+			return messages.Notice{}, err
+		}
+	}
+	n, d, err := s.write(ctx, tx, c, l, bank, kind, g, step)
+	if err != nil || d == nil {
+		return n, err
+	}
+	// The contract stands on this step from now, in the notice's
+	// transaction: the next step counts its delay from today.
+	return n, s.store.climb(ctx, tx, d)
+}
+
+// write is the notice of kind about g in c's language from its letter l
+// and the account the rent is paid to (bank, nil when none); the letter
+// of a rent call or a last step is rendered and filed through tx. A
+// reminder comes with the step the contract stands on once it is sent,
+// for the caller to record in the same transaction.
+func (s *Service) write(ctx context.Context, tx bun.Tx, c *contracts.Contract, l *letter, bank *printforms.Bank, kind string, g group, step string) (messages.Notice, *Dunning, error) {
 	n := messages.Notice{Kind: kind, Subject: c.ID, Step: step, ContractID: c.ID}
 	due := l.st.Date(g.due)
 	switch kind {
 	case RentCall:
 		n.Title = fmt.Sprintf(l.w.RentCallSubject, due, c.Number)
-		bank, err := s.bankOf(ctx, tx, c)
-		if err != nil {
-			return messages.Notice{}, err
-		}
 		remittance := ""
 		if bank != nil {
 			remittance = s.forms.Remittance(c.Locale, g.due, c.Number)
@@ -363,40 +415,32 @@ func (s *Service) compose(ctx context.Context, tx bun.Tx, c *contracts.Contract,
 		// attached and kept as a document of the contract.
 		doc, err := s.rentCallDoc(ctx, tx, c, s.rentCallForm(c, l, g, g.today, bank), n.Title)
 		if err != nil {
-			return messages.Notice{}, err
+			return messages.Notice{}, nil, err
 		}
 		n.Attachments = []uuid.UUID{doc}
 		n.Body = l.body(fmt.Sprintf(l.w.RentCallIntro, due), l.chargeLines(g.charges),
 			s.forms.BankLines(c.Locale, bank, remittance), l.w.RentCallOutro)
+		return n, nil, nil
 	case Reminder:
 		n.Title = fmt.Sprintf(l.w.ReminderSubject[g.step-1], due, c.Number)
-		bank, err := s.bankOf(ctx, tx, c)
-		if err != nil {
-			return messages.Notice{}, err
-		}
 		outro := l.w.ReminderOutro
 		if g.step == lastStep {
 			outro = l.w.FinalOutro
 			doc, err := s.demand(ctx, tx, c, l, g, n.Title, bank)
 			if err != nil {
-				return messages.Notice{}, err
+				return messages.Notice{}, nil, err
 			}
 			n.Attachments = []uuid.UUID{doc}
 		}
 		n.Body = l.body(fmt.Sprintf(l.w.ReminderIntro, due), l.chargeLines(g.charges),
 			s.forms.BankLines(c.Locale, bank, ""), outro)
-		// The contract stands on this step from now, in the notice's
-		// transaction: the next step counts its delay from today.
-		err = s.store.climb(ctx, tx, &Dunning{ContractID: c.ID, WorkspaceID: c.WorkspaceID, Since: g.since, Step: g.step,
-			SentOn: g.today, UpdatedAt: s.now()})
-		if err != nil {
-			return messages.Notice{}, err
-		}
+		return n, &Dunning{ContractID: c.ID, WorkspaceID: c.WorkspaceID, Since: g.since, Step: g.step,
+			SentOn: g.today, UpdatedAt: s.now()}, nil
 	case ContractEnd:
 		n.Title = fmt.Sprintf(l.w.EndSubject, due)
 		n.Body = l.body(fmt.Sprintf(l.w.EndBody, due))
+		return n, nil, nil
 	default:
-		return messages.Notice{}, fmt.Errorf("notices: no text for %q", kind)
+		return messages.Notice{}, nil, fmt.Errorf("notices: no text for %q", kind)
 	}
-	return n, nil
 }

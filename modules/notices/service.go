@@ -50,6 +50,7 @@ type Service struct {
 	forms     *printforms.Service
 	source    printforms.ReceiptSource
 	files     *documents.Files
+	batch     batchKnobs
 }
 
 // ServiceParams are the service's dependencies as fx provides them.
@@ -114,6 +115,12 @@ func (s *Service) letterFor(ctx context.Context, tx bun.IDB, c *contracts.Contra
 		Where("id = ?", database.Param{V: c.OwnerID})); err != nil {
 		return nil, fmt.Errorf("landlord of notice: %w", err)
 	}
+	return s.letterOf(c, cg, prop, owner), nil
+}
+
+// letterOf is the letter of contract c to tenant cg about prop from owner,
+// read before (one by one, or a batch's at once).
+func (s *Service) letterOf(c *contracts.Contract, cg *contragents.Contragent, prop *properties.Property, owner *accounts.User) *letter {
 	landlordAddress := ""
 	if a := owner.PostalAddress(); a != nil {
 		landlordAddress = strings.Join(nonEmpty(a.Address, strings.TrimSpace(a.PostalCode+" "+a.City)), ", ")
@@ -121,7 +128,7 @@ func (s *Service) letterFor(ctx context.Context, tx bun.IDB, c *contracts.Contra
 	return &letter{contract: c, prop: prop, tenant: cg.Name, landlord: owner.Name,
 		tenantAddress: printforms.AddressLine(cg.Address), landlordAddress: landlordAddress,
 		w: wordingOf(c.Locale), st: printforms.StyleOf(c.Locale),
-		chargeName: func(name string) string { return s.forms.ChargeName(c.Locale, name) }}, nil
+		chargeName: func(name string) string { return s.forms.ChargeName(c.Locale, name) }}
 }
 
 // body is the letter around paragraphs: greeting, the paragraphs, the
