@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -74,29 +75,79 @@ func (s *Store) EnsureChart(ctx context.Context, workspaceID int64, now time.Tim
 	return nil
 }
 
-// Write inserts entries and their lines through tx: the lines first, then
-// the entries, whose insert trigger refuses one whose lines do not
-// balance.
+// Write inserts entries and their lines through tx, one statement per
+// batch: a payment's journal is one round trip inside its transaction.
+// The lines go in before their entries, as the triggers want them: on
+// PostgreSQL the lines are a data-modifying CTE that the entries' insert
+// reads (so it runs first, and the entry's balance trigger sees its
+// lines); on SQLite the two inserts go in one Exec. The deltas of the
+// daily totals come from the lines' trigger in the same statement.
 func (s *Store) Write(ctx context.Context, tx bun.IDB, entries []EntryRow) error {
-	if len(entries) == 0 {
-		return nil
-	}
-	var lines []Line
-	for i := range entries {
-		lines = append(lines, entries[i].Lines...)
-	}
-	const batch = 1000
-	for start := 0; start < len(lines); start += batch {
-		part := lines[start:min(start+batch, len(lines))]
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(&part).ExcludeColumn("id")); err != nil {
-			return fmt.Errorf("journal lines: %w", err)
-		}
-	}
+	const batch = 200
 	for start := 0; start < len(entries); start += batch {
-		part := entries[start:min(start+batch, len(entries))]
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(&part)); err != nil {
-			return fmt.Errorf("journal entries: %w", err)
+		if err := s.write(ctx, tx, entries[start:min(start+batch, len(entries))]); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+const (
+	lineColumns  = "entry_id, workspace_id, entry_date, account_code, contract_id, property_id, currency, debit_minor, credit_minor"
+	entryColumns = "id, workspace_id, entry_date, kind, source_table, source_id, memo, currency, total_minor, created_at"
+)
+
+func (s *Store) write(ctx context.Context, tx bun.IDB, entries []EntryRow) error {
+	pg := database.IsPostgres(tx)
+	var b strings.Builder
+	args := make([]any, 0, len(entries)*40)
+	if pg {
+		b.WriteString("WITH l AS (")
+	}
+	b.WriteString("INSERT INTO ledger_lines (" + lineColumns + ") VALUES ")
+	n := 0
+	for i := range entries {
+		for _, l := range entries[i].Lines {
+			if n > 0 {
+				b.WriteString(", ")
+			}
+			n++
+			if pg {
+				b.WriteString("(CAST(? AS UUID), ?, CAST(? AS DATE), ?, CAST(? AS UUID), CAST(? AS UUID), ?, ?, ?)")
+			} else {
+				b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			}
+			args = append(args, l.EntryID, database.Param{V: l.WorkspaceID}, l.Date, l.AccountCode, l.ContractID, l.PropertyID,
+				l.Currency, database.Param{V: int64(l.Debit)}, database.Param{V: int64(l.Credit)})
+		}
+	}
+	if pg {
+		// The entries' insert reads the lines' count: PostgreSQL then
+		// runs the CTE to its end first (one it did not read would run
+		// after), and the entry trigger's query sees the lines.
+		b.WriteString(" RETURNING 1) INSERT INTO ledger_entries (" + entryColumns + ") SELECT v.* FROM (VALUES ")
+	} else {
+		b.WriteString("; INSERT INTO ledger_entries (" + entryColumns + ") VALUES ")
+	}
+	for i := range entries {
+		e := &entries[i]
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if pg {
+			b.WriteString("(CAST(? AS UUID), CAST(? AS BIGINT), CAST(? AS DATE), CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS UUID), " +
+				"CAST(? AS VARCHAR), CAST(? AS CHAR(3)), CAST(? AS BIGINT), CAST(? AS TIMESTAMPTZ))")
+		} else {
+			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		}
+		args = append(args, e.ID, database.Param{V: e.WorkspaceID}, e.Date, e.Kind, e.SourceTable, e.SourceID, e.Memo, e.Currency,
+			database.Param{V: int64(e.Total)}, e.CreatedAt)
+	}
+	if pg {
+		b.WriteString(") AS v WHERE (SELECT COUNT(*) FROM l) > 0")
+	}
+	if _, err := database.Exec(ctx, tx, tx.NewRaw(b.String(), args...)); err != nil {
+		return fmt.Errorf("journal entries: %w", err)
 	}
 	return nil
 }
