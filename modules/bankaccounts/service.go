@@ -36,6 +36,8 @@ type Service struct {
 	store *Store
 	clock clock.Clock
 	users []User
+	// listeners hear of each account made, in its transaction.
+	listeners []Listener
 }
 
 // User is a module that keeps records of an account (modules/banking
@@ -53,19 +55,31 @@ func ProvideUser(constructor any) fx.Option {
 	return fx.Provide(fx.Annotate(constructor, fx.As(new(User)), fx.ResultTags(`group:"bankaccount_users"`)))
 }
 
+// Listener is told of an account made, inside the transaction that made
+// it (the ledger makes the account's sub-account of the bank).
+type Listener interface {
+	AccountCreated(ctx context.Context, tx bun.Tx, a *Account) error
+}
+
+// ProvideListener registers a constructor of a Listener with fx.
+func ProvideListener(constructor any) fx.Option {
+	return fx.Provide(fx.Annotate(constructor, fx.As(new(Listener)), fx.ResultTags(`group:"bankaccount_listeners"`)))
+}
+
 // ServiceParams are the service's dependencies as fx provides them.
 type ServiceParams struct {
 	fx.In
 
-	DB    *bun.DB
-	Store *Store
-	Clock clock.Clock
-	Users []User `group:"bankaccount_users"`
+	DB        *bun.DB
+	Store     *Store
+	Clock     clock.Clock
+	Users     []User     `group:"bankaccount_users"`
+	Listeners []Listener `group:"bankaccount_listeners"`
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
-	return &Service{db: p.DB, store: p.Store, clock: p.Clock, users: p.Users}
+	return &Service{db: p.DB, store: p.Store, clock: p.Clock, users: p.Users, listeners: p.Listeners}
 }
 
 func errNotFound() error { return apierror.NotFound("Bank account not found.") }
@@ -155,6 +169,11 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, req *accountRequ
 			}
 			if err := s.store.insert(ctx, tx, a); err != nil {
 				return err
+			}
+			for _, l := range s.listeners {
+				if err := l.AccountCreated(ctx, tx, a); err != nil {
+					return err
+				}
 			}
 			return activity.Record(ctx, tx, entry(activity.Created, a, nil, toJSON(a)))
 		})

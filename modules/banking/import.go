@@ -422,7 +422,8 @@ func (s *Service) decideBatch(ctx context.Context, tx bun.Tx, p auth.Principal, 
 					continue
 				}
 				st.pay(id, shares[k])
-				in := payments.Input{Amount: shares[k], PaidOn: l.BookingDate, Method: "bank_transfer", Reference: paymentReference(l), ContractID: &c.ID}
+				in := payments.Input{Amount: shares[k], PaidOn: l.BookingDate, Method: "bank_transfer", Reference: paymentReference(l), ContractID: &c.ID,
+					BankAccountID: &l.BankAccountID}
 				if c.TenantID != uuid.Nil {
 					in.PayerID = &c.TenantID
 				}

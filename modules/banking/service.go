@@ -435,7 +435,7 @@ func (s *Service) post(ctx context.Context, tx bun.Tx, p auth.Principal, prop *p
 	in := payments.Input{
 		Amount: l.Amount, PaidOn: l.BookingDate, Method: "bank_transfer",
 		Reference: paymentReference(l), ContractID: &c.ID,
-		Allocations: allocs, Explicit: allocs != nil,
+		Allocations: allocs, Explicit: allocs != nil, BankAccountID: &l.BankAccountID,
 	}
 	if c.TenantID != uuid.Nil {
 		in.PayerID = &c.TenantID

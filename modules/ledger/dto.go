@@ -15,16 +15,19 @@ type balanceJSON struct {
 }
 
 type accountJSON struct {
-	ID       uuid.UUID     `json:"id"`
-	Code     string        `json:"code"`
-	Role     string        `json:"role"`
-	Type     string        `json:"type"`
-	Name     string        `json:"name"`
-	Balances []balanceJSON `json:"balances"`
+	ID   uuid.UUID `json:"id"`
+	Code string    `json:"code"`
+	Role string    `json:"role"`
+	Type string    `json:"type"`
+	Name string    `json:"name"`
+	// BankAccountID is the bank account a sub-account of the bank holds.
+	BankAccountID *uuid.UUID    `json:"bank_account_id"`
+	Balances      []balanceJSON `json:"balances"`
 }
 
 func accountOut(a *AccountView) accountJSON {
-	out := accountJSON{ID: a.ID, Code: a.Code, Role: a.Role, Type: a.Type, Name: a.Name, Balances: make([]balanceJSON, len(a.Balances))}
+	out := accountJSON{ID: a.ID, Code: a.Code, Role: a.Role, Type: a.Type, Name: a.Name, BankAccountID: a.BankAccountID,
+		Balances: make([]balanceJSON, len(a.Balances))}
 	for i, b := range a.Balances {
 		out.Balances[i] = balanceJSON{Currency: b.Currency, Debit: b.Debit, Credit: b.Credit, Balance: b.Debit - b.Credit}
 	}
@@ -74,7 +77,7 @@ func entryOut(e *EntryRow) entryJSON {
 	out := entryJSON{ID: e.ID, Date: e.Date, Kind: e.Kind, SourceTable: e.SourceTable, SourceID: e.SourceID, Memo: e.Memo,
 		Currency: e.Currency, Total: e.Total, Lines: make([]lineJSON, len(e.Lines))}
 	for i, l := range e.Lines {
-		out.Lines[i] = lineJSON{AccountCode: l.AccountCode, AccountRole: string(roleOf[l.AccountCode]), ContractID: l.ContractID,
+		out.Lines[i] = lineJSON{AccountCode: l.AccountCode, AccountRole: string(roleOfCode(l.AccountCode)), ContractID: l.ContractID,
 			PropertyID: l.PropertyID, Debit: l.Debit, Credit: l.Credit}
 	}
 	return out

@@ -18,7 +18,10 @@ type Account struct {
 	WorkspaceID int64     `bun:"workspace_id,notnull"`
 	Code        string    `bun:"code,notnull"`
 	Role        string    `bun:"role,notnull"`
-	CreatedAt   time.Time `bun:"created_at,notnull"`
+	// BankAccountID is the workspace's bank account a sub-account of the
+	// bank (1800-1, ...) holds; nil for the standard chart's accounts.
+	BankAccountID *uuid.UUID `bun:"bank_account_id"`
+	CreatedAt     time.Time  `bun:"created_at,notnull"`
 }
 
 // EntryRow is a row of ledger_entries with its lines.

@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/bankaccounts"
 	"github.com/propman/propman/modules/ledger/migrations"
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/journal"
@@ -31,7 +32,8 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Chart of accounts, double-entry journal and trial balance", Status: module.Ready,
 		// The history migration reads the charges and payments.
-		Depends:      []string{"accounts", "workspaces", "properties", "translations", "expenses", "payments"},
+		// A bank account's sub-account of the bank is made with it.
+		Depends:      []string{"accounts", "workspaces", "properties", "translations", "expenses", "payments", "bankaccounts"},
 		Migrations:   migrations.FS,
 		GoMigrations: goMigrations,
 		OpenAPI:      openapiYAML,
@@ -40,6 +42,7 @@ func Entry() module.Entry {
 			fx.Provide(fx.Private, NewStore, NewHandler),
 			journal.ProvidePoster(asPoster),
 			journal.ProvideReader(asPoster),
+			bankaccounts.ProvideListener(newBankListener),
 			module.ProvideRoutes(NewRoutes),
 			fx.Invoke(compactEvery),
 		),

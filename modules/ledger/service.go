@@ -3,10 +3,14 @@ package ledger
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"go.uber.org/fx"
+
+	"github.com/propman/propman/modules/bankaccounts"
 
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/apierror"
@@ -24,11 +28,43 @@ type Service struct {
 	store *Store
 	clock clock.Clock
 	dicts *translations.Dictionaries
+	// banks names the sub-accounts of the bank after their bank accounts.
+	banks *bankaccounts.Service
+}
+
+// ServiceParams are the service's dependencies as fx provides them.
+type ServiceParams struct {
+	fx.In
+
+	Store *Store
+	Clock clock.Clock
+	Dicts *translations.Dictionaries
+	Banks *bankaccounts.Service `optional:"true"`
 }
 
 // NewService returns the service.
-func NewService(store *Store, clk clock.Clock, dicts *translations.Dictionaries) *Service {
-	return &Service{store: store, clock: clk, dicts: dicts}
+func NewService(p ServiceParams) *Service {
+	return &Service{store: p.Store, clock: p.Clock, dicts: p.Dicts, banks: p.Banks}
+}
+
+// bankListener makes each new bank account's sub-account of the bank. It
+// is not the Service: the Service reads bank accounts' names, and
+// bankaccounts.Service needs its listeners.
+type bankListener struct {
+	store *Store
+	clock clock.Clock
+}
+
+func newBankListener(store *Store, clk clock.Clock) *bankListener {
+	return &bankListener{store: store, clock: clk}
+}
+
+var _ bankaccounts.Listener = (*bankListener)(nil)
+
+// AccountCreated makes, in the bank account's transaction, its
+// sub-account of the bank.
+func (l *bankListener) AccountCreated(ctx context.Context, tx bun.Tx, a *bankaccounts.Account) error {
+	return l.store.AddBankAccount(ctx, tx, a.WorkspaceID, a.ID, l.clock.Now().UTC().Truncate(time.Microsecond))
 }
 
 // asPoster hands the service to the journal as its poster.
@@ -69,6 +105,17 @@ func (s *Service) Post(ctx context.Context, tx bun.IDB, entries ...journal.Entry
 			if !ok {
 				return fmt.Errorf("journal: no account for role %q", l.Account)
 			}
+			if l.Account == journal.Bank && l.BankAccountID != nil {
+				// A bank account without a sub-account (made while the
+				// ledger was off) books to the bank.
+				sub, found, err := s.store.BankCode(ctx, tx, ws, *l.BankAccountID)
+				if err != nil {
+					return err
+				}
+				if found {
+					code = sub
+				}
+			}
 			row.Lines[j] = Line{EntryID: id, WorkspaceID: ws, Date: e.Date, AccountCode: code, ContractID: l.ContractID,
 				PropertyID: l.PropertyID, Currency: e.Currency, Debit: l.Debit, Credit: l.Credit}
 			row.Total += l.Debit
@@ -84,6 +131,18 @@ func memo(m string) string {
 		return string(r[:499]) + "…"
 	}
 	return m
+}
+
+// roleOfCode maps an account number back to its role, a sub-account of
+// the bank (1800-n) to the bank.
+func roleOfCode(code string) journal.Account {
+	if r, ok := roleOf[code]; ok {
+		return r
+	}
+	if strings.HasPrefix(code, codeOf[journal.Bank]+"-") {
+		return journal.Bank
+	}
+	return ""
 }
 
 // roleOf maps an account number back to its role.
@@ -113,7 +172,14 @@ func (s *Service) Reverse(ctx context.Context, tx bun.IDB, r journal.Reversal) e
 			i = len(entries) - 1
 			at[n.Currency] = i
 		}
-		l := journal.Line{Account: roleOf[n.AccountCode], ContractID: n.ContractID, PropertyID: n.PropertyID}
+		l := journal.Line{Account: roleOfCode(n.AccountCode), ContractID: n.ContractID, PropertyID: n.PropertyID}
+		if l.Account == journal.Bank && n.AccountCode != codeOf[journal.Bank] {
+			id, err := s.store.BankAccountOf(ctx, tx, n.WorkspaceID, n.AccountCode)
+			if err != nil {
+				return err
+			}
+			l.BankAccountID = &id
+		}
 		if n.Net > 0 {
 			l.Credit = money.Amount(n.Net)
 		} else {
@@ -155,7 +221,10 @@ func (s *Service) Accounts(ctx context.Context, p *auth.Principal, locale string
 	out := make([]AccountView, len(accounts))
 	byCode := make(map[string]int, len(accounts))
 	for i, a := range accounts {
-		out[i] = AccountView{Account: a, Name: names[nameKey(a.Role)], Type: typeOf[a.Code], Balances: []Balance{}}
+		out[i] = AccountView{Account: a, Name: names[nameKey(a.Role)], Type: typeOf[codeOf[journal.Account(a.Role)]], Balances: []Balance{}}
+		if a.BankAccountID != nil {
+			out[i].Name = s.bankName(ctx, p.WorkspaceID, *a.BankAccountID, out[i].Name)
+		}
 		byCode[a.Code] = i
 	}
 	for _, b := range sums {
@@ -164,6 +233,27 @@ func (s *Service) Accounts(ctx context.Context, p *auth.Principal, locale string
 		}
 	}
 	return out, nil
+}
+
+// bankName is a sub-account's name: the bank's, then the bank account's
+// label (else its bank, else its holder) and IBAN; the bank's alone when
+// the account is gone.
+func (s *Service) bankName(ctx context.Context, workspaceID int64, id uuid.UUID, bank string) string {
+	if s.banks == nil {
+		return bank
+	}
+	a, err := s.banks.InWorkspace(ctx, s.store.db, workspaceID, id)
+	if err != nil || a == nil {
+		return bank
+	}
+	name := a.Label
+	if name == "" {
+		name = a.BankName
+	}
+	if name == "" {
+		name = a.Holder
+	}
+	return bank + " – " + name + " (" + a.IBANDisplay() + ")"
 }
 
 func errNoAccount() error { return apierror.NotFound("Account not found.") }
@@ -272,7 +362,7 @@ func (s *Service) JournalRows(ctx context.Context, p *auth.Principal, locale str
 	}
 	names := s.Words(locale, keys)
 	for i := range rows {
-		rows[i].AccountName = names[nameKey(string(roleOf[rows[i].AccountCode]))]
+		rows[i].AccountName = names[nameKey(string(roleOfCode(rows[i].AccountCode)))]
 	}
 	return rows, nil
 }
@@ -285,10 +375,19 @@ func (s *Service) Sums(ctx context.Context, propertyID uuid.UUID, from, to perio
 	if err != nil {
 		return nil, err
 	}
-	out := make([]journal.Sum, len(rows))
-	for i, r := range rows {
-		out[i] = journal.Sum{Account: roleOf[r.Code], SourceTable: r.SourceTable, Currency: r.Currency,
-			Debit: money.Amount(r.Debit), Credit: money.Amount(r.Credit)}
+	// The sub-accounts of the bank are the bank to a reader of roles.
+	out := make([]journal.Sum, 0, len(rows))
+	at := map[journal.Sum]int{}
+	for _, r := range rows {
+		k := journal.Sum{Account: roleOfCode(r.Code), SourceTable: r.SourceTable, Currency: r.Currency}
+		i, ok := at[k]
+		if !ok {
+			out = append(out, k)
+			i = len(out) - 1
+			at[k] = i
+		}
+		out[i].Debit += money.Amount(r.Debit)
+		out[i].Credit += money.Amount(r.Credit)
 	}
 	return out, nil
 }
@@ -316,7 +415,7 @@ func (s *Service) WorkspaceSums(ctx context.Context, workspaceID int64, property
 	}
 	out := make([]PropertySum, len(rows))
 	for i, r := range rows {
-		out[i] = PropertySum{PropertyID: r.PropertyID, Sum: journal.Sum{Account: roleOf[r.Code], SourceTable: r.SourceTable,
+		out[i] = PropertySum{PropertyID: r.PropertyID, Sum: journal.Sum{Account: roleOfCode(r.Code), SourceTable: r.SourceTable,
 			Currency: r.Currency, Debit: money.Amount(r.Debit), Credit: money.Amount(r.Credit)}}
 	}
 	return out, nil

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -26,6 +28,24 @@ type Store struct {
 	// charted holds the workspaces whose chart is known complete: a
 	// chart is only ever added to, and EnsureChart commits on its own.
 	charted sync.Map // int64 -> struct{}
+	// banks maps a bank account to its sub-account's code, and back
+	// (bankKey -> string, bankCode -> uuid.UUID). Only rows read, never
+	// rows made, are kept: a row read by a money event's transaction was
+	// committed by another one, and a sub-account's code never changes
+	// nor goes (every instance reads the same).
+	banks sync.Map
+}
+
+// bankKey names a bank account of a workspace in Store.banks.
+type bankKey struct {
+	workspace int64
+	account   uuid.UUID
+}
+
+// bankCode names a sub-account's code of a workspace in Store.banks.
+type bankCode struct {
+	workspace int64
+	code      string
 }
 
 // NewStore returns the store.
@@ -74,29 +94,152 @@ func (s *Store) EnsureChart(ctx context.Context, workspaceID int64, now time.Tim
 	return nil
 }
 
-// Write inserts entries and their lines through tx: the lines first, then
-// the entries, whose insert trigger refuses one whose lines do not
-// balance.
+// BankCode returns, through db, the code of the sub-account of the bank
+// that holds the workspace's bank account; ok false when it has none.
+func (s *Store) BankCode(ctx context.Context, db bun.IDB, workspaceID int64, bankAccountID uuid.UUID) (string, bool, error) {
+	if code, ok := s.banks.Load(bankKey{workspaceID, bankAccountID}); ok {
+		return code.(string), true, nil
+	}
+	var code string
+	err := database.Query(ctx, db, db.NewSelect().Table("ledger_accounts").Column("code").
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("bank_account_id = ?", bankAccountID), &code)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("bank sub-account: %w", err)
+	}
+	s.banks.Store(bankKey{workspaceID, bankAccountID}, code)
+	s.banks.Store(bankCode{workspaceID, code}, bankAccountID)
+	return code, true, nil
+}
+
+// BankAccountOf returns, through db, the bank account a sub-account's
+// code of the workspace holds.
+func (s *Store) BankAccountOf(ctx context.Context, db bun.IDB, workspaceID int64, code string) (uuid.UUID, error) {
+	if id, ok := s.banks.Load(bankCode{workspaceID, code}); ok {
+		return id.(uuid.UUID), nil
+	}
+	var id uuid.UUID
+	err := database.Query(ctx, db, db.NewSelect().Table("ledger_accounts").Column("bank_account_id").
+		Where("workspace_id = ?", database.Param{V: workspaceID}).Where("code = ?", code).Where("bank_account_id IS NOT NULL"), &id)
+	if err != nil {
+		return uuid.Nil, fmt.Errorf("bank sub-account %s: %w", code, err)
+	}
+	s.banks.Store(bankKey{workspaceID, id}, code)
+	s.banks.Store(bankCode{workspaceID, code}, id)
+	return id, nil
+}
+
+// AddBankAccount makes, through tx, the sub-account of the bank for the
+// workspace's bank account: the next free 1800-n. Codes are unique per
+// workspace, so two made at once in one workspace cannot share one: the
+// second finds its number taken and takes the next.
+func (s *Store) AddBankAccount(ctx context.Context, tx bun.IDB, workspaceID int64, bankAccountID uuid.UUID, now time.Time) error {
+	for attempt := 0; attempt < 50; attempt++ {
+		var n int
+		if err := database.Query(ctx, tx, tx.NewSelect().Table("ledger_accounts").ColumnExpr("COUNT(*)").
+			Where("workspace_id = ?", database.Param{V: workspaceID}).Where("bank_account_id IS NOT NULL"), &n); err != nil {
+			return fmt.Errorf("bank sub-accounts: %w", err)
+		}
+		id, err := uuid.NewV7()
+		if err != nil {
+			return fmt.Errorf("account id: %w", err)
+		}
+		a := &Account{ID: id, WorkspaceID: workspaceID, Code: fmt.Sprintf("%s-%d", codeOf[journal.Bank], n+1+attempt),
+			Role: string(journal.Bank), BankAccountID: &bankAccountID, CreatedAt: now}
+		res, err := database.Exec(ctx, tx, tx.NewInsert().Model(a).On("CONFLICT DO NOTHING"))
+		if err != nil {
+			return fmt.Errorf("bank sub-account: %w", err)
+		}
+		if k, _ := res.RowsAffected(); k == 1 {
+			return nil
+		}
+		var has int
+		if err := database.Query(ctx, tx, tx.NewSelect().Table("ledger_accounts").ColumnExpr("COUNT(*)").
+			Where("workspace_id = ?", database.Param{V: workspaceID}).Where("bank_account_id = ?", bankAccountID), &has); err != nil {
+			return fmt.Errorf("bank sub-account: %w", err)
+		}
+		if has > 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("bank sub-account: no free code for %s", bankAccountID)
+}
+
+// Write inserts entries and their lines through tx, one statement per
+// batch: a payment's journal is one round trip inside its transaction.
+// The lines go in before their entries, as the triggers want them: on
+// PostgreSQL the lines are a data-modifying CTE that the entries' insert
+// reads (so it runs first, and the entry's balance trigger sees its
+// lines); on SQLite the two inserts go in one Exec. The deltas of the
+// daily totals come from the lines' trigger in the same statement.
 func (s *Store) Write(ctx context.Context, tx bun.IDB, entries []EntryRow) error {
-	if len(entries) == 0 {
-		return nil
-	}
-	var lines []Line
-	for i := range entries {
-		lines = append(lines, entries[i].Lines...)
-	}
-	const batch = 1000
-	for start := 0; start < len(lines); start += batch {
-		part := lines[start:min(start+batch, len(lines))]
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(&part).ExcludeColumn("id")); err != nil {
-			return fmt.Errorf("journal lines: %w", err)
-		}
-	}
+	const batch = 200
 	for start := 0; start < len(entries); start += batch {
-		part := entries[start:min(start+batch, len(entries))]
-		if _, err := database.Exec(ctx, tx, tx.NewInsert().Model(&part)); err != nil {
-			return fmt.Errorf("journal entries: %w", err)
+		if err := s.write(ctx, tx, entries[start:min(start+batch, len(entries))]); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+const (
+	lineColumns  = "entry_id, workspace_id, entry_date, account_code, contract_id, property_id, currency, debit_minor, credit_minor"
+	entryColumns = "id, workspace_id, entry_date, kind, source_table, source_id, memo, currency, total_minor, created_at"
+)
+
+func (s *Store) write(ctx context.Context, tx bun.IDB, entries []EntryRow) error {
+	pg := database.IsPostgres(tx)
+	var b strings.Builder
+	args := make([]any, 0, len(entries)*40)
+	if pg {
+		b.WriteString("WITH l AS (")
+	}
+	b.WriteString("INSERT INTO ledger_lines (" + lineColumns + ") VALUES ")
+	n := 0
+	for i := range entries {
+		for _, l := range entries[i].Lines {
+			if n > 0 {
+				b.WriteString(", ")
+			}
+			n++
+			if pg {
+				b.WriteString("(CAST(? AS UUID), ?, CAST(? AS DATE), ?, CAST(? AS UUID), CAST(? AS UUID), ?, ?, ?)")
+			} else {
+				b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			}
+			args = append(args, l.EntryID, database.Param{V: l.WorkspaceID}, l.Date, l.AccountCode, l.ContractID, l.PropertyID,
+				l.Currency, database.Param{V: int64(l.Debit)}, database.Param{V: int64(l.Credit)})
+		}
+	}
+	if pg {
+		// The entries' insert reads the lines' count: PostgreSQL then
+		// runs the CTE to its end first (one it did not read would run
+		// after), and the entry trigger's query sees the lines.
+		b.WriteString(" RETURNING 1) INSERT INTO ledger_entries (" + entryColumns + ") SELECT v.* FROM (VALUES ")
+	} else {
+		b.WriteString("; INSERT INTO ledger_entries (" + entryColumns + ") VALUES ")
+	}
+	for i := range entries {
+		e := &entries[i]
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if pg {
+			b.WriteString("(CAST(? AS UUID), CAST(? AS BIGINT), CAST(? AS DATE), CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS UUID), " +
+				"CAST(? AS VARCHAR), CAST(? AS CHAR(3)), CAST(? AS BIGINT), CAST(? AS TIMESTAMPTZ))")
+		} else {
+			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		}
+		args = append(args, e.ID, database.Param{V: e.WorkspaceID}, e.Date, e.Kind, e.SourceTable, e.SourceID, e.Memo, e.Currency,
+			database.Param{V: int64(e.Total)}, e.CreatedAt)
+	}
+	if pg {
+		b.WriteString(") AS v WHERE (SELECT COUNT(*) FROM l) > 0")
+	}
+	if _, err := database.Exec(ctx, tx, tx.NewRaw(b.String(), args...)); err != nil {
+		return fmt.Errorf("journal entries: %w", err)
 	}
 	return nil
 }

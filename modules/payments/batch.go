@@ -128,7 +128,7 @@ func (s *Service) PostManyTx(ctx context.Context, tx bun.Tx, props map[uuid.UUID
 		for range charges {
 			owner = append(owner, i)
 		}
-		entries = append(entries, paymentEntry(prop, p, in.Contra, charges, amounts))
+		entries = append(entries, paymentEntry(prop, p, in, charges, amounts))
 	}
 	if err := s.store.InsertMany(ctx, tx, rows); err != nil {
 		return nil, err

@@ -28,14 +28,18 @@ func ContraOf(method string, named journal.Account) journal.Account {
 // set off) debited, each charge's receivable credited with what went to
 // it, the rest credited to the tenant's credit (a liability until a charge
 // uses it).
-func paymentEntry(prop *properties.Property, p *Payment, contra journal.Account, charges []*expenses.Charge, amounts []money.Amount) journal.Entry {
+func paymentEntry(prop *properties.Property, p *Payment, in Input, charges []*expenses.Charge, amounts []money.Amount) journal.Entry {
 	kind := journal.KindPayment
 	if p.Method == SetOff {
 		kind = journal.KindSetOff
 	}
 	propID := prop.ID
 	lines := make([]journal.Line, 0, len(charges)+2)
-	lines = append(lines, journal.Line{Account: ContraOf(p.Method, contra), ContractID: p.ContractID, PropertyID: &propID, Debit: p.Amount})
+	contra := journal.Line{Account: ContraOf(p.Method, in.Contra), ContractID: p.ContractID, PropertyID: &propID, Debit: p.Amount}
+	if contra.Account == journal.Bank {
+		contra.BankAccountID = in.BankAccountID
+	}
+	lines = append(lines, contra)
 	// One line per contract (the receivable's dimension), not per charge.
 	byContract := map[uuid.UUID]int{}
 	noContract := -1

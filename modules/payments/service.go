@@ -78,6 +78,10 @@ type Input struct {
 	// names the tenant's claim it settles (a compensation, the deposit);
 	// empty, the method decides (cash, else the bank).
 	Contra journal.Account
+	// BankAccountID is the workspace's bank account the money came into
+	// (a payment imported from its statement): the journal books it to
+	// that account's sub-account of the bank.
+	BankAccountID *uuid.UUID
 }
 
 // AllocationInput is one explicit allocation of a payment.
@@ -268,7 +272,7 @@ func (s *Service) post(ctx context.Context, tx bun.Tx, prop *properties.Property
 	if err != nil {
 		return nil, err
 	}
-	if err := s.journal.Post(ctx, tx, paymentEntry(prop, p, in.Contra, charges, amounts)); err != nil {
+	if err := s.journal.Post(ctx, tx, paymentEntry(prop, p, in, charges, amounts)); err != nil {
 		return nil, err
 	}
 	name, err := s.payerName(ctx, tx, p.PayerID)

@@ -58,8 +58,12 @@ type Line struct {
 	Account    Account
 	ContractID *uuid.UUID
 	PropertyID *uuid.UUID
-	Debit      money.Amount
-	Credit     money.Amount
+	// BankAccountID names, on a Bank line, the workspace's bank account
+	// (modules/bankaccounts) the money is in: the ledger books it to that
+	// account's own sub-account. Nil is the general bank account.
+	BankAccountID *uuid.UUID
+	Debit         money.Amount
+	Credit        money.Amount
 }
 
 // Entry is one money event: its lines' debits equal their credits.
