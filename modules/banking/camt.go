@@ -1,7 +1,6 @@
 package banking
 
 import (
-	"bytes"
 	"encoding/xml"
 	"errors"
 	"io"
@@ -132,8 +131,8 @@ type camtEntry struct {
 // checkXML reads the whole document once for its shape: well-formed,
 // nested at most MaxXMLDepth deep, without a DTD (no entity tricks). It
 // returns the namespace of the root element.
-func checkXML(data []byte) (string, error) {
-	d := xml.NewDecoder(bytes.NewReader(data))
+func checkXML(r io.Reader) (string, error) {
+	d := xml.NewDecoder(r)
 	depth, root := 0, ""
 	for {
 		tok, err := d.RawToken()
@@ -173,9 +172,14 @@ func checkXML(data []byte) (string, error) {
 
 // parseCAMT reads the entries one at a time with the decoder's token
 // stream (one Ntry decoded at once), so memory does not grow with the
-// file.
-func parseCAMT(data []byte, emit func(*Line) error) error {
-	ns, err := checkXML(data)
+// file. open gives the file from its start: it is read once for its
+// shape, then for its entries.
+func parseCAMT(open func() (io.Reader, error), emit func(*Line) error) error {
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	ns, err := checkXML(r)
 	if err != nil {
 		return err
 	}
@@ -183,7 +187,10 @@ func parseCAMT(data []byte, emit func(*Line) error) error {
 	if !ok || len(version) != 1 || version[0] < '2' || version[0] > '8' {
 		return parseErr("unsupported_format", "Only camt.053 versions 02 to 08 are read; this file's namespace is %q.", ns)
 	}
-	d := xml.NewDecoder(bytes.NewReader(data))
+	if r, err = open(); err != nil {
+		return err
+	}
+	d := xml.NewDecoder(r)
 	n := 0
 	for {
 		tok, err := d.Token()

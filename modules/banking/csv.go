@@ -1,6 +1,7 @@
 package banking
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -92,11 +93,15 @@ func (m *CSVMapping) columns() []string {
 	return out
 }
 
-func parseCSV(data []byte, m *CSVMapping, emit func(*Line) error) error {
+func parseCSV(in io.Reader, m *CSVMapping, emit func(*Line) error) error {
 	if m == nil {
 		return parseErr("unsupported_format", "The file is none of CAMT.053, MT940 or OFX; a CSV file needs a column mapping (mapping_id or mapping).")
 	}
-	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
+	br := bufio.NewReader(in)
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+		_, _ = br.Discard(3)
+	}
+	r := csv.NewReader(br)
 	r.Comma = []rune(m.Delimiter)[0]
 	r.FieldsPerRecord = -1
 	r.LazyQuotes = true
@@ -115,6 +120,10 @@ func parseCSV(data []byte, m *CSVMapping, emit func(*Line) error) error {
 			break
 		}
 		row++
+		var perr *csv.ParseError
+		if err != nil && !errors.As(err, &perr) {
+			return err
+		}
 		if err != nil {
 			return parseErr("malformed_file", "CSV row %d: %s.", row, err.Error())
 		}

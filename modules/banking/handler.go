@@ -1,9 +1,17 @@
 package banking
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"mime"
+	"mime/multipart"
+	"net"
+	"os"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -11,6 +19,7 @@ import (
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
@@ -19,29 +28,59 @@ import (
 
 // Handler turns HTTP requests into service calls.
 type Handler struct {
-	svc *Service
+	svc       *Service
+	dbTimeout time.Duration
 }
 
 // NewHandler returns the handler.
-func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
+func NewHandler(svc *Service, cfg *config.Config) *Handler {
+	return &Handler{svc: svc, dbTimeout: cfg.Database.Timeout}
+}
 
+// importStatement reads the multipart form as it arrives: the file goes
+// to a temporary file as it streams in (at most modules.banking.maxbytes
+// of it, so that an oversized one is told apart), which the import reads
+// from and which is removed whatever happens; the fields mapping_id and
+// mapping may come before or after it.
 func (h *Handler) importStatement(c *fiber.Ctx) error {
 	ctx := httpserver.Context(c)
 	p := auth.Current(c)
 	acct, err := h.svc.Account(ctx, p, c.Params("bankAccountId"))
 	if err != nil {
-		return err
+		return refuse(c, err)
 	}
-	fh, err := c.FormFile("file")
+	if err := h.svc.MayImport(p, acct); err != nil {
+		return refuse(c, err)
+	}
+	body, ok := httpserver.BodyStream(c)
+	if !ok {
+		return errors.New("banking: the statements route is not declared as a streamed body")
+	}
+	if n := c.Request().Header.ContentLength(); int64(n) > h.bodyLimit() {
+		return refuse(c, h.svc.TooLarge())
+	}
+	form, err := h.readForm(c, body)
+	defer form.remove()
 	if err != nil {
-		return apierror.Validation("file: a multipart/form-data body with one file in the field \"file\" is required")
+		return refuse(c, err)
 	}
-	in := ImportInput{MappingID: c.FormValue("mapping_id")}
+	// Fiber's FormValue, which this route used when it read the body
+	// whole, preferred the query's value: kept so.
+	value := func(name string) string {
+		if v := c.Query(name); v != "" {
+			return v
+		}
+		return form.values[name]
+	}
+	if form.file == nil {
+		return errNoFile
+	}
+	in := ImportInput{File: form.file, Size: form.size, MappingID: value("mapping_id")}
 	var details []string
 	if msg := validate.Text(in.MappingID, false); msg != "" {
 		details = append(details, "mapping_id: "+msg)
 	}
-	if raw := c.FormValue("mapping"); raw != "" {
+	if raw := value("mapping"); raw != "" {
 		if msg := validate.Text(raw, false); msg != "" {
 			details = append(details, "mapping: "+msg)
 		} else {
@@ -54,24 +93,150 @@ func (h *Handler) importStatement(c *fiber.Ctx) error {
 	if len(details) > 0 {
 		return apierror.Validation(details...)
 	}
-	f, err := fh.Open()
-	if err != nil {
-		return fmt.Errorf("open statement: %w", err)
+	// The request's context ends database.timeout after it began; the
+	// import's time counts from when the file has arrived, as it did when
+	// the server read the body before the handler.
+	importCtx := context.WithoutCancel(ctx)
+	if h.dbTimeout > 0 {
+		var cancel context.CancelFunc
+		importCtx, cancel = context.WithTimeout(importCtx, h.dbTimeout)
+		defer cancel()
 	}
-	defer func() { _ = f.Close() }()
-	// One byte past the limit tells an oversized file from one at it;
-	// the part's size is known, so the file is read into one buffer of
-	// its size rather than a growing one.
-	data := make([]byte, min(fh.Size, h.svc.MaxBytes()+1))
-	if _, err := io.ReadFull(f, data); err != nil {
-		return fmt.Errorf("read statement: %w", err)
-	}
-	in.Data = data
-	res, err := h.svc.Import(ctx, p, acct, in)
+	res, err := h.svc.Import(importCtx, p, acct, in)
 	if err != nil {
 		return err
 	}
 	return c.Status(fiber.StatusCreated).JSON(res)
+}
+
+// The form's bounds besides the file: its parts, a field's bytes, and
+// what the parts' headers, boundaries and fields add to the body.
+const (
+	maxParts     = 16
+	maxField     = 16 << 10
+	formOverhead = 64 << 10
+)
+
+// bodyLimit is the largest body of the statements route.
+func (h *Handler) bodyLimit() int64 { return h.svc.MaxBytes() + formOverhead }
+
+var (
+	errNoFile = apierror.Validation("file: a multipart/form-data body with one file in the field \"file\" is required")
+	// errCut is a body that ended (or the client left) before the form's end.
+	errCut = apierror.New(fiber.StatusBadRequest, "validation_failed", "The request body could not be read to its end.")
+)
+
+// statementForm is the form as read: the file spilt to disk, the fields.
+type statementForm struct {
+	file   *os.File
+	size   int64
+	values map[string]string
+}
+
+// remove closes and deletes the temporary file.
+func (f *statementForm) remove() {
+	if f.file == nil {
+		return
+	}
+	_ = f.file.Close()
+	_ = os.Remove(f.file.Name())
+	f.file = nil
+}
+
+// readForm reads the multipart body. The first part named file with a
+// file name is the statement (later ones are read and dropped, as Fiber's
+// FormFile did); its bytes past MaxBytes+1 are read and dropped too, so
+// that the fields after it are still read and the import refuses the
+// file with its own error. The returned form is to be removed also on an
+// error.
+func (h *Handler) readForm(c *fiber.Ctx, body io.Reader) (*statementForm, error) {
+	form := &statementForm{values: map[string]string{}}
+	mt, params, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
+	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
+		return form, errNoFile
+	}
+	mr := multipart.NewReader(body, params["boundary"])
+	for parts := 0; ; parts++ {
+		part, err := mr.NextRawPart()
+		if errors.Is(err, io.EOF) && errors.Unwrap(err) == nil {
+			// Only a bare EOF is the form's end: a body cut short between
+			// parts is a wrapped one.
+			return form, nil
+		}
+		if err != nil {
+			return form, h.readError(err)
+		}
+		if parts == maxParts {
+			return form, apierror.Validation(fmt.Sprintf("the form has more than %d parts", maxParts))
+		}
+		name := part.FormName()
+		switch {
+		case name == "file" && part.FileName() != "" && form.file == nil:
+			if form.file, err = os.CreateTemp("", "propman-statement-*"); err != nil {
+				return form, fmt.Errorf("banking: temporary file: %w", err)
+			}
+			if form.size, err = io.Copy(form.file, io.LimitReader(part, h.svc.MaxBytes()+1)); err != nil {
+				return form, h.readError(err)
+			}
+		case name == "mapping_id" || name == "mapping":
+			v, err := io.ReadAll(io.LimitReader(part, maxField+1))
+			if err != nil {
+				return form, h.readError(err)
+			}
+			if len(v) > maxField {
+				return form, apierror.Validation(fmt.Sprintf("%s: at most %d bytes", name, maxField))
+			}
+			if _, dup := form.values[name]; !dup {
+				form.values[name] = string(v)
+			}
+		}
+		// What is left of the part (all of an unknown one, the rest of an
+		// oversized file) is read and dropped, within the body's limit.
+		if _, err := io.Copy(io.Discard, part); err != nil {
+			return form, h.readError(err)
+		}
+	}
+}
+
+// readError is the answer to a body that could not be read: over the
+// route's limit, cut short, or not a multipart form.
+func (h *Handler) readError(err error) error {
+	var netErr net.Error
+	switch {
+	case errors.Is(err, httpserver.ErrBodyTooLarge):
+		return h.svc.TooLarge()
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.As(err, &netErr):
+		return errCut
+	}
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		// The temporary file's disk, not the client.
+		return fmt.Errorf("banking: temporary file: %w", err)
+	}
+	return errNoFile
+}
+
+// Draining bounds: how much of a refused upload is read and dropped, and
+// for how long, so that the client, still sending, reads the answer
+// rather than a reset connection.
+const (
+	drainBytes = 64 << 20
+	drainTime  = 5 * time.Second
+)
+
+// refuse reads and drops what is left of the request body (bounded), then
+// returns err. The connection is closed after the answer (BodyLimits does
+// that for a body not read to its end).
+func refuse(c *fiber.Ctx, err error) error {
+	stream := c.Context().RequestBodyStream()
+	if stream == nil {
+		return err
+	}
+	if conn := c.Context().Conn(); conn != nil {
+		_ = conn.SetReadDeadline(time.Now().Add(drainTime))
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(stream, drainBytes))
+	return err
 }
 
 func (h *Handler) listLines(c *fiber.Ctx) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 
@@ -58,18 +59,15 @@ var errRaced = errors.New("banking: another import stored some of the batch's li
 // file's faults; a file that cannot be read imports nothing: it is read
 // once to the end without keeping anything, then again in batches that
 // are decided and written as they come, so memory holds a batch, never
-// the file's lines.
+// the file's lines nor its bytes (in.File is read as a stream each time).
 func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccounts.Account, in ImportInput) (*Result, error) {
-	if acct.WorkspaceID != p.WorkspaceID {
-		// An administrator reaches other workspaces' accounts, but the
-		// matcher reads the caller's workspace's contracts.
-		return nil, apierror.Forbidden("Import a statement from within the account's workspace.")
+	if err := s.MayImport(p, acct); err != nil {
+		return nil, err
 	}
-	if int64(len(in.Data)) > s.cfg.MaxBytes {
-		return nil, apierror.New(http.StatusRequestEntityTooLarge, "file_too_large",
-			fmt.Sprintf("The file is larger than %d bytes, the limit of one statement (modules.banking.maxbytes).", s.cfg.MaxBytes))
+	if in.Size > s.cfg.MaxBytes {
+		return nil, s.TooLarge()
 	}
-	if len(in.Data) == 0 {
+	if in.Size == 0 {
 		return nil, apierror.Validation("file: is empty")
 	}
 	mapping := in.Mapping
@@ -91,7 +89,13 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccoun
 			return nil, apierror.Validation(d...)
 		}
 	}
-	format := Sniff(in.Data)
+	if _, err := in.File.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	format, err := SniffFrom(in.File)
+	if err != nil {
+		return nil, err
+	}
 	switch {
 	case format == "" && mapping != nil:
 		format = FormatCSV
@@ -99,7 +103,7 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccoun
 		return nil, apierror.New(http.StatusBadRequest, "unsupported_format", "The XML file is neither a camt.053 statement nor an OFX file.")
 	}
 	n := 0
-	if err := ParseEach(format, in.Data, mapping, func(*Line) error { n++; return nil }); err != nil {
+	if err := ParseFrom(format, in.File, mapping, func(*Line) error { n++; return nil }); err != nil {
 		return nil, parseFailure(err)
 	}
 	res := &Result{Format: format, Lines: n}
@@ -117,7 +121,7 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccoun
 		batch = batch[:0]
 		return err
 	}
-	err = ParseEach(format, in.Data, mapping, func(pl *Line) error {
+	err = ParseFrom(format, in.File, mapping, func(pl *Line) error {
 		l := s.newLine(acct, format, pl, seen)
 		if l.Currency != acct.Currency && acct.Currency != "" {
 			l.Reasons = append(l.Reasons, ReasonCurrency)
@@ -135,6 +139,23 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccoun
 		return nil, parseFailure(err)
 	}
 	return res, nil
+}
+
+// MayImport refuses p an import into acct of another workspace: an
+// administrator reaches other workspaces' accounts, but the matcher reads
+// the caller's workspace's contracts. The handler asks before it reads
+// the file, so a stranger's upload is not read.
+func (s *Service) MayImport(p auth.Principal, acct *bankaccounts.Account) error {
+	if acct.WorkspaceID != p.WorkspaceID {
+		return apierror.Forbidden("Import a statement from within the account's workspace.")
+	}
+	return nil
+}
+
+// TooLarge is the 413 of a statement file over modules.banking.maxbytes.
+func (s *Service) TooLarge() error {
+	return apierror.New(http.StatusRequestEntityTooLarge, "file_too_large",
+		fmt.Sprintf("The file is larger than %d bytes, the limit of one statement (modules.banking.maxbytes).", s.cfg.MaxBytes))
 }
 
 // parseFailure is the 400 of a file that cannot be read, any other error

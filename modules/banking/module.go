@@ -23,8 +23,9 @@ var openapiYAML []byte
 
 // Config is modules.banking.
 type Config struct {
-	// MaxBytes is the largest statement file; the request's body is also
-	// bounded by http.bodylimit.
+	// MaxBytes is the largest statement file; the upload's body may be
+	// 64 KiB more (the form) and is streamed, so http.bodylimit does not
+	// bound it.
 	MaxBytes int64 `koanf:"maxbytes"`
 }
 

@@ -2,7 +2,8 @@ package banking
 
 import (
 	"bufio"
-	"bytes"
+	"errors"
+	"io"
 	"strings"
 
 	"github.com/propman/propman/platform/money"
@@ -35,8 +36,8 @@ type mtReader struct {
 	done bool
 }
 
-func newMTReader(data []byte) *mtReader {
-	sc := bufio.NewScanner(bytes.NewReader(data))
+func newMTReader(r io.Reader) *mtReader {
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1024), maxTextLine)
 	return &mtReader{sc: sc}
 }
@@ -46,8 +47,10 @@ func (r *mtReader) field() (*mtField, error) {
 	for !r.done {
 		if !r.sc.Scan() {
 			r.done = true
-			if err := r.sc.Err(); err != nil {
+			if err := r.sc.Err(); errors.Is(err, bufio.ErrTooLong) {
 				return nil, parseErr("malformed_file", "The MT940 file has a line longer than %d characters.", maxTextLine)
+			} else if err != nil {
+				return nil, err
 			}
 			break
 		}
@@ -110,8 +113,8 @@ func mtDate(s string) (period.Date, bool) {
 
 // parseMT940 reads the statements field by field; a :61: line is given
 // to emit once the field after it (its :86:, if any) is read.
-func parseMT940(data []byte, emit func(*Line) error) error {
-	r := newMTReader(data)
+func parseMT940(in io.Reader, emit func(*Line) error) error {
+	r := newMTReader(in)
 	var (
 		opening, sum money.Amount
 		currency     string

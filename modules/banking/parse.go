@@ -1,8 +1,11 @@
 package banking
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -67,44 +70,94 @@ func parseErr(code, format string, args ...any) error {
 	return &ParseError{Code: code, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Sniff names the format of data from its first bytes: XML with a camt.053
-// namespace, OFX (SGML header or XML processing instruction), MT940 (a
-// :20: field, after an optional SWIFT block header). "" when none; a CSV
-// is never guessed, it needs a mapping.
+// Sniff names the format of data from its first bytes (SniffFrom).
 func Sniff(data []byte) string {
-	head := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
-	if len(head) > 4096 {
-		head = head[:4096]
+	format, _ := SniffFrom(bytes.NewReader(data))
+	return format
+}
+
+// sniffHead is how many bytes, after a byte order mark and leading white
+// space, name the format.
+const sniffHead = 4096
+
+// SniffFrom names the format of the statement r starts with: XML with a
+// camt.053 namespace, OFX (SGML header or XML processing instruction),
+// MT940 (a :20: field, after an optional SWIFT block header). "" when
+// none; a CSV is never guessed, it needs a mapping. It reads the leading
+// white space and 4 KiB after it, not the file.
+func SniffFrom(r io.Reader) (string, error) {
+	br := bufio.NewReaderSize(r, sniffHead)
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+		_, _ = br.Discard(3)
+	}
+	for {
+		c, err := br.ReadByte()
+		if errors.Is(err, io.EOF) {
+			return "", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			_ = br.UnreadByte()
+			break
+		}
+	}
+	head, err := io.ReadAll(io.LimitReader(br, sniffHead))
+	if err != nil {
+		return "", err
 	}
 	switch {
 	case bytes.HasPrefix(head, []byte("OFXHEADER")):
-		return FormatOFX
+		return FormatOFX, nil
 	case bytes.HasPrefix(head, []byte("<")):
 		if bytes.Contains(head, []byte("camt.053.001.")) {
-			return FormatCAMT
+			return FormatCAMT, nil
 		}
 		if bytes.Contains(head, []byte("<OFX")) || bytes.Contains(head, []byte("<?OFX")) {
-			return FormatOFX
+			return FormatOFX, nil
 		}
-		return "xml"
+		return "xml", nil
 	case bytes.HasPrefix(head, []byte(":20:")), bytes.HasPrefix(head, []byte("{1:")),
 		bytes.HasPrefix(head, []byte(":940:")):
-		return FormatMT940
+		return FormatMT940, nil
 	}
-	return ""
+	return "", nil
 }
 
-// ParseEach reads data in the given format and gives each booked line to
-// emit as it is read (the parsers stream: memory holds one entry, not the
-// file's lines). Every text is cleaned (control characters become
-// spaces, runs of spaces one) and bounded. A file that is broken further
-// on fails after its earlier lines were given: a caller that must import
-// all or nothing reads the file once without keeping anything first.
+// ParseEach reads data in the given format (ParseFrom).
 func ParseEach(format string, data []byte, mapping *CSVMapping, emit func(*Line) error) error {
-	if !utf8.Valid(data) {
-		// German MT940 and CSV files are often Latin-1: read them so
-		// rather than refuse them.
-		data = latin1ToUTF8(data)
+	return ParseFrom(format, bytes.NewReader(data), mapping, emit)
+}
+
+// ParseFrom reads the statement in src in the given format and gives each
+// booked line to emit as it is read (the parsers stream: memory holds one
+// entry, not the file's lines nor its bytes). src is read from its start
+// as often as the format needs: once for the encoding, then once (MT940,
+// CSV) or twice (CAMT, OFX: the first time for the file's shape). Every
+// text is cleaned (control characters become spaces, runs of spaces one)
+// and bounded. A file that is broken further on fails after its earlier
+// lines were given: a caller that must import all or nothing reads the
+// file once without keeping anything first. An error reading src is
+// returned as it is, not as a ParseError.
+func ParseFrom(format string, src io.ReadSeeker, mapping *CSVMapping, emit func(*Line) error) error {
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	// German MT940 and CSV files are often Latin-1: a file that is not
+	// UTF-8 throughout is read so rather than refused.
+	valid, err := validUTF8(src)
+	if err != nil {
+		return err
+	}
+	open := func() (io.Reader, error) {
+		if _, err := src.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		if !valid {
+			return &latin1Reader{r: src}, nil
+		}
+		return src, nil
 	}
 	each := func(l *Line) error {
 		l.Name = clean(l.Name, maxNameLen)
@@ -119,13 +172,21 @@ func ParseEach(format string, data []byte, mapping *CSVMapping, emit func(*Line)
 	}
 	switch format {
 	case FormatCAMT:
-		return parseCAMT(data, each)
+		return parseCAMT(open, each)
 	case FormatMT940:
-		return parseMT940(data, each)
+		r, err := open()
+		if err != nil {
+			return err
+		}
+		return parseMT940(r, each)
 	case FormatOFX:
-		return parseOFX(data, each)
+		return parseOFX(open, each)
 	case FormatCSV:
-		return parseCSV(data, mapping, each)
+		r, err := open()
+		if err != nil {
+			return err
+		}
+		return parseCSV(r, mapping, each)
 	}
 	return parseErr("unsupported_format", "The file is none of CAMT.053, MT940, OFX or CSV with a column mapping.")
 }
@@ -143,13 +204,75 @@ func Parse(format string, data []byte, mapping *CSVMapping) ([]Line, error) {
 	return out, nil
 }
 
-func latin1ToUTF8(b []byte) []byte {
-	var out strings.Builder
-	out.Grow(len(b) + len(b)/8)
-	for _, c := range b {
-		out.WriteRune(rune(c))
+// validUTF8 reports whether all of r is UTF-8, reading it in chunks; a
+// rune cut at a chunk's end is carried into the next.
+func validUTF8(r io.Reader) (bool, error) {
+	buf := make([]byte, 32<<10)
+	carry := 0
+	for {
+		m, err := r.Read(buf[carry:])
+		eof := errors.Is(err, io.EOF)
+		if err != nil && !eof {
+			return false, err
+		}
+		n := carry + m
+		end := n
+		if !eof {
+			end = runeCut(buf[:n])
+		}
+		if !utf8.Valid(buf[:end]) {
+			return false, nil
+		}
+		carry = copy(buf, buf[end:n])
+		if eof {
+			return true, nil
+		}
 	}
-	return []byte(out.String())
+}
+
+// runeCut is where the last, incomplete rune of b starts, len(b) when
+// b ends with a whole one (or with bytes no rune starts).
+func runeCut(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-3; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(b)
+}
+
+// latin1Reader gives r's bytes read as Latin-1, in UTF-8: each byte is
+// the code point of its value.
+type latin1Reader struct {
+	r   io.Reader
+	in  []byte
+	buf []byte
+	out []byte // what of buf is still to give
+	err error
+}
+
+func (l *latin1Reader) Read(p []byte) (int, error) {
+	for len(l.out) == 0 {
+		if l.err != nil {
+			return 0, l.err
+		}
+		if l.in == nil {
+			l.in = make([]byte, 16<<10)
+		}
+		n, err := l.r.Read(l.in)
+		l.err = err
+		l.buf = l.buf[:0]
+		for _, c := range l.in[:n] {
+			l.buf = utf8.AppendRune(l.buf, rune(c))
+		}
+		l.out = l.buf
+	}
+	n := copy(p, l.out)
+	l.out = l.out[n:]
+	return n, nil
 }
 
 // clean makes s one line of printable text of at most n runes.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -60,7 +61,13 @@ func errLineNotFound() error { return apierror.NotFound("Bank line not found.") 
 
 // ImportInput is a statement file and how to read it when it is a CSV.
 type ImportInput struct {
-	Data      []byte
+	// File is the statement, read from its start as often as the import
+	// needs (a temporary file the handler spilt the upload to): never
+	// held in memory whole.
+	File io.ReadSeeker
+	// Size is the file's length in bytes; a caller that stopped reading
+	// at MaxBytes+1 gives that.
+	Size      int64
 	MappingID string
 	Mapping   *CSVMapping
 }
