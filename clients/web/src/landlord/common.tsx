@@ -13,6 +13,7 @@ import { formatDate, formatMoney } from "../format";
 import { useToken } from "../hooks";
 import { Failure, Loading } from "../pages/common";
 import { filenameOf } from "../portal/logic";
+import "./words";
 
 export type S = components["schemas"];
 export { Failure, Loading };
