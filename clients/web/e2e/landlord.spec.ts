@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect as baseExpect, test, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { base, check, code, landlordAPI } from "./helpers";
 
@@ -39,6 +39,10 @@ const words = {
 } as const;
 
 const locales = { de: "de-DE", en: "en-GB" } as const;
+
+// Each step waits for the API's answers; on a busy shared machine a page
+// may take longer than the default 5 s.
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 async function nav(page: Page, name: string) {
   await page.getByRole("navigation").getByRole("link", { name, exact: true }).click();

@@ -58,7 +58,7 @@ function NewBuilding({ onClose }: { onClose: () => void }) {
     },
   });
   return (
-    <Modal opened onClose={onClose} title={t("landlord.buildings.new")}>
+    <Modal opened onClose={onClose} closeButtonProps={{ "aria-label": t("landlord.close") }} title={t("landlord.buildings.new")}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -182,7 +182,7 @@ function ImportUnits({ buildingId, onClose }: { buildingId: string; onClose: () 
   const lines = error instanceof ApiError ? error.details : [];
   const result = run.data ?? dry.data;
   return (
-    <Modal opened onClose={onClose} title={t("landlord.buildings.import")} size="lg">
+    <Modal opened onClose={onClose} closeButtonProps={{ "aria-label": t("landlord.close") }} title={t("landlord.buildings.import")} size="lg">
       <Stack>
         <Text size="sm">{t("landlord.buildings.importHint")}</Text>
         <FileInput
@@ -195,6 +195,7 @@ function ImportUnits({ buildingId, onClose }: { buildingId: string; onClose: () 
             run.reset();
           }}
           clearable
+          clearButtonProps={{ "aria-label": t("landlord.clearFile") }}
         />
         {error && lines.length === 0 && <Failure error={error} />}
         {lines.length > 0 && (

@@ -348,9 +348,10 @@ function Terms({ contract: c, country }: { contract: S["Contract"]; country: str
 }
 
 function Dialog({ title, onClose, onSubmit, pending, error, submit, children }: { title: string; onClose: () => void; onSubmit: () => void; pending: boolean; error: unknown; submit: string; children: React.ReactNode }) {
+  const { t } = useTranslation();
   const lines = error instanceof ApiError ? error.details : [];
   return (
-    <Modal opened onClose={onClose} title={title} size="lg">
+    <Modal opened onClose={onClose} closeButtonProps={{ "aria-label": t("landlord.close") }} title={title} size="lg">
       <form
         onSubmit={(e) => {
           e.preventDefault();

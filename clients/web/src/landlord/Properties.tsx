@@ -141,7 +141,7 @@ function EditProperty({ property, onClose }: { property: S["Property"]; onClose:
     },
   });
   return (
-    <Modal opened onClose={onClose} title={t("landlord.properties.edit")}>
+    <Modal opened onClose={onClose} closeButtonProps={{ "aria-label": t("landlord.close") }} title={t("landlord.properties.edit")}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -312,7 +312,7 @@ function ManualCharge({ property, onClose }: { property: S["Property"]; onClose:
     },
   });
   return (
-    <Modal opened onClose={onClose} title={t("landlord.charges.add")}>
+    <Modal opened onClose={onClose} closeButtonProps={{ "aria-label": t("landlord.close") }} title={t("landlord.charges.add")}>
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -88,10 +88,10 @@ function ImportTenants({ onClose }: { onClose: () => void }) {
   });
   const lines = run.error instanceof ApiError ? run.error.details : [];
   return (
-    <Modal opened onClose={onClose} title={t("landlord.tenants.import")} size="lg">
+    <Modal opened onClose={onClose} closeButtonProps={{ "aria-label": t("landlord.close") }} title={t("landlord.tenants.import")} size="lg">
       <Stack>
         <Text size="sm">{t("landlord.tenants.importHint")}</Text>
-        <FileInput label={t("landlord.csvFile")} accept=".csv,text/csv" value={file} onChange={setFile} clearable />
+        <FileInput label={t("landlord.csvFile")} accept=".csv,text/csv" value={file} onChange={setFile} clearable clearButtonProps={{ "aria-label": t("landlord.clearFile") }} />
         {run.error && lines.length === 0 && <Failure error={run.error} />}
         {lines.length > 0 && (
           <List size="sm" c="red.9" aria-label={t("landlord.lineErrors")}>
