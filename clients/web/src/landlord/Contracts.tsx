@@ -3,7 +3,7 @@
 // its balance, activation, rent indexation, termination, billing,
 // payments (record, allocation, reverse), receipts (PDF), documents and
 // letters.
-import { Alert, Anchor, Button, Card, Checkbox, Group, List, Modal, NativeSelect, NumberInput, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Textarea, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Checkbox, Group, List, Modal, NativeSelect, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Textarea, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -11,7 +11,7 @@ import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { api, ok } from "../api/client";
 import { ApiError } from "../api/errors";
 import { languages } from "../i18n";
-import { Empty, Failure, Grid, Loading, More, Page, State, download, isoDay, json, useFormat, useLng, usePaged, type S } from "./common";
+import { Num, Empty, Failure, Grid, Loading, More, Page, State, download, isoDay, json, useFormat, useLng, usePaged, type S } from "./common";
 import { termValue } from "./logic";
 import { Charges, Documents, useProperty } from "./Properties";
 
@@ -446,7 +446,7 @@ function IndexRent({ contract: c, onClose }: { contract: S["Contract"]; onClose:
   const set = (k: keyof typeof index) => (e: React.ChangeEvent<HTMLInputElement>) => setIndex({ ...index, [k]: e.currentTarget.value });
   return (
     <Dialog title={t("landlord.contracts.index")} onClose={onClose} onSubmit={() => run.mutate()} pending={run.isPending} error={run.error} submit={t("landlord.save")}>
-      <NumberInput label={t("landlord.contracts.newRent")} required min={0} decimalScale={2} value={amount} onChange={setAmount} />
+      <Num label={t("landlord.contracts.newRent")} required min={0} decimalScale={2} value={amount} onChange={setAmount} />
       <TextInput type="date" label={t("landlord.contracts.from")} description={t("landlord.contracts.fromHint")} required value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
       <Text size="sm">{t("landlord.contracts.indexHint")}</Text>
       <Group grow>
@@ -545,14 +545,14 @@ function RecordPayment({ contract: c, onClose }: { contract: S["Contract"]; onCl
   });
   return (
     <Dialog title={t("landlord.payments.record")} onClose={onClose} onSubmit={() => run.mutate()} pending={run.isPending} error={run.error} submit={t("landlord.payments.save")}>
-      <NumberInput label={t("landlord.payments.amount")} required min={0} decimalScale={2} value={amount} onChange={setAmount} />
+      <Num label={t("landlord.payments.amount")} required min={0} decimalScale={2} value={amount} onChange={setAmount} />
       <TextInput type="date" label={t("landlord.payments.paidOn")} required value={paidOn} onChange={(e) => setPaidOn(e.currentTarget.value)} />
       <NativeSelect label={t("landlord.payments.method")} value={method} onChange={(e) => setMethod(e.currentTarget.value as typeof method)} data={methods.map((m) => ({ value: m, label: t(`landlord.method.${m}`) }))} />
       <TextInput label={t("landlord.payments.reference")} value={reference} onChange={(e) => setReference(e.currentTarget.value)} />
       <Checkbox label={t("landlord.payments.manual")} description={t("landlord.payments.autoHint", { order: t(`landlord.order.${c.allocation_order}`) })} checked={manual} onChange={(e) => setManual(e.currentTarget.checked)} />
       {manual &&
         open.map((x) => (
-          <NumberInput
+          <Num
             key={x.id}
             label={`${x.name} (${f.date(x.due_date)})`}
             description={t("landlord.payments.open", { amount: f.money(x.outstanding, x.currency) })}

@@ -2,13 +2,13 @@
 // search among the rows loaded), a property's form (new and edit), and its
 // page with its contracts, charges (billing, a manual charge), payments
 // and documents.
-import { Anchor, Button, Group, Modal, NativeSelect, NumberInput, Stack, Table, Tabs, Text, TextInput } from "@mantine/core";
+import { Anchor, Button, Group, Modal, NativeSelect, Stack, Table, Tabs, Text, TextInput } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { api, ok } from "../api/client";
-import { Empty, Failure, Grid, Loading, More, Page, State, download, isoDay, json, useFormat, useLng, usePaged, type S } from "./common";
+import { Num, Empty, Failure, Grid, Loading, More, Page, State, download, isoDay, json, useFormat, useLng, usePaged, type S } from "./common";
 
 export function useCountries() {
   const lng = useLng();
@@ -79,7 +79,7 @@ function PropertyFields({ value, onChange }: { value: S["PropertyCreate"]; onCha
         <TextInput label={t("landlord.properties.city")} value={value.city ?? ""} onChange={set("city")} />
       </Group>
       <NativeSelect label={t("landlord.properties.country")} required value={value.country_code} onChange={set("country_code")} data={countries.length ? countries : [value.country_code]} />
-      <NumberInput
+      <Num
         label={t("landlord.properties.livingArea")}
         min={0}
         decimalScale={2}
@@ -321,7 +321,7 @@ function ManualCharge({ property, onClose }: { property: S["Property"]; onClose:
       >
         <Stack>
           <TextInput label={t("landlord.charges.name")} required value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <NumberInput label={t("landlord.charges.amount")} required min={0} decimalScale={2} value={amount} onChange={setAmount} />
+          <Num label={t("landlord.charges.amount")} required min={0} decimalScale={2} value={amount} onChange={setAmount} />
           <TextInput type="date" label={t("landlord.charges.due")} required value={due} onChange={(e) => setDue(e.currentTarget.value)} />
           <Failure error={save.error} />
           <Button type="submit" loading={save.isPending}>

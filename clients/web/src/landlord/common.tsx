@@ -1,7 +1,7 @@
 // What the landlord's pages share: the signed-in check, keyset paging with
 // "load more", file downloads behind the bearer token, amounts and dates
 // in the reader's language.
-import { Anchor, Badge, Button, Group, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
+import { Anchor, Badge, Button, Group, NumberInput, Stack, Table, Text, Title, VisuallyHidden, type NumberInputProps } from "@mantine/core";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -9,7 +9,7 @@ import { Link, Navigate, useLocation } from "react-router";
 import type { components } from "../../../typescript/src/schema";
 import { ok } from "../api/client";
 import { ApiError } from "../api/errors";
-import { formatDate, formatMoney } from "../format";
+import { formatDate, formatMoney, intlLocale } from "../format";
 import { useToken } from "../hooks";
 import { Failure, Loading } from "../pages/common";
 import { filenameOf } from "../portal/logic";
@@ -150,4 +150,12 @@ export async function download(call: Promise<{ data?: unknown; error?: unknown; 
 export function isoDay(offsetDays = 0, now = new Date()): string {
   const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + offsetDays);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+// A number typed as the reader writes it: "950,50" in German is 950.5,
+// not 95050 (Mantine's default separator is the point).
+export function Num(props: NumberInputProps) {
+  const lng = useLng();
+  const decimal = new Intl.NumberFormat(intlLocale(lng)).formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? ".";
+  return <NumberInput decimalSeparator={decimal} {...props} />;
 }
