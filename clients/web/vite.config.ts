@@ -1,11 +1,37 @@
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
+import { readFileSync } from "node:fs";
+import type { Plugin } from "vite";
+
+// `./locales/xx.json?first`: the words of the first page, that is the
+// locale file without the landlord's screens' words (but their navigation,
+// which the shell shows). Those come with the landlord's chunk
+// (src/landlord/words.ts), keeping the first page's JavaScript small.
+function firstPageWords(): Plugin {
+  const prefix = "\0first-page-words:";
+  return {
+    name: "first-page-words",
+    enforce: "pre",
+    async resolveId(source, importer) {
+      if (!source.endsWith(".json?first")) return null;
+      const found = await this.resolve(source.slice(0, -"?first".length), importer);
+      // Not ending in .json: the JSON plugin leaves the module to load() below.
+      return found ? prefix + found.id + ".js" : null;
+    },
+    load(id) {
+      if (!id.startsWith(prefix)) return null;
+      const words = JSON.parse(readFileSync(id.slice(prefix.length, -".js".length), "utf8"));
+      if (words.landlord) words.landlord = { nav: words.landlord.nav, shell: words.landlord.shell };
+      return `export default ${JSON.stringify(words)};`;
+    },
+  };
+}
 
 // The build is committed (dist, embedded in the Go binary) and CI rebuilds
 // it and compares: output must depend only on the sources and the locked
 // packages, so no timestamps, no absolute paths, no source maps.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [firstPageWords(), react()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -1,10 +1,13 @@
 import { Anchor, Box, Button, Container, Group, NativeSelect } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { Link, Outlet } from "react-router";
+import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { languages } from "./i18n";
 import { useToken } from "./hooks";
 import { setToken } from "./session";
+import { landlordNav, inShell } from "./landlord/nav";
+import { Shell } from "./landlord/Shell";
+import { setWorkspace } from "./landlord/workspace";
 
 const names: Record<string, string> = { de: "Deutsch", en: "English", fr: "Français", es: "Español", uk: "Українська" };
 
@@ -12,6 +15,43 @@ export function Layout() {
   const { t, i18n } = useTranslation();
   const token = useToken();
   const queries = useQueryClient();
+  const here = useLocation();
+  const navigate = useNavigate();
+  // The landlord's and the office's entries (issue 49, slice 3).
+  const nav = [...landlordNav];
+  const tools = (
+    <>
+      <NativeSelect
+        aria-label={t("app.language")}
+        size="xs"
+        value={i18n.resolvedLanguage}
+        onChange={(e) => void i18n.changeLanguage(e.currentTarget.value)}
+        data={languages.map((l) => ({ value: l, label: names[l] }))}
+      />
+      {token && (
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => {
+            setToken(null);
+            setWorkspace(null);
+            queries.clear();
+            // Out of the landlord's pages: they need a signed-in user.
+            if (inShell(here.pathname, nav)) void navigate("/sign-in");
+          }}
+        >
+          {t("app.signOut")}
+        </Button>
+      )}
+    </>
+  );
+  if (token && inShell(here.pathname, nav)) {
+    return (
+      <Shell nav={nav} tools={tools}>
+        <Outlet />
+      </Shell>
+    );
+  }
   return (
     <>
       <Box component="header" px="md" py="xs" style={{ borderBottom: "1px solid var(--mantine-color-gray-3)" }}>
@@ -20,25 +60,7 @@ export function Layout() {
             {t("app.name")}
           </Anchor>
           <Group gap="xs" wrap="nowrap">
-            <NativeSelect
-              aria-label={t("app.language")}
-              size="xs"
-              value={i18n.resolvedLanguage}
-              onChange={(e) => void i18n.changeLanguage(e.currentTarget.value)}
-              data={languages.map((l) => ({ value: l, label: names[l] }))}
-            />
-            {token && (
-              <Button
-                size="xs"
-                variant="default"
-                onClick={() => {
-                  setToken(null);
-                  queries.clear();
-                }}
-              >
-                {t("app.signOut")}
-              </Button>
-            )}
+            {tools}
           </Group>
         </Group>
       </Box>

@@ -1,11 +1,13 @@
 import i18n from "i18next";
 import LanguageDetector from "i18next-browser-languagedetector";
 import { initReactI18next } from "react-i18next";
-import de from "./locales/de.json";
-import en from "./locales/en.json";
-import es from "./locales/es.json";
-import fr from "./locales/fr.json";
-import uk from "./locales/uk.json";
+import de from "./locales/de.json?first";
+import en from "./locales/en.json?first";
+import es from "./locales/es.json?first";
+import fr from "./locales/fr.json?first";
+import uk from "./locales/uk.json?first";
+// ?first: without the landlord screens' words (vite.config.ts), which
+// src/landlord/words.ts adds when their chunk loads.
 
 export const languages = ["de", "en", "fr", "es", "uk"] as const;
 export type Language = (typeof languages)[number];

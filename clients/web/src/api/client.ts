@@ -4,6 +4,7 @@ import createClient, { type Middleware } from "openapi-fetch";
 import type { paths } from "../../../typescript/src/schema";
 import i18n from "../i18n";
 import { getToken, setToken } from "../session";
+import { getWorkspace } from "../landlord/workspace";
 import { ApiError, toApiError } from "./errors";
 
 const auth: Middleware = {
@@ -11,6 +12,9 @@ const auth: Middleware = {
     const token = getToken();
     if (token) request.headers.set("Authorization", `Bearer ${token}`);
     request.headers.set("Accept-Language", i18n.resolvedLanguage ?? "en");
+    // The workspace picked in the landlord's shell; else the default one.
+    const workspace = getWorkspace();
+    if (workspace && !request.headers.has("X-Workspace-ID")) request.headers.set("X-Workspace-ID", workspace);
     return request;
   },
   onResponse({ response }) {

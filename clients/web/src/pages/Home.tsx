@@ -1,29 +1,28 @@
-import { Button, Stack, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
-import { Link, Navigate } from "react-router";
+import { Navigate } from "react-router";
 import { api, ok } from "../api/client";
 import { useToken } from "../hooks";
+import { homeOf } from "../landlord/home";
 import { Failure, Loading } from "./common";
 
+// `/`: sign-in when signed out; else the landlord's dashboard or, for a
+// tenant, the portal (landlord/home.ts).
 export function Home() {
-  const { t } = useTranslation();
   const token = useToken();
-  const me = useQuery({
-    queryKey: ["me", token],
-    queryFn: () => ok(api.GET("/api/v1/auth/me")),
+  const where = useQuery({
+    queryKey: ["home", token],
+    queryFn: async () => {
+      const [tenancies, properties] = await Promise.all([
+        ok(api.GET("/api/v1/tenancy/contracts", { params: { query: { per_page: 1 } } })),
+        ok(api.GET("/api/v1/properties", { params: { query: { per_page: 1 } } })),
+      ]);
+      const count = (x: unknown, key: string) => (typeof x === "object" && x ? ((x as Record<string, unknown[]>)[key]?.length ?? 0) : 0);
+      return homeOf(count(tenancies, "contracts"), count(properties, "properties"));
+    },
     enabled: !!token,
   });
   if (!token) return <Navigate to="/sign-in" replace />;
-  if (me.isPending) return <Loading />;
-  if (me.error) return <Failure error={me.error} />;
-  return (
-    <Stack>
-      <Title order={1}>{t("signIn.welcome", { name: me.data.name })}</Title>
-      <Button component={Link} to="/portal" variant="light" w="fit-content">
-        {t("portal.open")}
-      </Button>
-      <Text>{t("signIn.next")}</Text>
-    </Stack>
-  );
+  if (where.isPending) return <Loading />;
+  if (where.error) return <Failure error={where.error} />;
+  return <Navigate to={where.data} replace />;
 }
