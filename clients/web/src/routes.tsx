@@ -9,6 +9,7 @@ import { OIDC } from "./pages/OIDC";
 import { Register } from "./pages/Register";
 import { SignIn } from "./pages/SignIn";
 import { WorkOrder } from "./pages/WorkOrder";
+import { officeRoutes } from "./office/routes";
 
 type PortalPage = keyof typeof import("./portal/Portal");
 const portal = (name: PortalPage) => async () => ({ Component: (await import("./portal/Portal"))[name] });
@@ -40,6 +41,7 @@ export const router = createBrowserRouter([
       { path: "/portal/:contractId/messages", lazy: portal("PortalMessages") },
       { path: "/portal/:contractId/meters", lazy: portal("PortalMeters") },
       { path: "/portal/:contractId/repairs", lazy: portal("PortalRepairs") },
+      ...officeRoutes,
       { path: "*", element: <NotFound /> },
     ],
   },

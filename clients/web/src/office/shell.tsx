@@ -1,0 +1,68 @@
+// What every office page shares until the landlord's shell takes them in:
+// the signed-in check, a row of links to the office's pages, and files of
+// the API fetched with the token in the Authorization header.
+import { Anchor, Group, Stack, Title } from "@mantine/core";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, NavLink, useLocation } from "react-router";
+import { toApiError } from "../api/errors";
+import i18n from "../i18n";
+import { useToken } from "../hooks";
+import { filenameOf } from "../portal/logic";
+import { getToken } from "../session";
+import { officeNav } from "./nav";
+
+export function useLng(): string {
+  const { i18n } = useTranslation();
+  return i18n.resolvedLanguage ?? "en";
+}
+
+export function OfficePage({ title, children }: { title: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  const token = useToken();
+  const here = useLocation();
+  if (!token) return <Navigate to={`/sign-in?next=${encodeURIComponent(here.pathname + here.search)}`} replace />;
+  return (
+    <Stack>
+      <Group component="nav" aria-label={t("office.nav.label")} gap="md">
+        {officeNav.map((n) => (
+          <Anchor key={n.path} component={NavLink} to={n.path} size="sm">
+            {t(n.labelKey)}
+          </Anchor>
+        ))}
+      </Group>
+      <Title order={1}>{title}</Title>
+      {children}
+    </Stack>
+  );
+}
+
+// A file of the API (a spreadsheet, a PDF): fetched with the bearer token
+// in the header, then saved under the server's name. The token is never
+// in a URL. A refusal is thrown as the API's error.
+export async function downloadFile(path: string, query: Record<string, string | number | undefined>, fallback: string) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== "") params.set(k, String(v));
+  const headers: Record<string, string> = { "Accept-Language": i18n.resolvedLanguage ?? "en" };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(`/api/v1${path}?${params}`, { headers });
+  if (!res.ok) {
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch {
+      body = undefined;
+    }
+    throw toApiError(res.status, body);
+  }
+  const blob = await res.blob();
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filenameOf(res.headers.get("Content-Disposition"), fallback);
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
