@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import de from "../locales/de.json";
 import en from "../locales/en.json";
-import { arrearsRows, canIgnore, canMatch, incomeRows, knownReasons, lastMonth, lineQuery, monthLabel, reasonKey } from "./logic";
+import { arrearsRows, canIgnore, canMatch, firstOfNextMonth, incomeRows, knownReasons, lastMonth, lineQuery, monthLabel, previousYear, reasonKey } from "./logic";
 
 describe("a bank line's actions", () => {
   it("matches only an undecided credit", () => {
@@ -66,4 +66,9 @@ describe("chart rows", () => {
 it("the owner statement's month is last month", () => {
   expect(lastMonth(new Date(Date.UTC(2026, 0, 15)))).toBe("2025-12");
   expect(lastMonth(new Date(Date.UTC(2026, 10, 28)))).toBe("2026-10");
+});
+
+it("an operating-cost statement's default period is last year; a new prepayment starts next month", () => {
+  expect(previousYear(new Date(Date.UTC(2026, 10, 28)))).toEqual({ from: "2025-01-01", to: "2025-12-31" });
+  expect(firstOfNextMonth(new Date(Date.UTC(2026, 11, 31)))).toBe("2027-01-01");
 });

@@ -107,3 +107,15 @@ export function lastMonth(now = new Date()): string {
   const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
   return d.toISOString().slice(0, 7);
 }
+
+// The calendar year before this one: the period an operating-cost
+// statement is most often drawn up for.
+export function previousYear(now = new Date()): { from: string; to: string } {
+  const y = now.getUTCFullYear() - 1;
+  return { from: `${y}-01-01`, to: `${y}-12-31` };
+}
+
+// The first day of next month: the earliest a new prepayment can apply.
+export function firstOfNextMonth(now = new Date()): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
+}

@@ -9,4 +9,5 @@ export interface NavEntry {
 export const officeNav: NavEntry[] = [
   { path: "/app/bank", labelKey: "office.nav.bank" },
   { path: "/app/reports", labelKey: "office.nav.reports" },
+  { path: "/app/opcosts", labelKey: "office.nav.opcosts" },
 ];

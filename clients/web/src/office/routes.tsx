@@ -5,4 +5,6 @@ import type { RouteObject } from "react-router";
 export const officeRoutes: RouteObject[] = [
   { path: "/app/bank", lazy: async () => ({ Component: (await import("./Bank")).BankPage }) },
   { path: "/app/reports", lazy: async () => ({ Component: (await import("./Reports")).ReportsPage }) },
+  { path: "/app/opcosts", lazy: async () => ({ Component: (await import("./Opcosts")).OpcostsPage }) },
+  { path: "/app/opcosts/:buildingId", lazy: async () => ({ Component: (await import("./Opcosts")).OpcostBuildingPage }) },
 ];
