@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { base, check, landlordAPI } from "./helpers";
+import { base, check, fromMail, landlordAPI } from "./helpers";
 
 // Issue 49, slice 3 (the landlord's office): the bank review queue and the
 // reports, in German and English. The landlord's side (two contracts, a
@@ -58,7 +58,7 @@ async function save(p: Page, name: string, urlPart: string) {
 for (const lng of ["de", "en"] as const) {
   const w = words[lng];
   test(`${lng}: a landlord reviews the bank and reads the reports`, async ({ browser, request }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(300_000);
     const stamp = `${lng}.${Date.now()}`;
     const email = `lea.${stamp}@example.com`;
     const landlord = await landlordAPI(request, email, "Lea Landlord");
@@ -180,6 +180,156 @@ for (const lng of ["de", "en"] as const) {
     await check(p, `${lng}-office-reports-tax-year`);
     const tax = await save(p, w.pdf, "/reports/tax-year");
     expect(tax.bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    await ctx.close();
+  });
+}
+
+const opWords = {
+  de: {
+    email: "E-Mail", password: "Passwort", signIn: "Anmelden", title: "Betriebskostenabrechnungen", compute: "Berechnen", draft: "Entwurf",
+    post: "Buchen", posted: "gebucht", send: "An die Mieter senden", sent: "An alle Mieter gesendet.", letter: "Schreiben (PDF)",
+    confirm: "Neue Vorauszahlung bestätigen", applied: "Neue Vorauszahlung gilt ab", waste: "Müllbeseitigung", due: "Nachzahlung",
+  },
+  en: {
+    email: "Email", password: "Password", signIn: "Sign in", title: "Operating-cost statements", compute: "Compute", draft: "draft",
+    post: "Post", posted: "posted", send: "Send to the tenants", sent: "Sent to every tenant.", letter: "Letter (PDF)",
+    confirm: "Confirm the new prepayment", applied: "New prepayment applies from", waste: "Waste collection", due: "Balance due",
+  },
+} as const;
+
+for (const lng of ["de", "en"] as const) {
+  const w = opWords[lng];
+  test(`${lng}: a landlord draws up, posts and sends an operating-cost statement`, async ({ browser, request }) => {
+    test.setTimeout(300_000);
+    const stamp = `${lng}.${Date.now()}`;
+    const email = `ole.${stamp}@example.com`;
+    const landlord = await landlordAPI(request, email, "Ole Owner");
+    const year = new Date().getUTCFullYear() - 1;
+    const building = await landlord.post("/buildings", { name: `Lindenstraße 5 (${lng})`, address: "Lindenstraße 5", postal_code: "10969", city: "Berlin", country_code: "DE" });
+    const flat = await landlord.post("/properties", { name: "WE 1", country_code: "DE", living_area: 80 });
+    const put = await request.put(`${base()}/api/v1/buildings/${building.id}/units/${flat.id}`, { headers: landlord.auth, data: { share: 100 } });
+    expect(put.status(), await put.text()).toBe(200);
+    const tenant = await landlord.post("/contragents", { kind: "person", roles: ["tenant"], name: "Tom Tenant" });
+    const contract = await landlord.post("/contracts", {
+      property_id: flat.id, tenant_id: tenant.id, number: `A-1-${lng}`, locale: lng,
+      terms: [
+        { code: "MONTHLY_RENT_AMOUNT", value: 500 },
+        { code: "CONTRACT_START_DATE", value: `${year}-01-01` },
+        { code: "UTILITY_PREPAYMENT_AMOUNT", value: 50 },
+        { code: "PAYMENT_DAY_OF_MONTH", value: 1 },
+      ],
+    });
+    await landlord.post(`/contracts/${contract.id}/activate`);
+    const supplier = await landlord.post("/contragents", { kind: "company", roles: ["provider"], name: "BSR" });
+    await landlord.post(`/properties/${flat.id}/bills`, {
+      supplier_id: supplier.id, bill_date: `${year}-06-30`, amount: 1200, category: "operating", operating_cost_category: "waste", allocable: true,
+    });
+
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: locales[lng] });
+    const p = await ctx.newPage();
+    await p.goto(`${base()}/sign-in?next=%2Fapp%2Fopcosts&lng=${lng}`);
+    await p.getByLabel(w.email).fill(email);
+    await p.getByRole("textbox", { name: w.password, exact: true }).fill("Tenancy2026ok");
+    await p.getByRole("button", { name: w.signIn }).click();
+    await expect(p.getByRole("heading", { name: w.title, level: 1 })).toBeVisible();
+    await expect(p.getByRole("link", { name: building.name })).toBeVisible();
+    await check(p, `${lng}-office-opcosts`);
+
+    await p.getByRole("link", { name: building.name }).click();
+    await p.getByRole("button", { name: w.compute, exact: true }).click();
+    const card = p.getByRole("region").filter({ hasText: w.waste });
+    await expect(card.getByText(w.draft, { exact: true })).toBeVisible();
+    const [drawn] = (await landlord.get(`/buildings/${building.id}/opcost-statements`)).statements;
+    const line = drawn.contracts[0];
+    const money = (n: number) => new Intl.NumberFormat(locales[lng], { style: "currency", currency: "EUR" }).format(n);
+    await expect(card.getByRole("row", { name: w.due })).toContainText(money(Math.abs(line.result)));
+    await check(p, `${lng}-office-opcosts-draft`);
+
+    await card.getByRole("button", { name: w.post, exact: true }).click();
+    await expect(card.getByText(w.posted, { exact: true })).toBeVisible();
+    await card.getByRole("button", { name: w.send }).click();
+    await expect(card.getByText(w.sent)).toBeVisible();
+    const [pdf, file] = await Promise.all([p.waitForResponse((r) => r.url().endsWith("/pdf")), p.waitForEvent("download"), card.getByRole("button", { name: w.letter }).click()]);
+    expect(pdf.status()).toBe(200);
+    expect(readFileSync(await file.path()).subarray(0, 5).toString()).toBe("%PDF-");
+    await card.getByRole("button", { name: w.confirm }).click();
+    await expect(card.getByText(w.applied)).toBeVisible();
+    const after = await landlord.get(`/buildings/${building.id}/opcost-statements/${drawn.id}`);
+    expect([after.status, after.contracts[0].message_id !== null, after.contracts[0].proposal_applied_from !== null]).toEqual(["posted", true, true]);
+    await check(p, `${lng}-office-opcosts-posted`);
+    await ctx.close();
+  });
+}
+
+const repWords = {
+  de: {
+    email: "E-Mail", password: "Passwort", signIn: "Anmelden", title: "Reparaturen", reported: "gemeldet", triage: "Zur Reparatur annehmen",
+    provider: "Handwerker", order: "Auftrag senden", invoice: "Rechnung:", close: "Meldung abschließen", closed: "abgeschlossen",
+    charge: "Dem Mieter berechnen", charged: "Dem Mieter berechnet:", repair: "Küchenarmatur tropft",
+  },
+  en: {
+    email: "Email", password: "Password", signIn: "Sign in", title: "Repairs", reported: "reported", triage: "Accept for repair",
+    provider: "Service provider", order: "Send the work order", invoice: "Invoice:", close: "Close the request", closed: "closed",
+    charge: "Charge the tenant", charged: "Charged to the tenant:", repair: "Kitchen tap drips",
+  },
+} as const;
+
+for (const lng of ["de", "en"] as const) {
+  const w = repWords[lng];
+  test(`${lng}: a landlord takes a repair from report to recharge`, async ({ browser, request }) => {
+    test.setTimeout(300_000);
+    const stamp = `${lng}.${Date.now()}`;
+    const email = `rita.${stamp}@example.com`;
+    const landlord = await landlordAPI(request, email, "Rita Landlord");
+    const property = await landlord.post("/properties", { name: "Flat 7", address: "Hauptstr. 7", city: "Berlin", postal_code: "10115", country_code: "DE" });
+    const tenant = await landlord.post("/contragents", { kind: "person", roles: ["tenant"], name: "Tim Tenant" });
+    const contract = await landlord.post("/contracts", {
+      property_id: property.id, tenant_id: tenant.id, number: `R-1-${lng}`, locale: lng,
+      terms: [
+        { code: "MONTHLY_RENT_AMOUNT", value: 700 },
+        { code: "CONTRACT_START_DATE", value: new Date().toISOString().slice(0, 8) + "01" },
+        { code: "PAYMENT_DAY_OF_MONTH", value: 3 },
+        { code: "DE_KLEINREPARATUREN_LIMIT", value: 100 },
+        { code: "DE_KLEINREPARATUREN_YEARLY_CAP", value: 150 },
+      ],
+    });
+    await landlord.post(`/contracts/${contract.id}/activate`);
+    const providerEmail = `fix.${stamp}@example.com`;
+    await landlord.post("/contragents", { kind: "company", roles: ["provider"], name: "Fix & Co", email: providerEmail });
+    const repair = await landlord.post(`/properties/${property.id}/repair-requests`, { title: w.repair, description: "", category: "plumbing", urgency: "normal", contract_id: contract.id });
+
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: locales[lng] });
+    const p = await ctx.newPage();
+    await p.goto(`${base()}/sign-in?next=%2Fapp%2Frepairs&lng=${lng}`);
+    await p.getByLabel(w.email).fill(email);
+    await p.getByRole("textbox", { name: w.password, exact: true }).fill("Tenancy2026ok");
+    await p.getByRole("button", { name: w.signIn }).click();
+    await expect(p.getByRole("heading", { name: w.title, level: 1 })).toBeVisible();
+    await expect(p.getByRole("heading", { name: new RegExp(`^${w.reported} \\(1\\)`, "i"), level: 3 })).toBeVisible();
+    await check(p, `${lng}-office-repairs`, [p.getByRole("listitem").locator("p")]);
+
+    await p.getByRole("link", { name: w.repair }).first().click();
+    await expect(p.getByRole("heading", { name: w.repair, level: 1 })).toBeVisible();
+    await p.getByRole("button", { name: w.triage }).click();
+    await p.getByLabel(w.provider).selectOption({ label: "Fix & Co" });
+    await p.getByRole("button", { name: w.order }).click();
+    await expect(p.getByText("Fix & Co")).toBeVisible();
+    // The provider, through the work order's link: accepts, reports done with an invoice.
+    const token = await fromMail(providerEmail, /\/work-orders\/([A-Za-z0-9_-]+)/);
+    for (const [path, data] of [["accept", {}], ["done", { note: "Dichtung getauscht.", invoice_amount: 80, invoice_vat_amount: 12.77 }]] as const) {
+      const res = await request.post(`${base()}/api/v1/work-orders/${token}/${path}`, { data });
+      expect(res.status(), await res.text()).toBeLessThan(300);
+    }
+    await p.reload();
+    const money = (n: number) => new Intl.NumberFormat(locales[lng], { style: "currency", currency: "EUR" }).format(n);
+    await expect(p.getByText(`${w.invoice} ${money(80)}`)).toBeVisible();
+    await p.getByRole("button", { name: w.charge }).click();
+    await expect(p.getByText(`${w.charged} ${money(80)}`)).toBeVisible();
+    await p.getByRole("button", { name: w.close }).click();
+    await expect(p.getByText(w.closed, { exact: true })).toBeVisible();
+    const after = await landlord.get(`/properties/${property.id}/repair-requests/${repair.id}`);
+    expect([after.status, after.recharge?.amount, after.work_order?.invoice_amount]).toEqual(["closed", 80, 80]);
+    await check(p, `${lng}-office-repair`, [p.getByText(/\d{1,2}:\d{2}/)]);
     await ctx.close();
   });
 }

@@ -174,7 +174,7 @@ function Upload({ accounts }: { accounts: S["BankAccount"][] }) {
               }}
               data={accounts.map((a) => ({ value: a.id, label: accountName(a) }))}
             />
-            <FileInput label={t("office.bank.file")} description={t("office.bank.formats")} required value={file} onChange={setFile} clearable />
+            <FileInput label={t("office.bank.file")} description={t("office.bank.formats")} required value={file} onChange={setFile} />
             <NativeSelect
               label={t("office.bank.mapping")}
               value={mapping}

@@ -119,3 +119,6 @@ export function previousYear(now = new Date()): { from: string; to: string } {
 export function firstOfNextMonth(now = new Date()): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
 }
+
+// A repair request's states, in the order a request moves through them.
+export const repairStatuses = ["reported", "triaged", "ordered", "scheduled", "done", "closed", "rejected"];

@@ -10,4 +10,5 @@ export const officeNav: NavEntry[] = [
   { path: "/app/bank", labelKey: "office.nav.bank" },
   { path: "/app/reports", labelKey: "office.nav.reports" },
   { path: "/app/opcosts", labelKey: "office.nav.opcosts" },
+  { path: "/app/repairs", labelKey: "office.nav.repairs" },
 ];

@@ -6,5 +6,7 @@ export const officeRoutes: RouteObject[] = [
   { path: "/app/bank", lazy: async () => ({ Component: (await import("./Bank")).BankPage }) },
   { path: "/app/reports", lazy: async () => ({ Component: (await import("./Reports")).ReportsPage }) },
   { path: "/app/opcosts", lazy: async () => ({ Component: (await import("./Opcosts")).OpcostsPage }) },
+  { path: "/app/repairs", lazy: async () => ({ Component: (await import("./Repairs")).RepairsPage }) },
+  { path: "/app/repairs/:propertyId/:requestId", lazy: async () => ({ Component: (await import("./Repairs")).RepairPage }) },
   { path: "/app/opcosts/:buildingId", lazy: async () => ({ Component: (await import("./Opcosts")).OpcostBuildingPage }) },
 ];

@@ -46,7 +46,8 @@ export async function downloadFile(path: string, query: Record<string, string | 
   const headers: Record<string, string> = { "Accept-Language": i18n.resolvedLanguage ?? "en" };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(`/api/v1${path}?${params}`, { headers });
+  const qs = params.toString();
+  const res = await fetch(`/api/v1${path}${qs ? `?${qs}` : ""}`, { headers });
   if (!res.ok) {
     let body: unknown;
     try {
