@@ -1,6 +1,11 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect as baseExpect, test, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { base, check, fromMail, landlordAPI } from "./helpers";
+
+// A lazily loaded page (the reports carry the charts) and the API's
+// answers take their time on a shared machine: waits are generous, and
+// no duration is asserted.
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 // Issue 49, slice 3 (the landlord's office): the bank review queue and the
 // reports, in German and English. The landlord's side (two contracts, a
