@@ -301,7 +301,7 @@ for (const lng of ["de", "en"] as const) {
     await landlord.post(`/contracts/${contract.id}/activate`);
     const providerEmail = `fix.${stamp}@example.com`;
     await landlord.post("/contragents", { kind: "company", roles: ["provider"], name: "Fix & Co", email: providerEmail });
-    const repair = await landlord.post(`/properties/${property.id}/repair-requests`, { title: w.repair, description: "", category: "plumbing", urgency: "normal", contract_id: contract.id });
+    const repair = await landlord.post(`/properties/${property.id}/repair-requests`, { title: w.repair, description: lng === "de" ? "Sie tropft auch, wenn sie zu ist." : "It drips even when closed.", category: "plumbing", urgency: "normal", contract_id: contract.id });
 
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: locales[lng] });
     const p = await ctx.newPage();

@@ -14,7 +14,7 @@ import { ApiError } from "../api/errors";
 import { formatDate, formatMoney } from "../format";
 import { Failure, Loading } from "../pages/common";
 import { firstOfNextMonth, previousYear } from "./logic";
-import { downloadFile, OfficePage, useLng } from "./shell";
+import { downloadFile, OfficePage, useLng, Wide } from "./shell";
 
 type S = components["schemas"];
 type Statement = S["OpcostStatement"];
@@ -55,7 +55,7 @@ export function OpcostsPage() {
       ) : rows.length === 0 ? (
         <Text c="dimmed">{t("office.opcosts.noBuildings")}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={600}>
+        <Wide minWidth={600}>
           <Table striped>
             <Table.Thead>
               <Table.Tr>
@@ -104,7 +104,7 @@ export function OpcostsPage() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </Wide>
       )}
       {list.hasNextPage && (
         <Button variant="default" w="fit-content" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>

@@ -15,7 +15,7 @@ import { ApiError } from "../api/errors";
 import { formatDate, formatMoney } from "../format";
 import { Failure, Loading } from "../pages/common";
 import { ageBuckets, arrearsRows, incomeRows, lastMonth } from "./logic";
-import { downloadFile, OfficePage, useLng } from "./shell";
+import { downloadFile, OfficePage, useLng, Wide } from "./shell";
 
 type S = components["schemas"];
 
@@ -162,7 +162,7 @@ function Arrears() {
               </ResponsiveContainer>
             </Chart>
           ))}
-          <Table.ScrollContainer minWidth={640}>
+          <Wide minWidth={640}>
             <Table striped>
               <Table.Thead>
                 <Table.Tr>
@@ -208,7 +208,7 @@ function Arrears() {
                 ))}
               </Table.Tfoot>
             </Table>
-          </Table.ScrollContainer>
+          </Wide>
         </>
       )}
     </Stack>
@@ -235,7 +235,7 @@ function RentRoll() {
       ) : r.error ? (
         <Failure error={r.error} />
       ) : (
-        <Table.ScrollContainer minWidth={640}>
+        <Wide minWidth={640}>
           <Table striped>
             <Table.Thead>
               <Table.Tr>
@@ -277,7 +277,7 @@ function RentRoll() {
               ))}
             </Table.Tfoot>
           </Table>
-        </Table.ScrollContainer>
+        </Wide>
       )}
     </Stack>
   );
@@ -361,7 +361,7 @@ function Income() {
                 </BarChart>
               </ResponsiveContainer>
             </Chart>
-            <Table.ScrollContainer minWidth={800}>
+            <Wide minWidth={800}>
               <Table striped>
                 <Table.Thead>
                   <Table.Tr>
@@ -394,7 +394,7 @@ function Income() {
                   </Table.Tr>
                 </Table.Tfoot>
               </Table>
-            </Table.ScrollContainer>
+            </Wide>
           </Stack>
         ))
       )}
@@ -441,7 +441,7 @@ function TrialBalance() {
       ) : (
         <>
           <Text size="sm">{t("office.reports.asOfDay", { date: formatDate(r.data.as_of, lng) })}</Text>
-          <Table.ScrollContainer minWidth={600}>
+          <Wide minWidth={600}>
             <Table striped>
               <Table.Thead>
                 <Table.Tr>
@@ -478,7 +478,7 @@ function TrialBalance() {
                 ))}
               </Table.Tfoot>
             </Table>
-          </Table.ScrollContainer>
+          </Wide>
         </>
       )}
     </Stack>

@@ -37,6 +37,17 @@ export function OfficePage({ title, children }: { title: string; children: React
   );
 }
 
+// A table wider than the page scrolls sideways in a region the keyboard
+// can reach (focusable, named), so its last columns are not out of reach.
+export function Wide({ minWidth, children }: { minWidth: number; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div role="region" aria-label={t("office.table")} tabIndex={0} style={{ overflowX: "auto" }}>
+      <div style={{ minWidth }}>{children}</div>
+    </div>
+  );
+}
+
 // A file of the API (a spreadsheet, a PDF): fetched with the bearer token
 // in the header, then saved under the server's name. The token is never
 // in a URL. A refusal is thrown as the API's error.
