@@ -8,6 +8,7 @@ import { setToken } from "./session";
 import { landlordNav, inShell } from "./landlord/nav";
 import { Shell } from "./landlord/Shell";
 import { setWorkspace } from "./landlord/workspace";
+import { officeNav } from "./office/nav";
 
 const names: Record<string, string> = { de: "Deutsch", en: "English", fr: "Français", es: "Español", uk: "Українська" };
 
@@ -18,7 +19,7 @@ export function Layout() {
   const here = useLocation();
   const navigate = useNavigate();
   // The landlord's and the office's entries (issue 49, slice 3).
-  const nav = [...landlordNav];
+  const nav = [...landlordNav, ...officeNav.map((o) => ({ to: o.path, label: o.labelKey }))];
   const tools = (
     <>
       <NativeSelect

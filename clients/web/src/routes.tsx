@@ -10,6 +10,7 @@ import { Register } from "./pages/Register";
 import { SignIn } from "./pages/SignIn";
 import { WorkOrder } from "./pages/WorkOrder";
 import { landlordRoutes } from "./landlord/routes";
+import { officeRoutes } from "./office/routes";
 
 type PortalPage = keyof typeof import("./portal/Portal");
 const portal = (name: PortalPage) => async () => ({ Component: (await import("./portal/Portal"))[name] });
@@ -42,6 +43,7 @@ export const router = createBrowserRouter([
       { path: "/portal/:contractId/meters", lazy: portal("PortalMeters") },
       { path: "/portal/:contractId/repairs", lazy: portal("PortalRepairs") },
       ...landlordRoutes,
+      ...officeRoutes,
       { path: "*", element: <NotFound /> },
     ],
   },
