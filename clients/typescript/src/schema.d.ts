@@ -589,8 +589,12 @@ export interface paths {
          *     `unsupported_format`.
          *
          *     Limits: the file at most `modules.banking.maxbytes` bytes (default
-         *     1 MiB; 413 `file_too_large`, and the body is bounded by
-         *     `http.bodylimit` too), 20,000 entries, XML nested at most 32 deep
+         *     1 MiB; 413 `file_too_large`), the body at most that and 64 KiB for
+         *     the rest of the form (413 `file_too_large` too; `http.bodylimit`
+         *     does not apply: the body is read as it arrives and the file
+         *     written to a temporary file, never held in memory), at most 16
+         *     parts, `mapping` and `mapping_id` at most 16 KiB each, 20,000
+         *     entries, XML nested at most 32 deep
          *     and without a DTD, MT940 and CSV lines of at most 4,096 characters.
          *     A file that breaks its format (malformed XML, a camt.053 of another
          *     version, an entry without an amount or date, an MT940 statement
@@ -1082,7 +1086,7 @@ export interface paths {
          *     the contract without a household size for every day of its stay
          *     (`persons` key), `readings_missing` naming the unit without a
          *     meter whose readings span part of the period (`consumption`,
-         *     `heizkv`), `meter_units_differ`, `key_sums_to_zero`, `no_units`,
+         *     `heizkv` unless `estimate_missing`), `meter_units_differ`, `key_sums_to_zero`, `no_units`,
          *     `currency_mismatch`. 400 for a bad period or `co2` (outside
          *     Germany, not above 0, above the heating costs of the period, or
          *     without heating bills).
@@ -1998,6 +2002,26 @@ export interface paths {
          *     has it. Strong `ETag`; 304 on a matching `If-None-Match`.
          */
         get: operations["getCountry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's dashboard
+         * @description For the principal's workspace (accountants and up, as the reports: it shows every tenant's debts; a tenant gets 403). The warnings' words are in `?locale=` (en, de, fr, es, uk), else the first of Accept-Language among them, else the reader's profile language.
+         */
+        get: operations["getDashboard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7203,6 +7227,7 @@ export interface components {
             rooms: number | null;
             /** @description The unit's share of the building (see BuildingShare); null when not recorded */
             share: number | null;
+            use: components["schemas"]["BuildingUnitUse"];
         };
         BuildingUnitImportResult: {
             /** @description Lines whose property joins the building */
@@ -7236,7 +7261,13 @@ export interface components {
             heating_type?: components["schemas"]["BuildingHeatingType"];
             rooms?: number;
             share?: components["schemas"]["BuildingShare"];
+            use?: components["schemas"]["BuildingUnitUse"];
         };
+        /**
+         * @description A dwelling (the default), or premises let for another use (an office, a shop). The heating's CO2 cost of a non-residential unit is split 50/50 between landlord and tenant (§ 8 CO2KostAufG) instead of by the building's tier.
+         * @enum {string}
+         */
+        BuildingUnitUse: "residential" | "non_residential";
         BuildingUpdate: {
             address?: string;
             city?: string;
@@ -7997,6 +8028,113 @@ export interface components {
             /** @example +49 */
             phone_code: string;
         };
+        Dashboard: {
+            /** @description The 10 largest overdue debts (charges due before as_of and not fully paid), largest first, as GET /reports/arrears sums them; null when reports is off */
+            arrears: {
+                /**
+                 * Format: uuid
+                 * @description null: charges of no contract
+                 */
+                contract_id: string | null;
+                contract_number: string | null;
+                currency: string;
+                /**
+                 * Format: date
+                 * @description The due date of the oldest open charge
+                 */
+                oldest_due: string;
+                /** @description The amount overdue, 2 decimals */
+                overdue: number;
+                /** Format: uuid */
+                property_id: string;
+                property_name: string;
+                tenant_name: string | null;
+            }[] | null;
+            /**
+             * Format: date
+             * @description Today (UTC) the figures are read at
+             */
+            as_of: string;
+            /** @description Imported bank lines waiting for a person; null when banking is off */
+            bank_lines_to_review: {
+                /** @description A match to confirm */
+                suggested: number;
+                total: number;
+                unmatched: number;
+            } | null;
+            /** @description Up to 20 open charges due from as_of to 6 days later, soonest first */
+            due_this_week: {
+                /** Format: uuid */
+                charge_id: string;
+                /** Format: uuid */
+                contract_id: string | null;
+                currency: string;
+                /** Format: date */
+                due_date: string;
+                name: string;
+                /** @description What is still to pay of it, 2 decimals */
+                open_amount: number;
+                /** Format: uuid */
+                property_id: string;
+                property_name: string;
+            }[];
+            /** @description Up to 20 periods without a posted operating-cost statement whose deadline is at most 60 days away or passed (the periods of GET /opcosts/deadlines and the calendar), soonest deadline first; null when opcosts is off */
+            opcost_deadlines: {
+                /** Format: uuid */
+                building_id: string;
+                building_name: string;
+                /** @description Negative once passed */
+                days_left: number;
+                /** Format: date */
+                deadline: string;
+                /** Format: date */
+                period_from: string;
+                /** Format: date */
+                period_to: string;
+                /** @description The provision (§ 556 Abs. 3 BGB) */
+                source: string;
+            }[] | null;
+            /** @description The open repair requests (reported, triaged, ordered, scheduled); null when repairs is off */
+            open_repairs: {
+                by_status: {
+                    ordered: number;
+                    reported: number;
+                    scheduled: number;
+                    triaged: number;
+                };
+                /** @description The 10 oldest open requests */
+                oldest: {
+                    /** Format: date-time */
+                    created_at: string;
+                    /** Format: date-time */
+                    deadline: string;
+                    /** Format: uuid */
+                    id: string;
+                    /** Format: uuid */
+                    property_id: string;
+                    /** @enum {string} */
+                    status: "reported" | "triaged" | "ordered" | "scheduled";
+                    title: string;
+                    /** @enum {string} */
+                    urgency: "emergency" | "urgent" | "normal";
+                }[];
+                total: number;
+            } | null;
+            /** @description What to act on, by date: `opcost_deadline_near` (a statement's deadline within 60 days), `opcost_deadline_passed`, `repair_deadline_passed` (an open request past its deadline, up to 10) */
+            warnings: {
+                /**
+                 * Format: date
+                 * @description The deadline
+                 */
+                date: string;
+                /** @enum {string} */
+                kind: "opcost_deadline_near" | "opcost_deadline_passed" | "repair_deadline_passed";
+                /** @description In the request's language */
+                message: string;
+                /** @description The building's id; the repair request's and its property's */
+                subject_ids: string[];
+            }[];
+        };
         DepositDeduction: {
             amount: components["schemas"]["Money"];
             evidence: string[];
@@ -8486,7 +8624,12 @@ export interface components {
         LedgerAccount: {
             balances: components["schemas"]["LedgerBalance"][];
             /**
-             * @description The account's number in the chart
+             * Format: uuid
+             * @description The workspace's bank account (`/bank-accounts`) a sub-account of the bank holds; null for every other account.
+             */
+            bank_account_id?: string | null;
+            /**
+             * @description The account's number in the chart; 1800-1, 1800-2, ... are the sub-accounts of the bank, one per bank account
              * @example 1200
              */
             code: string;
@@ -8888,6 +9031,8 @@ export interface components {
                 key: components["schemas"]["OpcostKey"];
                 /** @description The meters' unit (kWh, m3, ...) of a consumption line */
                 measure: string | null;
+                /** @description Present and true on the co2 line of a unit let for another use than dwelling: split 50/50 (§ 8 CO2KostAufG), percent 50 whatever the tier */
+                non_residential?: boolean;
                 /**
                  * @description `all` of the category, or under HeizKV its basic costs (by area) or its consumption costs
                  * @enum {string}
@@ -9007,6 +9152,8 @@ export interface components {
             building_id: string;
             /** @description Each category with bills in the period, by name */
             categories: {
+                /** @description Present and true: a HeizKV category spread by living area alone (§ 9a Abs. 2 HeizKV, see `estimates`) */
+                area_only?: boolean;
                 category: string;
                 key: components["schemas"]["OpcostKey"];
                 landlord: components["schemas"]["OpcostAmount"];
@@ -9042,6 +9189,24 @@ export interface components {
             deadline: string | null;
             /** @description The provision of the deadline (§ 556 Abs. 3 BGB) */
             deadline_source: string | null;
+            /** @description The units whose heating or hot-water consumption was not read (`estimate_missing`, § 9a HeizKV), empty when none */
+            estimates: {
+                /** @description The share of the building's living area of all the category's units not read, 2 decimals */
+                area_percent: string;
+                category: string;
+                /** @description The estimate, 3 decimals, in `measure`; null for area_only */
+                consumption: string | null;
+                measure: string | null;
+                /**
+                 * @description `building_average`: estimated from the building's average per m² (Abs. 1); `area_only`: the units not read hold more than 25 % of the area, the category goes by area (Abs. 2)
+                 * @enum {string}
+                 */
+                method: "building_average" | "area_only";
+                /** Format: uuid */
+                property_id: string;
+                /** @description The property's name */
+                unit: string;
+            }[];
             /** Format: uuid */
             id: string;
             late_not_at_fault: boolean;
@@ -9060,6 +9225,8 @@ export interface components {
         };
         OpcostStatementCreate: {
             co2?: components["schemas"]["OpcostCO2"];
+            /** @description § 9a HeizKV: a unit without readings of a heating or hot-water category spread per HeizKV (`heizkv`) gets its consumption estimated instead of the 422 `readings_missing`: the building's average consumption per m² of the units read, times its living area (Abs. 1). When the units not read hold more than 25 % of the living area, the whole category goes by area (Abs. 2, the category's `area_only`). Listed in `estimates` and in every letter. A correction keeps the statement's choice. Other consumption keys (water) are not estimated. */
+            estimate_missing?: boolean;
             /** Format: date */
             period_from: string;
             /**
@@ -11753,7 +11920,8 @@ export interface operations {
             /**
              * @description The file is not a readable statement (`unsupported_format`,
              *     `malformed_file`, `unbalanced_statement`, `missing_columns`,
-             *     `too_many_lines`) or a form field is wrong (`validation_failed`);
+             *     `too_many_lines`) or a form field is wrong or the body is not a
+             *     multipart form or ended before it (`validation_failed`);
              *     nothing was imported.
              */
             400: {
@@ -11767,7 +11935,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The file is larger than modules.banking.maxbytes (file_too_large) or the body than http.bodylimit (payload_too_large) */
+            /** @description The file is larger than modules.banking.maxbytes, or the body than that and 64 KiB (file_too_large) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15074,6 +15242,44 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    getDashboard: {
+        parameters: {
+            query?: {
+                /** @description The warnings' language (en, de, fr, es, uk) */
+                locale?: string;
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     apiReference: {
