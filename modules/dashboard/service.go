@@ -48,7 +48,7 @@ type ServiceParams struct {
 	Clock   clock.Clock
 	Config  *config.Config
 	Dicts   *translations.Dictionaries
-	Reports *reports.Store   `optional:"true"`
+	Reports *reports.Service `optional:"true"`
 	Repairs *repairs.Service `optional:"true"`
 	Opcosts *opcosts.Service `optional:"true"`
 }

@@ -42,3 +42,9 @@ func (s *Service) IncomeBy(ctx context.Context, workspaceID int64, year int, pro
 func (s *Service) Charges(ctx context.Context, workspaceID int64, fn func(*ChargeRow) error) error {
 	return s.store.Charges(ctx, workspaceID, fn)
 }
+
+// TopArrears is the workspace's limit largest arrears as of a day (the
+// dashboard's glance at who owes most).
+func (s *Service) TopArrears(ctx context.Context, workspaceID int64, asOf period.Date, limit int) ([]ArrearsRow, error) {
+	return s.store.TopArrears(ctx, workspaceID, asOf, limit)
+}
