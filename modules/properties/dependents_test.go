@@ -22,7 +22,8 @@ func TestDeleteWithoutTheExpensesModuleRelyOnTheSchema(t *testing.T) {
 		testkit.WithConfig("modules.proposals.enabled", false), testkit.WithConfig("modules.negotiations.enabled", false),
 		testkit.WithConfig("modules.ledger.enabled", false), testkit.WithConfig("modules.banking.enabled", false),
 		testkit.WithConfig("modules.repairs.enabled", false), testkit.WithConfig("modules.buildings.enabled", false),
-		testkit.WithConfig("modules.opcosts.enabled", false), testkit.WithConfig("modules.taxyear.enabled", false))
+		testkit.WithConfig("modules.opcosts.enabled", false), testkit.WithConfig("modules.taxyear.enabled", false),
+		testkit.WithConfig("modules.dashboard.enabled", false))
 	u := accountstest.NewUser(t, app)
 	create := func() string {
 		var p property
