@@ -139,6 +139,7 @@ describe("the desk's words", () => {
     "desk.team.states": schema("WorkspaceInvitation").properties.status.enum,
     "desk.tax.forms": schema("TaxYear").properties.form.enum,
     "desk.notices.kinds": Object.keys(schema("NoticeKinds").properties),
+    "desk.letting.states": [...schema("Proposal").properties.status.enum, ...schema("Application").properties.status.enum],
     "desk.bills.errors": ["required", "date", "beforeBill", "amount", "range", "rate", "onlyOperating"],
   };
   it("are in every locale", () => {

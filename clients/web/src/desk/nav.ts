@@ -5,6 +5,7 @@ import type { NavItem } from "../landlord/nav";
 export const deskNav: NavItem[] = [
   { to: "/app/books", label: "desk.nav.books" },
   { to: "/app/calendar", label: "desk.nav.calendar" },
+  { to: "/app/letting", label: "desk.nav.letting" },
   { to: "/app/team", label: "desk.nav.team" },
   { to: "/app/settings", label: "desk.nav.settings" },
 ];
