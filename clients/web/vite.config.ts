@@ -5,8 +5,8 @@ import type { Plugin } from "vite";
 
 // `./locales/xx.json?first`: the words of the first page, that is the
 // locale file without the landlord's screens' words (but their navigation,
-// which the shell shows), and the same of the office's. Those come with
-// their chunks (src/landlord/words.ts, src/office/words.ts), keeping the first page's JavaScript small.
+// which the shell shows), and the same of the office's and the desk's. Those come with
+// their chunks (src/landlord/words.ts, src/office/words.ts, src/desk/words.ts), keeping the first page's JavaScript small.
 function firstPageWords(): Plugin {
   const prefix = "\0first-page-words:";
   return {
@@ -23,6 +23,7 @@ function firstPageWords(): Plugin {
       const words = JSON.parse(readFileSync(id.slice(prefix.length, -".js".length), "utf8"));
       if (words.landlord) words.landlord = { nav: words.landlord.nav, shell: words.landlord.shell };
       if (words.office) words.office = { nav: words.office.nav };
+      if (words.desk) words.desk = { nav: words.desk.nav };
       return `export default ${JSON.stringify(words)};`;
     },
   };

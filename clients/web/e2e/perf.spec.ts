@@ -17,8 +17,8 @@ test("the first page: JS under 250 KB gzipped; time to interactive printed", asy
   expect(scripts.length).toBeGreaterThan(0);
   // The tenant portal is its own chunk, fetched when a portal page opens.
   expect(html).not.toMatch(/Portal-[\w-]+\.js/);
-  // So are the landlord's screens (src/landlord/routes.tsx).
-  expect(html).not.toMatch(/(Dashboard|Properties|Buildings|Tenants|Contracts)-[\w-]+\.js/);
+  // So are the landlord's screens (src/landlord/routes.tsx, src/desk/routes.tsx).
+  expect(html).not.toMatch(/(Dashboard|Properties|Buildings|Tenants|Contracts|Books|Calendar|Team)-[\w-]+\.js/);
   let gzipped = 0;
   for (const src of scripts) {
     const res = await request.get(`${base()}${src}`, { headers: { "Accept-Encoding": "gzip" } });

@@ -9,6 +9,7 @@ import { landlordNav, inShell } from "./landlord/nav";
 import { Shell } from "./landlord/Shell";
 import { setWorkspace } from "./landlord/workspace";
 import { officeNav } from "./office/nav";
+import { deskNav } from "./desk/nav";
 
 const names: Record<string, string> = { de: "Deutsch", en: "English", fr: "Français", es: "Español", uk: "Українська" };
 
@@ -18,8 +19,8 @@ export function Layout() {
   const queries = useQueryClient();
   const here = useLocation();
   const navigate = useNavigate();
-  // The landlord's and the office's entries (issue 49, slice 3).
-  const nav = [...landlordNav, ...officeNav.map((o) => ({ to: o.path, label: o.labelKey }))];
+  // The landlord's, the office's and the desk's entries (issue 49, slices 3 and 4).
+  const nav = [...landlordNav, ...officeNav.map((o) => ({ to: o.path, label: o.labelKey })), ...deskNav];
   const tools = (
     <>
       <NativeSelect

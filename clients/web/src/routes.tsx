@@ -11,6 +11,7 @@ import { SignIn } from "./pages/SignIn";
 import { WorkOrder } from "./pages/WorkOrder";
 import { landlordRoutes } from "./landlord/routes";
 import { officeRoutes } from "./office/routes";
+import { deskRoutes } from "./desk/routes";
 
 type PortalPage = keyof typeof import("./portal/Portal");
 const portal = (name: PortalPage) => async () => ({ Component: (await import("./portal/Portal"))[name] });
@@ -44,6 +45,7 @@ export const router = createBrowserRouter([
       { path: "/portal/:contractId/repairs", lazy: portal("PortalRepairs") },
       ...landlordRoutes,
       ...officeRoutes,
+      ...deskRoutes,
       { path: "*", element: <NotFound /> },
     ],
   },
