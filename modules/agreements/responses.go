@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -14,7 +13,7 @@ import (
 
 	"github.com/propman/propman/modules/agreements/catalog"
 	"github.com/propman/propman/modules/reference"
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 )
 
@@ -30,7 +29,7 @@ func newResponse(v any) (*Response, error) {
 }
 
 // errNotFound is the specification's exact 404 body for an unknown code.
-var errNotFound = apierror.WithBody(http.StatusNotFound, map[string]string{"error": "Agreement block not found"})
+var errNotFound = fault.WithBody(fault.KindNotFound, map[string]string{"error": "Agreement block not found"})
 
 // Responses holds the answers of the three endpoints, computed once per
 // version of the catalogue: the blocks change only when a release or an
@@ -188,10 +187,10 @@ func (r *Responses) List(country string) (*Response, error) {
 		return res, nil
 	}
 	if !isCountryCode(code) {
-		return nil, apierror.Validation(fmt.Sprintf("country: %q is not a two-letter ISO 3166-1 country code such as DE", clip(country, 16)))
+		return nil, fault.Validation(fmt.Sprintf("country: %q is not a two-letter ISO 3166-1 country code such as DE", clip(country, 16)))
 	}
 	if _, ok := r.dir.Country(code); !ok {
-		return nil, apierror.Validation(fmt.Sprintf("country: %s is not an active country (see GET /api/v1/countries)", code))
+		return nil, fault.Validation(fmt.Sprintf("country: %s is not an active country (see GET /api/v1/countries)", code))
 	}
 	if res, ok := v.others.Load(code); ok {
 		return res.(*Response), nil
@@ -231,7 +230,7 @@ func (r *Responses) ByType(dataType string) (*Response, error) {
 	if res, ok := r.view.Load().byType[strings.ToLower(dataType)]; ok {
 		return res, nil
 	}
-	return nil, apierror.WithBody(http.StatusBadRequest, map[string]string{
+	return nil, fault.WithBody(fault.KindInvalid, map[string]string{
 		"error": fmt.Sprintf("Invalid data type %q. Allowed types: %s", clip(dataType, 32), strings.Join(catalog.DataTypes, ", ")),
 	})
 }

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 )
 
 // The bounds of one request. A full request of maximal events is about
@@ -67,12 +66,12 @@ func (e *Event) Day() string { return e.OccurredAt.Format(time.DateOnly) }
 
 // unprocessable is the 422 of a well-formed body that breaks the rules of
 // events: nothing of the request is kept.
-func unprocessable(details []string) *apierror.Error {
+func unprocessable(details []string) *fault.Error {
 	if len(details) > maxDetails {
 		more := len(details) - maxDetails
 		details = append(details[:maxDetails:maxDetails], fmt.Sprintf("... and %d more", more))
 	}
-	return &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "validation_failed",
+	return &fault.Error{Kind: fault.KindUnprocessable, Code: "validation_failed",
 		Message: "The events are not valid; none of them was recorded.", Details: details}
 }
 

@@ -1,9 +1,10 @@
 package assets
 
 import (
-	"github.com/gofiber/fiber/v2"
 	"slices"
 	"strings"
+
+	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/apierror"

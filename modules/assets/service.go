@@ -19,10 +19,10 @@ import (
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/period"
 )
@@ -67,8 +67,8 @@ func NewService(p ServiceParams) *Service {
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
-func errNoAsset() error      { return apierror.NotFound("Asset not found.") }
-func errNoInspection() error { return apierror.NotFound("Inspection not found.") }
+func errNoAsset() error      { return fault.NotFound("Asset not found.") }
+func errNoInspection() error { return fault.NotFound("Inspection not found.") }
 
 // asset returns, through db, the asset with the raw id under prop.
 func (s *Service) asset(ctx context.Context, db bun.IDB, prop *properties.Property, rawID string) (*Asset, error) {
@@ -100,7 +100,7 @@ func (s *Service) checkPhotos(ctx context.Context, db bun.IDB, prop *properties.
 		return err
 	}
 	if len(found) != len(ids) {
-		return apierror.Validation(field + ": every id must be a document of this property")
+		return fault.Validation(field + ": every id must be a document of this property")
 	}
 	return nil
 }
@@ -216,13 +216,13 @@ func (s *Service) CreateInspection(ctx context.Context, p auth.Principal, prop *
 		}
 		c, err := s.contracts.ByID(ctx, tx, in.ContractID)
 		if errors.Is(err, contracts.ErrNotFound) || (err == nil && (c.PropertyID != prop.ID || c.WorkspaceID != prop.WorkspaceID)) {
-			return apierror.Validation("contract_id: must be a contract of this property")
+			return fault.Validation("contract_id: must be a contract of this property")
 		}
 		if err != nil {
 			return err
 		}
 		if c.Status == contracts.Draft {
-			return apierror.Validation("contract_id: the contract is a draft; activate it first")
+			return fault.Validation("contract_id: the contract is a draft; activate it first")
 		}
 		kinds, err := s.store.inspectionKinds(ctx, tx, c.ID)
 		if err != nil {
@@ -230,11 +230,11 @@ func (s *Service) CreateInspection(ctx context.Context, p auth.Principal, prop *
 		}
 		for _, k := range kinds {
 			if k == in.Kind {
-				return apierror.Conflict("already_inspected", "The contract has its "+in.Kind+" inspection already.")
+				return fault.Conflict("already_inspected", "The contract has its "+in.Kind+" inspection already.")
 			}
 		}
 		if in.Kind == CheckOut && len(kinds) == 0 {
-			return apierror.Conflict("no_check_in", "Record the check-in before the check-out.")
+			return fault.Conflict("no_check_in", "Record the check-in before the check-out.")
 		}
 		if err := s.checkPhotos(ctx, tx, prop, "photos", in.Photos); err != nil {
 			return err
@@ -258,7 +258,7 @@ func (s *Service) CreateInspection(ctx context.Context, p auth.Principal, prop *
 			Readings: mustJSON(readings), CreatedBy: p.UserID, CreatedAt: s.now()}
 		if err := s.store.insertInspection(ctx, tx, ins); err != nil {
 			if database.IsUniqueViolation(err) {
-				return apierror.Conflict("already_inspected", "The contract has its "+in.Kind+" inspection already.")
+				return fault.Conflict("already_inspected", "The contract has its "+in.Kind+" inspection already.")
 			}
 			return err
 		}
@@ -305,7 +305,7 @@ func (s *Service) items(ctx context.Context, tx bun.IDB, prop *properties.Proper
 		out[i] = Item{AssetID: it.AssetID.String(), Name: name, Condition: it.Condition, Notes: it.Notes}
 	}
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	return out, nil
 }
@@ -430,12 +430,12 @@ func mustJSON(v any) string {
 
 // readingError names the reading a counters error is about.
 func readingError(i int, err error) error {
-	var ae *apierror.Error
+	var ae *fault.Error
 	if !errors.As(err, &ae) {
 		return err
 	}
-	if ae.Status == 404 {
-		return apierror.Validation(fmt.Sprintf("readings[%d].counter_id: must be a counter of this property", i))
+	if ae.Kind == fault.KindNotFound {
+		return fault.Validation(fmt.Sprintf("readings[%d].counter_id: must be a counter of this property", i))
 	}
 	lines := ae.Details
 	if len(lines) == 0 {
@@ -445,10 +445,10 @@ func readingError(i int, err error) error {
 	for j, l := range lines {
 		out[j] = fmt.Sprintf("readings[%d]: %s", i, l)
 	}
-	if ae.Status == 400 {
-		return apierror.Validation(out...)
+	if ae.Kind == fault.KindInvalid {
+		return fault.Validation(out...)
 	}
-	e := apierror.Conflict(ae.Code, out[0])
+	e := fault.Conflict(ae.Code, out[0])
 	e.Details = out
 	return e
 }

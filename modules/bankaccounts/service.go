@@ -14,10 +14,10 @@ import (
 	"golang.org/x/text/currency"
 
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -82,7 +82,7 @@ func NewService(p ServiceParams) *Service {
 	return &Service{db: p.DB, store: p.Store, clock: p.Clock, users: p.Users, listeners: p.Listeners}
 }
 
-func errNotFound() error { return apierror.NotFound("Bank account not found.") }
+func errNotFound() error { return fault.NotFound("Bank account not found.") }
 
 // Get returns the account with the raw id when p may see it: 404 for a
 // non-UUID or unknown id, 403 (or 404, see auth.Refuse) when it belongs
@@ -142,7 +142,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, req *accountRequ
 	now := s.now()
 	a := &Account{ID: id, WorkspaceID: p.WorkspaceID, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
 	if details := apply(a, req, true); len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	wantDefault := req.IsDefault != nil && *req.IsDefault
 	// Two first accounts created at once both find no default; the
@@ -205,7 +205,7 @@ func (s *Service) Update(ctx context.Context, p auth.Principal, rawID string, re
 		details = append(details, "is_default: the workspace's default account stays the default until another account is made the default")
 	}
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	makeDefault := req.IsDefault != nil && *req.IsDefault && !before.IsDefault
 	if before == *a && !makeDefault {
@@ -260,7 +260,7 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 				return err
 			}
 			if msg != "" {
-				return apierror.Conflict("in_use", msg)
+				return fault.Conflict("in_use", msg)
 			}
 		}
 		if err := s.store.delete(ctx, tx, a.ID); err != nil {
@@ -290,7 +290,7 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 	case errors.Is(err, ErrNotFound):
 		return errNotFound()
 	case database.IsForeignKeyViolation(err):
-		return apierror.Conflict("in_use", "A contract names this bank account as the one its rent is paid to; point the contract at another account first.")
+		return fault.Conflict("in_use", "A contract names this bank account as the one its rent is paid to; point the contract at another account first.")
 	}
 	return err
 }
@@ -352,7 +352,7 @@ func apply(a *Account, req *accountRequest, create bool) []string {
 // conflict turns the unique IBAN index's refusal into its 409.
 func conflict(err error) error {
 	if database.IsUniqueViolation(err) {
-		return apierror.Conflict("iban_exists", "The workspace already has a bank account with this IBAN.")
+		return fault.Conflict("iban_exists", "The workspace already has a bank account with this IBAN.")
 	}
 	return err
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"slices"
 
 	"github.com/google/uuid"
@@ -16,9 +15,9 @@ import (
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -68,17 +67,17 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccoun
 		return nil, s.TooLarge()
 	}
 	if in.Size == 0 {
-		return nil, apierror.Validation("file: is empty")
+		return nil, fault.Validation("file: is empty")
 	}
 	mapping := in.Mapping
 	if in.MappingID != "" {
 		id, err := uuid.Parse(in.MappingID)
 		if err != nil {
-			return nil, apierror.Validation("mapping_id: must be a UUID")
+			return nil, fault.Validation("mapping_id: must be a UUID")
 		}
 		m, err := s.store.mapping(ctx, acct.ID, id)
 		if errors.Is(err, errNotFound) {
-			return nil, apierror.Validation("mapping_id: is not a CSV mapping of this bank account")
+			return nil, fault.Validation("mapping_id: is not a CSV mapping of this bank account")
 		}
 		if err != nil {
 			return nil, err
@@ -86,7 +85,7 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccoun
 		mapping = &m.Spec
 	} else if mapping != nil {
 		if d := mapping.check(); len(d) > 0 {
-			return nil, apierror.Validation(d...)
+			return nil, fault.Validation(d...)
 		}
 	}
 	if _, err := in.File.Seek(0, io.SeekStart); err != nil {
@@ -100,7 +99,7 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccoun
 	case format == "" && mapping != nil:
 		format = FormatCSV
 	case format == "xml":
-		return nil, apierror.New(http.StatusBadRequest, "unsupported_format", "The XML file is neither a camt.053 statement nor an OFX file.")
+		return nil, fault.New(fault.KindInvalid, "unsupported_format", "The XML file is neither a camt.053 statement nor an OFX file.")
 	}
 	n := 0
 	if err := ParseFrom(format, in.File, mapping, func(*Line) error { n++; return nil }); err != nil {
@@ -147,14 +146,14 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, acct *bankaccoun
 // the file, so a stranger's upload is not read.
 func (s *Service) MayImport(p auth.Principal, acct *bankaccounts.Account) error {
 	if acct.WorkspaceID != p.WorkspaceID {
-		return apierror.Forbidden("Import a statement from within the account's workspace.")
+		return fault.Forbidden("Import a statement from within the account's workspace.")
 	}
 	return nil
 }
 
 // TooLarge is the 413 of a statement file over modules.banking.maxbytes.
 func (s *Service) TooLarge() error {
-	return apierror.New(http.StatusRequestEntityTooLarge, "file_too_large",
+	return fault.New(fault.KindTooLarge, "file_too_large",
 		fmt.Sprintf("The file is larger than %d bytes, the limit of one statement (modules.banking.maxbytes).", s.cfg.MaxBytes))
 }
 
@@ -163,7 +162,7 @@ func (s *Service) TooLarge() error {
 func parseFailure(err error) error {
 	var pe *ParseError
 	if errors.As(err, &pe) {
-		return apierror.New(http.StatusBadRequest, pe.Code, pe.Msg)
+		return fault.New(fault.KindInvalid, pe.Code, pe.Msg)
 	}
 	return err
 }

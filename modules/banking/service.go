@@ -23,10 +23,10 @@ import (
 	"github.com/propman/propman/modules/receipts"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -57,7 +57,7 @@ func (s *Service) MaxBytes() int64 { return s.cfg.MaxBytes }
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
-func errLineNotFound() error { return apierror.NotFound("Bank line not found.") }
+func errLineNotFound() error { return fault.NotFound("Bank line not found.") }
 
 // ImportInput is a statement file and how to read it when it is a CSV.
 type ImportInput struct {
@@ -560,17 +560,17 @@ type MatchInput struct {
 // IBAN for the contract.
 func (s *Service) Match(ctx context.Context, p auth.Principal, l *BankLine, in MatchInput) (*BankLine, error) {
 	if l.Amount <= 0 {
-		return nil, apierror.Conflict("not_a_credit", "Only a credit line is matched to a contract; a debit is not a tenant's payment.")
+		return nil, fault.Conflict("not_a_credit", "Only a credit line is matched to a contract; a debit is not a tenant's payment.")
 	}
 	if l.Status != Suggested && l.Status != Unmatched {
-		return nil, apierror.Conflict("already_decided", fmt.Sprintf("The line is %s already.", l.Status))
+		return nil, fault.Conflict("already_decided", fmt.Sprintf("The line is %s already.", l.Status))
 	}
 	c, err := s.contracts.ByID(ctx, s.db, in.ContractID)
 	if err != nil || c.WorkspaceID != l.WorkspaceID {
-		return nil, apierror.Validation("contract_id: must be a contract of this workspace")
+		return nil, fault.Validation("contract_id: must be a contract of this workspace")
 	}
 	if c.Status == contracts.Draft {
-		return nil, apierror.Validation("contract_id: must not be a draft")
+		return nil, fault.Validation("contract_id: must not be a draft")
 	}
 	var sum money.Amount
 	seen := map[uuid.UUID]bool{}
@@ -589,7 +589,7 @@ func (s *Service) Match(ctx context.Context, p auth.Principal, l *BankLine, in M
 		details = append(details, "the line is booked in the future; match it on its booking day")
 	}
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	cand := &candidate{ID: c.ID, PropertyID: c.PropertyID, TenantID: c.TenantID, Number: c.Number}
 	before := lineOut(l)
@@ -607,7 +607,7 @@ func (s *Service) Match(ctx context.Context, p auth.Principal, l *BankLine, in M
 			return err
 		}
 		if !ok {
-			return apierror.Conflict("already_decided", "The line was decided by another request.")
+			return fault.Conflict("already_decided", "The line was decided by another request.")
 		}
 		if in.Allocations != nil {
 			charges := make([]uuid.UUID, len(in.Allocations))
@@ -620,7 +620,7 @@ func (s *Service) Match(ctx context.Context, p auth.Principal, l *BankLine, in M
 			}
 			for i, a := range in.Allocations {
 				if ch, ok := found[a.ChargeID]; !ok || ch.ContractID == nil || *ch.ContractID != c.ID {
-					return apierror.Validation(fmt.Sprintf("allocations[%d].charge_id: must be a charge of the contract", i))
+					return fault.Validation(fmt.Sprintf("allocations[%d].charge_id: must be a charge of the contract", i))
 				}
 			}
 		}
@@ -641,7 +641,7 @@ func (s *Service) Match(ctx context.Context, p auth.Principal, l *BankLine, in M
 // Ignore marks an undecided or debit line as nothing to book.
 func (s *Service) Ignore(ctx context.Context, l *BankLine) (*BankLine, error) {
 	if l.Status != Suggested && l.Status != Unmatched && l.Status != Debit {
-		return nil, apierror.Conflict("already_decided", fmt.Sprintf("The line is %s already.", l.Status))
+		return nil, fault.Conflict("already_decided", fmt.Sprintf("The line is %s already.", l.Status))
 	}
 	before := lineOut(l)
 	next := *l
@@ -653,7 +653,7 @@ func (s *Service) Ignore(ctx context.Context, l *BankLine) (*BankLine, error) {
 			return err
 		}
 		if !ok {
-			return apierror.Conflict("already_decided", "The line was decided by another request.")
+			return fault.Conflict("already_decided", "The line was decided by another request.")
 		}
 		return activity.Record(ctx, tx, activity.Entry{
 			Action: activity.Updated, RecordType: "bank_line", RecordID: l.ID.String(), WorkspaceID: l.WorkspaceID,
@@ -689,7 +689,7 @@ func checkMapping(in *MappingInput) error {
 		}
 	}
 	if len(details) > 0 {
-		return apierror.Validation(details...)
+		return fault.Validation(details...)
 	}
 	return nil
 }
@@ -703,11 +703,11 @@ func (s *Service) Mappings(ctx context.Context, acct *bankaccounts.Account) ([]M
 func (s *Service) Mapping(ctx context.Context, acct *bankaccounts.Account, rawID string) (*Mapping, error) {
 	id, err := uuid.Parse(rawID)
 	if err != nil {
-		return nil, apierror.NotFound("CSV mapping not found.")
+		return nil, fault.NotFound("CSV mapping not found.")
 	}
 	m, err := s.store.mapping(ctx, acct.ID, id)
 	if errors.Is(err, errNotFound) {
-		return nil, apierror.NotFound("CSV mapping not found.")
+		return nil, fault.NotFound("CSV mapping not found.")
 	}
 	return m, err
 }

@@ -2,13 +2,13 @@ package billing
 
 import (
 	"github.com/propman/propman/modules/printforms"
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 )
 
 // PDF renders the invoice with the print forms' layout (English texts).
 func (s *Service) PDF(inv *Invoice) ([]byte, error) {
 	if s.render == nil {
-		return nil, apierror.Unavailable("Invoice PDFs need the printforms module, which is switched off.")
+		return nil, fault.Unavailable("Invoice PDFs need the printforms module, which is switched off.")
 	}
 	c := s.cfg
 	rows := [][2]string{

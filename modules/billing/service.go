@@ -21,10 +21,10 @@ import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/properties"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/mail"
 	"github.com/propman/propman/platform/module"
 	"github.com/propman/propman/platform/money"
@@ -171,7 +171,7 @@ func (s *Service) PropertyAdding(ctx context.Context, tx bun.Tx, workspaceID int
 	if n < limit {
 		return nil
 	}
-	return apierror.WithBody(http.StatusPaymentRequired, fiber.Map{
+	return fault.WithBody(fault.KindPlanLimit, fiber.Map{
 		"error":   "plan_limit",
 		"message": fmt.Sprintf("The %s plan allows %d properties in use; upgrade to pro for more.", plan, limit),
 		"limit":   limit, "plan": plan,
@@ -212,14 +212,14 @@ func (s *Service) Change(ctx context.Context, workspaceID int64, u Update) (*Sub
 				country = *sub.Country
 			}
 			if !ValidVATID(country, *sub.VATID) {
-				return apierror.Validation("vat_id: must be a VAT identification number of the billing country (" + country + "), such as " + vatPrefix(country) + "123456789")
+				return fault.Validation("vat_id: must be a VAT identification number of the billing country (" + country + "), such as " + vatPrefix(country) + "123456789")
 			}
 		}
 		if u.Plan != nil && *u.Plan != sub.Plan || u.Plan != nil && sub.Status == Canceled {
 			switch *u.Plan {
 			case PlanPro:
 				if sub.Status != Trialing && sub.PaymentMethodID == nil {
-					return apierror.Conflict("payment_method_required", "Add a payment method (POST /api/v1/billing/payment-methods) before choosing pro.")
+					return fault.Conflict("payment_method_required", "Add a payment method (POST /api/v1/billing/payment-methods) before choosing pro.")
 				}
 				sub.Plan = PlanPro
 				if sub.Status != Trialing {
@@ -328,7 +328,7 @@ func (s *Service) writeCheck(c *fiber.Ctx, p auth.Principal) error {
 	if strings.HasPrefix(c.Path(), "/api/v1/billing/") {
 		return nil
 	}
-	return apierror.New(http.StatusForbidden, "read_only",
+	return fault.New(fault.KindForbidden, "read_only",
 		"This workspace is read-only until its overdue invoices are paid (GET /api/v1/billing/invoices).")
 }
 
@@ -377,24 +377,24 @@ func (s *Service) AddPaymentMethod(ctx context.Context, p auth.Principal, method
 // Stripe refuses the request (a card declined, a method unknown).
 func paymentError(err error) error {
 	if errors.Is(err, errNoStripe) {
-		return apierror.Unavailable("Payments are not configured on this service.")
+		return fault.Unavailable("Payments are not configured on this service.")
 	}
 	var se *stripe.Error
 	if errors.As(err, &se) {
 		if se.HTTPStatusCode >= 500 || se.HTTPStatusCode == 0 {
-			return apierror.Unavailable("Stripe is not available; try again later.")
+			return fault.Unavailable("Stripe is not available; try again later.")
 		}
 		msg := se.Msg
 		if len(msg) > 300 {
 			msg = msg[:300]
 		}
-		return apierror.New(http.StatusPaymentRequired, "payment_failed", "Stripe refused: "+msg)
+		return fault.New(fault.KindPlanLimit, "payment_failed", "Stripe refused: "+msg)
 	}
-	var apiErr *apierror.Error
+	var apiErr *fault.Error
 	if errors.As(err, &apiErr) {
 		return err
 	}
-	return apierror.Unavailable("Stripe is not available; try again later.")
+	return fault.Unavailable("Stripe is not available; try again later.")
 }
 
 // Config is the module's configuration: the plans and their prices.

@@ -3,15 +3,14 @@ package billing
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 	"github.com/stripe/stripe-go/v85/webhook"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 )
 
@@ -27,16 +26,16 @@ func (h *Handler) webhook(c *fiber.Ctx) error {
 	secret := h.svc.cfg.WebhookSecret
 	if secret == "" {
 		// Nothing can be verified without the endpoint's secret.
-		return apierror.New(http.StatusBadRequest, "invalid_signature", "Stripe webhooks are not configured on this service (modules.billing.webhooksecret).")
+		return fault.New(fault.KindInvalid, "invalid_signature", "Stripe webhooks are not configured on this service (modules.billing.webhooksecret).")
 	}
 	body := c.Body()
 	if len(body) > maxWebhook {
-		return apierror.New(http.StatusRequestEntityTooLarge, "payload_too_large", "A webhook body is at most 256 KiB.")
+		return fault.New(fault.KindTooLarge, "payload_too_large", "A webhook body is at most 256 KiB.")
 	}
 	ev, err := webhook.ConstructEventWithOptions(body, c.Get("Stripe-Signature"), secret,
 		webhook.ConstructEventOptions{Tolerance: h.svc.cfg.Tolerance, IgnoreAPIVersionMismatch: true})
 	if err != nil || ev.ID == "" {
-		return apierror.New(http.StatusBadRequest, "invalid_signature", "The Stripe-Signature header does not match this body, or its timestamp is too old.")
+		return fault.New(fault.KindInvalid, "invalid_signature", "The Stripe-Signature header does not match this body, or its timestamp is too old.")
 	}
 	var object json.RawMessage
 	if ev.Data != nil {

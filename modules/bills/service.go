@@ -339,8 +339,7 @@ func statusOf(err error) int {
 	if err == nil {
 		return 0
 	}
-	var ae *apierror.Error
-	if errors.As(err, &ae) {
+	if ae, ok := apierror.As(err); ok {
 		return ae.Status
 	}
 	return http.StatusInternalServerError

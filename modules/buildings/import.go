@@ -2,7 +2,6 @@ package buildings
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -178,9 +177,9 @@ func (s *Service) resolve(ctx context.Context, p auth.Principal, b *Building, ro
 		var prop *properties.Property
 		if id, err := uuid.Parse(row.Property); err == nil {
 			got, err := s.properties.Authorize(ctx, p, id.String())
-			var ae *apierror.Error
+			_, refused := apierror.As(err)
 			switch {
-			case errors.As(err, &ae):
+			case refused:
 				bad("no property of this workspace has the id " + id.String())
 				continue
 			case err != nil:

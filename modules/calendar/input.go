@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/period"
 )
 
@@ -334,7 +334,7 @@ func build(r eventRequest) (*draft, error) {
 		}
 	}
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	// The rule, its exceptions and overrides need valid times to be read.
 	e.UntilAt = &e.EndsAt
@@ -354,7 +354,7 @@ func build(r eventRequest) (*draft, error) {
 			return nil, err
 		}
 	} else if (r.ExDates != nil && len(*r.ExDates) > 0) || (r.Overrides != nil && len(*r.Overrides) > 0) {
-		return nil, apierror.Validation("exdates: and overrides need an rrule (a recurring event)")
+		return nil, fault.Validation("exdates: and overrides need an rrule (a recurring event)")
 	}
 	return d, nil
 }
@@ -367,7 +367,7 @@ func (d *draft) exceptions(r eventRequest, s *schedule) error {
 	e := &d.Event
 	if r.ExDates != nil {
 		if len(*r.ExDates) > maxExDates {
-			return apierror.Validation(fmt.Sprintf("exdates: must be at most %d", maxExDates))
+			return fault.Validation(fmt.Sprintf("exdates: must be at most %d", maxExDates))
 		}
 		for i, x := range *r.ExDates {
 			t, msg := parseTime(fmt.Sprintf("exdates[%d]", i), x, e.AllDay)
@@ -385,7 +385,7 @@ func (d *draft) exceptions(r eventRequest, s *schedule) error {
 	}
 	if r.Overrides != nil {
 		if len(*r.Overrides) > maxOverrides {
-			return apierror.Validation(fmt.Sprintf("overrides: must be at most %d", maxOverrides))
+			return fault.Validation(fmt.Sprintf("overrides: must be at most %d", maxOverrides))
 		}
 		for i, o := range *r.Overrides {
 			f := fmt.Sprintf("overrides[%d]", i)
@@ -436,7 +436,7 @@ func (d *draft) exceptions(r eventRequest, s *schedule) error {
 		}
 	}
 	if len(details) > 0 {
-		return apierror.Validation(details...)
+		return fault.Validation(details...)
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 	"time"
@@ -12,7 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/teambition/rrule-go"
 
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 )
 
 // Occurrence is one event on one day or at one time: an occurrence of a
@@ -46,7 +45,7 @@ const (
 )
 
 func errTooMany(what string) error {
-	return apierror.New(http.StatusUnprocessableEntity, "too_many_occurrences", what)
+	return fault.New(fault.KindUnprocessable, "too_many_occurrences", what)
 }
 
 // parseRule parses an RFC 5545 RRULE value (with or without "RRULE:") for
@@ -64,16 +63,16 @@ func parseRule(text string, dtstart time.Time, allDay bool) (*rrule.RRule, strin
 	case text == "":
 		return nil, "", time.Time{}, nil
 	case len(text) > maxRRule:
-		return nil, "", time.Time{}, apierror.Validation(fmt.Sprintf("rrule: must be at most %d characters", maxRRule))
+		return nil, "", time.Time{}, fault.Validation(fmt.Sprintf("rrule: must be at most %d characters", maxRRule))
 	case strings.ContainsAny(text, "\r\n:") || strings.Contains(upper, "DTSTART") || strings.Contains(upper, "BYEASTER"):
-		return nil, "", time.Time{}, apierror.Validation("rrule: must be one RFC 5545 RRULE value such as FREQ=WEEKLY;BYDAY=MO (no DTSTART; the event's starts_at is the start)")
+		return nil, "", time.Time{}, fault.Validation("rrule: must be one RFC 5545 RRULE value such as FREQ=WEEKLY;BYDAY=MO (no DTSTART; the event's starts_at is the start)")
 	}
 	opt, err := rrule.StrToROptionInLocation(text, dtstart.Location())
 	if err != nil {
-		return nil, "", time.Time{}, apierror.Validation("rrule: " + err.Error())
+		return nil, "", time.Time{}, fault.Validation("rrule: " + err.Error())
 	}
 	if opt.Count < 0 || opt.Interval < 0 || opt.Interval > 1000 {
-		return nil, "", time.Time{}, apierror.Validation("rrule: COUNT must be positive and INTERVAL from 1 to 1000")
+		return nil, "", time.Time{}, fault.Validation("rrule: COUNT must be positive and INTERVAL from 1 to 1000")
 	}
 	if allDay && !opt.Until.IsZero() {
 		// A date's rule ends on a date (RFC 5545 3.3.10): the UNTIL day.
@@ -83,7 +82,7 @@ func parseRule(text string, dtstart time.Time, allDay bool) (*rrule.RRule, strin
 	opt.Dtstart = dtstart
 	r, err := rrule.NewRRule(*opt)
 	if err != nil {
-		return nil, "", time.Time{}, apierror.Validation("rrule: " + err.Error())
+		return nil, "", time.Time{}, fault.Validation("rrule: " + err.Error())
 	}
 	finite := opt.Count > 0 || !opt.Until.IsZero()
 	yearEnd := dtstart.AddDate(0, 0, maxWindowDays)
@@ -110,7 +109,7 @@ func parseRule(text string, dtstart time.Time, allDay bool) (*rrule.RRule, strin
 		}
 	}
 	if n == 0 {
-		return nil, "", time.Time{}, apierror.Validation("rrule: gives no occurrence at or after starts_at")
+		return nil, "", time.Time{}, fault.Validation("rrule: gives no occurrence at or after starts_at")
 	}
 	if !finite {
 		last = time.Time{}

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"time"
 
 	"github.com/google/uuid"
@@ -24,11 +23,11 @@ import (
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/period"
 )
@@ -101,7 +100,7 @@ func NewService(p ServiceParams) *Service {
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
-func errNotFound() error { return apierror.NotFound("Calendar event not found.") }
+func errNotFound() error { return fault.NotFound("Calendar event not found.") }
 
 // Authorize returns the stored event with the raw id when p's workspace
 // holds it; 404 otherwise (another workspace's event included).
@@ -161,7 +160,7 @@ func (s *Service) checkRefs(ctx context.Context, db bun.IDB, workspaceID int64, 
 		}
 	}
 	if len(details) > 0 {
-		return apierror.Validation(details...)
+		return fault.Validation(details...)
 	}
 	return nil
 }
@@ -284,7 +283,7 @@ type WindowQuery struct {
 }
 
 func errWindowTooLong() error {
-	return apierror.New(http.StatusUnprocessableEntity, "window_too_long",
+	return fault.New(fault.KindUnprocessable, "window_too_long",
 		fmt.Sprintf("A window may span at most %d days (from and to included).", maxWindowDays))
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/payments"
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/law"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -43,7 +43,7 @@ func (s *Service) depositInterest(ctx context.Context, tx bun.Tx, country string
 	}
 	if !rule.Owed && rule.Source != "" {
 		if entered != nil && *entered > 0 {
-			return nil, nil, 0, apierror.Validation(fmt.Sprintf("interest_rate: the deposit earns the tenant no interest in %s (%s)", country, rule.Source))
+			return nil, nil, 0, fault.Validation(fmt.Sprintf("interest_rate: the deposit earns the tenant no interest in %s (%s)", country, rule.Source))
 		}
 		return nil, []InterestLine{}, 0, nil
 	}

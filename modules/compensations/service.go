@@ -20,10 +20,10 @@ import (
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
@@ -120,20 +120,20 @@ func (s *Service) today() period.Date { return period.DateOf(s.clock.Now()) }
 // are checked.
 func (s *Service) Today() period.Date { return s.today() }
 
-func errNotFound() error { return apierror.NotFound("Compensation not found.") }
+func errNotFound() error { return fault.NotFound("Compensation not found.") }
 
 // contractOf reads, in tx, the contract with id when it is one of prop's
 // (not a draft); a 400 naming field otherwise.
 func (s *Service) contractOf(ctx context.Context, tx bun.IDB, prop *properties.Property, id uuid.UUID, field string) (*contracts.Contract, error) {
 	c, err := s.contracts.ByID(ctx, tx, id)
 	if errors.Is(err, contracts.ErrNotFound) || (err == nil && (c.PropertyID != prop.ID || c.WorkspaceID != prop.WorkspaceID)) {
-		return nil, apierror.Validation(field + ": must be a contract of this property")
+		return nil, fault.Validation(field + ": must be a contract of this property")
 	}
 	if err != nil {
 		return nil, err
 	}
 	if c.Status == contracts.Draft {
-		return nil, apierror.Validation(field + ": the contract is a draft")
+		return nil, fault.Validation(field + ": the contract is a draft")
 	}
 	return c, nil
 }
@@ -239,7 +239,7 @@ func (s *Service) change(ctx context.Context, prop *properties.Property, rawID s
 			ok = ok || cp.Status == f
 		}
 		if !ok {
-			return apierror.Conflict("invalid_transition", fmt.Sprintf("A compensation that is %s cannot become %s.", cp.Status, to))
+			return fault.Conflict("invalid_transition", fmt.Sprintf("A compensation that is %s cannot become %s.", cp.Status, to))
 		}
 		before := toJSON(cp)
 		if err := fn(tx, cp); err != nil {

@@ -14,9 +14,9 @@ import (
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/law"
 	"github.com/propman/propman/platform/listing"
@@ -78,7 +78,7 @@ type SettleInput struct {
 	evidence     []uuid.UUID
 }
 
-func errNoSettlement() error { return apierror.NotFound("Deposit settlement not found.") }
+func errNoSettlement() error { return fault.NotFound("Deposit settlement not found.") }
 
 // Settle settles the deposit of an ended or terminated contract of prop in
 // one transaction under the property's lock:
@@ -114,14 +114,14 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 		}
 		today := s.today()
 		if st := c.StatusOn(today); st != contracts.Ended && st != contracts.Terminated {
-			return apierror.Conflict("contract_not_ended", "The contract has not ended; terminate it or wait for its end date.")
+			return fault.Conflict("contract_not_ended", "The contract has not ended; terminate it or wait for its end date.")
 		}
 		done, err := settled(ctx, tx, c.ID)
 		if err != nil {
 			return err
 		}
 		if done {
-			return apierror.Conflict("already_settled", "The contract's deposit was settled already.")
+			return fault.Conflict("already_settled", "The contract's deposit was settled already.")
 		}
 		if len(in.evidence) > 0 {
 			found, err := s.files.OfProperty(ctx, tx, prop.ID, in.evidence)
@@ -129,7 +129,7 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 				return err
 			}
 			if len(found) != len(in.evidence) {
-				return apierror.Validation("deductions: every evidence id must be a document of this property")
+				return fault.Validation("deductions: every evidence id must be a document of this property")
 			}
 		}
 		charges, err := expenses.ContractCharges(ctx, tx, prop.ID, c.ID)
@@ -165,7 +165,7 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 			}
 		}
 		if deposit == nil {
-			return apierror.Conflict("no_deposit", "The contract has no deposit charge to settle.")
+			return fault.Conflict("no_deposit", "The contract has no deposit charge to settle.")
 		}
 		st := &Settlement{ID: id, WorkspaceID: prop.WorkspaceID, PropertyID: prop.ID, ContractID: c.ID, Currency: prop.Currency,
 			EndedOn: c.EndsOn(), SettledOn: today, Held: deposit.PaidAmount, Owed: owed, Deductions: "[]",
@@ -190,7 +190,7 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 			st.DeductionsTotal += d.Amount
 		}
 		if st.DeductionsTotal > security {
-			return apierror.Validation(fmt.Sprintf("deductions: add up to %s, more than the deposit held with its interest, %s", st.DeductionsTotal, security))
+			return fault.Validation(fmt.Sprintf("deductions: add up to %s, more than the deposit held with its interest, %s", st.DeductionsTotal, security))
 		}
 		if b, err := json.Marshal(in.Deductions); err == nil && len(in.Deductions) > 0 {
 			st.Deductions = string(b)
@@ -236,7 +236,7 @@ func (s *Service) Settle(ctx context.Context, p auth.Principal, prop *properties
 		}
 		if err := insertSettlement(ctx, tx, st); err != nil {
 			if database.IsUniqueViolation(err) {
-				return apierror.Conflict("already_settled", "The contract's deposit was settled already.")
+				return fault.Conflict("already_settled", "The contract's deposit was settled already.")
 			}
 			return fmt.Errorf("insert settlement: %w", err)
 		}

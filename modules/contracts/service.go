@@ -495,8 +495,7 @@ func status(err error) int {
 	if err == nil {
 		return 0
 	}
-	var ae *apierror.Error
-	if errors.As(err, &ae) {
+	if ae, ok := apierror.As(err); ok {
 		return ae.Status
 	}
 	return http.StatusInternalServerError

@@ -12,10 +12,10 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -23,7 +23,7 @@ import (
 // tenant, payments a payer). The contragents module does not know those
 // records; it asks every User, inside the transaction that deletes a
 // contragent, whether the deletion may go on. A User refuses by returning
-// an *apierror.Error, normally apierror.Conflict("in_use", ...).
+// an *fault.Error, normally fault.Conflict("in_use", ...).
 type User interface {
 	ContragentDeleting(ctx context.Context, tx bun.Tx, contragentID uuid.UUID) error
 }
@@ -75,7 +75,7 @@ func (s *Service) Get(ctx context.Context, p *auth.Principal, rawID string) (*Co
 		return nil, err
 	}
 	if !found {
-		return nil, apierror.NotFound("Contragent not found.")
+		return nil, fault.NotFound("Contragent not found.")
 	}
 	if rec.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
 		return nil, auth.Refuse(ctx, *p, "This contragent belongs to another user.", "Contragent not found.")
@@ -114,7 +114,7 @@ func (s *Service) List(ctx context.Context, p *auth.Principal, f ListFilter, q l
 // Create adds a contragent owned by p.
 func (s *Service) Create(ctx context.Context, p auth.Principal, in Input) (*Contragent, error) {
 	if details := in.normalize(true); len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	c, err := s.newContragent(p, in, s.now())
 	if err != nil {
@@ -136,7 +136,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, in Input) (*Cont
 // Authorize. Fields left nil keep their value.
 func (s *Service) Update(ctx context.Context, c *Contragent, in Input) (*Contragent, error) {
 	if details := in.normalize(false); len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	before := *c
 	before.Roles = slices.Clone(c.Roles)
@@ -180,11 +180,11 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 	})
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return apierror.NotFound("Contragent not found.")
+		return fault.NotFound("Contragent not found.")
 	case database.IsForeignKeyViolation(err):
 		// A record no User knows of (its module may be disabled) still
 		// refers to the contragent; the schema keeps it.
-		return apierror.Conflict("in_use", "Records refer to this contragent; it cannot be deleted.")
+		return fault.Conflict("in_use", "Records refer to this contragent; it cannot be deleted.")
 	}
 	return err
 }
@@ -194,7 +194,7 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 func (s *Service) Import(ctx context.Context, p auth.Principal, body []byte) (int, error) {
 	rows, details := parseCSV(body)
 	if len(details) > 0 {
-		return 0, apierror.Validation(details...)
+		return 0, fault.Validation(details...)
 	}
 	now := s.now()
 	list := make([]Contragent, 0, len(rows))
@@ -258,7 +258,7 @@ func (s *Service) now() time.Time {
 // commit or neither does.
 func (s *Service) CreateTx(ctx context.Context, tx bun.Tx, p auth.Principal, in Input) (*Contragent, error) {
 	if details := in.normalize(true); len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	c, err := s.newContragent(p, in, s.now())
 	if err != nil {

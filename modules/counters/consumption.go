@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/propman/propman/modules/properties"
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/period"
 )
 
@@ -74,7 +74,7 @@ func (s *Service) Consumption(ctx context.Context, prop *properties.Property, ra
 		}
 	}
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	rep := &Report{CounterID: c.ID.String(), Unit: c.Unit, By: "month", Months: []MonthUse{}}
 	if rawFrom == "" || rawTo == "" {
@@ -98,10 +98,10 @@ func (s *Service) Consumption(ctx context.Context, prop *properties.Property, ra
 		}
 	}
 	if to < from {
-		return nil, apierror.Validation("to: must not be before from")
+		return nil, fault.Validation("to: must not be before from")
 	}
 	if int(to-from)+1 > MaxReportMonths {
-		return nil, apierror.Validation(fmt.Sprintf("to: a report covers at most %d months", MaxReportMonths))
+		return nil, fault.Validation(fmt.Sprintf("to: a report covers at most %d months", MaxReportMonths))
 	}
 	rows, err := s.store.consumptions(ctx, c.ID, from.first(), to.last())
 	if err != nil {

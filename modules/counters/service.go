@@ -16,10 +16,10 @@ import (
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/period"
 )
@@ -51,13 +51,13 @@ func (s *Service) checkContract(ctx context.Context, prop *properties.Property, 
 		return err
 	}
 	if !ok {
-		return apierror.Validation("contract_id: must be the UUID of a contract of the property, or null")
+		return fault.Validation("contract_id: must be the UUID of a contract of the property, or null")
 	}
 	return nil
 }
 
-func errNoCounter() error { return apierror.NotFound("Counter not found.") }
-func errNoReading() error { return apierror.NotFound("Reading not found.") }
+func errNoCounter() error { return fault.NotFound("Counter not found.") }
+func errNoReading() error { return fault.NotFound("Reading not found.") }
 
 // parseID reads a record id from a path: a canonical 36-character UUID.
 func parseID(raw string) (uuid.UUID, bool) {
@@ -88,7 +88,7 @@ func (s *Service) Counters(ctx context.Context, prop *properties.Property, q lis
 // the kind's first unit, name to the kind's label, is_active to true.
 func (s *Service) CreateCounter(ctx context.Context, prop *properties.Property, in CounterInput) (*Counter, error) {
 	if in.Kind == nil {
-		return nil, apierror.Validation("kind: is required")
+		return nil, fault.Validation("kind: is required")
 	}
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -192,7 +192,7 @@ func apply(c *Counter, in CounterInput) error {
 		c.IsActive = *in.IsActive
 	}
 	if units, ok := kindUnits[c.Kind]; ok && !slices.Contains(units, c.Unit) {
-		return apierror.Validation(fmt.Sprintf("unit: a %s counter is measured in %s", c.Kind, joinOr(units)))
+		return fault.Validation(fmt.Sprintf("unit: a %s counter is measured in %s", c.Kind, joinOr(units)))
 	}
 	return nil
 }
@@ -217,7 +217,7 @@ func joinOr(list []string) string {
 	}
 }
 
-var errCounterHasCharges = apierror.Conflict("has_charges",
+var errCounterHasCharges = fault.Conflict("has_charges",
 	"Charges were billed from this counter's readings; money records are never deleted silently. Set is_active to false instead.")
 
 // DeleteCounter removes the counter with the raw id and its readings,
@@ -345,7 +345,7 @@ func chargeName(c *Counter, period string, used Quantity) string {
 	return label + suffix
 }
 
-var errInactive = apierror.Conflict("inactive", "The counter is not active; activate it (is_active true) to add readings.")
+var errInactive = fault.Conflict("inactive", "The counter is not active; activate it (is_active true) to add readings.")
 
 // AddReading appends a reading to the counter with the raw id and, when it
 // is not the first and the counter has a tariff, bills its consumption in
@@ -367,7 +367,7 @@ func (s *Service) AddReading(ctx context.Context, p auth.Principal, prop *proper
 		return nil, errNoCounter()
 	case database.IsUniqueViolation(err):
 		// The lock makes this unreachable; the unique key is the last guard.
-		return nil, apierror.Conflict("out_of_order", "A reading of this date was added meanwhile.")
+		return nil, fault.Conflict("out_of_order", "A reading of this date was added meanwhile.")
 	}
 	return out, err
 }
@@ -401,13 +401,13 @@ func (s *Service) DeleteReading(ctx context.Context, p auth.Principal, prop *pro
 			if !exists {
 				return errNoReading()
 			}
-			return apierror.Conflict("not_latest", fmt.Sprintf("Only the latest reading (%s) can be deleted.", latest.ReadOn))
+			return fault.Conflict("not_latest", fmt.Sprintf("Only the latest reading (%s) can be deleted.", latest.ReadOn))
 		}
 		if latest.ChargeID != nil {
 			err := s.charges.CancelChargeInTx(ctx, tx, *latest.ChargeID, p.UserID)
 			switch {
 			case errors.Is(err, expenses.ErrHasPayments):
-				return apierror.Conflict("has_payments", "Money was allocated to the charge billed for this reading; reverse the payment first.")
+				return fault.Conflict("has_payments", "Money was allocated to the charge billed for this reading; reverse the payment first.")
 			case errors.Is(err, expenses.ErrNotFound):
 				// The charge is gone (never, as charges are not deleted):
 				// nothing to cancel.
@@ -446,7 +446,7 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, prop *properties
 	}
 	inputs, lines, details := parseCSV(body)
 	if len(details) > 0 {
-		return ImportResult{}, apierror.Validation(details...)
+		return ImportResult{}, fault.Validation(details...)
 	}
 	var res ImportResult
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
@@ -470,7 +470,7 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, prop *properties
 			for i, pr := range problems {
 				details[i] = fmt.Sprintf("line %d: %s", lines[pr.index], pr.msg)
 			}
-			return apierror.Validation(details...)
+			return fault.Validation(details...)
 		}
 		if err := s.charges.CreateMeterChargesInTx(ctx, tx, charges); err != nil {
 			return err
@@ -519,9 +519,9 @@ func (s *Service) addReading(ctx context.Context, tx bun.Tx, p auth.Principal, p
 	}
 	if len(problems) > 0 {
 		if problems[0].outOfOrder {
-			return nil, nil, apierror.Conflict("out_of_order", problems[0].msg)
+			return nil, nil, fault.Conflict("out_of_order", problems[0].msg)
 		}
-		return nil, nil, apierror.Validation(problems[0].msg)
+		return nil, nil, fault.Validation(problems[0].msg)
 	}
 	if err := s.charges.CreateMeterChargesInTx(ctx, tx, charges); err != nil {
 		return nil, nil, err
@@ -545,7 +545,7 @@ func (s *Service) AddReadingTx(ctx context.Context, tx bun.Tx, p auth.Principal,
 	case errors.Is(err, ErrNotFound):
 		return nil, nil, errNoCounter()
 	case database.IsUniqueViolation(err):
-		return nil, nil, apierror.Conflict("out_of_order", "A reading of this date was added meanwhile.")
+		return nil, nil, fault.Conflict("out_of_order", "A reading of this date was added meanwhile.")
 	}
 	return c, out, err
 }

@@ -5,8 +5,8 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/properties"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/period"
@@ -74,7 +74,7 @@ func (h *Handler) tenantReadings(c *fiber.Ctx) error {
 }
 
 func errContractNotActive(status string) error {
-	return apierror.Conflict("contract_not_active",
+	return fault.Conflict("contract_not_active",
 		"The contract is "+status+": readings can be sent only while it is active; ask the landlord to enter this one.")
 }
 

@@ -22,10 +22,10 @@ import (
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 )
@@ -82,19 +82,19 @@ type Blob struct {
 
 // Errors of an upload the client sees.
 var (
-	errUnsupported = apierror.New(415, "unsupported_type",
+	errUnsupported = fault.New(fault.KindUnsupported, "unsupported_type",
 		"The file's content is not an allowed type: PDF, PNG, JPEG, WebP, plain text, DOCX, XLSX or ODT.")
-	errEmptyFile   = apierror.Validation("file: must not be empty")
-	errUnreadable  = apierror.New(400, "validation_failed", "The request body could not be read to its end.")
-	errMalformed   = apierror.New(400, "validation_failed", "The request body is not a well-formed multipart/form-data form.")
-	errStorageDown = apierror.Unavailable("The document storage is unavailable; try again shortly.")
+	errEmptyFile   = fault.Validation("file: must not be empty")
+	errUnreadable  = fault.New(fault.KindInvalid, "validation_failed", "The request body could not be read to its end.")
+	errMalformed   = fault.New(fault.KindInvalid, "validation_failed", "The request body is not a well-formed multipart/form-data form.")
+	errStorageDown = fault.Unavailable("The document storage is unavailable; try again shortly.")
 )
 
 // TooLarge is the 413 of an upload over the size limit.
-func (s *Service) TooLarge() *apierror.Error { return s.tooLarge() }
+func (s *Service) TooLarge() *fault.Error { return s.tooLarge() }
 
-func (s *Service) tooLarge() *apierror.Error {
-	return apierror.New(413, "payload_too_large",
+func (s *Service) tooLarge() *fault.Error {
+	return fault.New(fault.KindTooLarge, "payload_too_large",
 		"The file is larger than the limit of "+strconv.FormatInt(s.cfg.MaxSize, 10)+" bytes.")
 }
 
@@ -221,7 +221,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, prop *properties
 			return nil, err
 		}
 		if !ok {
-			return nil, apierror.Validation("contract_id: must be a contract of this property")
+			return nil, fault.Validation("contract_id: must be a contract of this property")
 		}
 	}
 	now := s.now()
@@ -252,11 +252,11 @@ func (s *Service) List(ctx context.Context, prop *properties.Property, q listing
 func (s *Service) Get(ctx context.Context, prop *properties.Property, rawID string) (*Document, error) {
 	id, err := uuid.Parse(rawID)
 	if err != nil || len(rawID) != 36 {
-		return nil, apierror.NotFound("Document not found.")
+		return nil, fault.NotFound("Document not found.")
 	}
 	d, err := s.store.ByID(ctx, prop.ID, id)
 	if errors.Is(err, errNotFound) {
-		return nil, apierror.NotFound("Document not found.")
+		return nil, fault.NotFound("Document not found.")
 	}
 	return d, err
 }
@@ -276,7 +276,7 @@ func (s *Service) Update(ctx context.Context, prop *properties.Property, d *Docu
 	})
 	if err != nil {
 		if errors.Is(err, errNotFound) {
-			return nil, apierror.NotFound("Document not found.")
+			return nil, fault.NotFound("Document not found.")
 		}
 		return nil, err
 	}
@@ -295,7 +295,7 @@ func (s *Service) Delete(ctx context.Context, prop *properties.Property, d *Docu
 	})
 	if err != nil {
 		if errors.Is(err, errNotFound) {
-			return apierror.NotFound("Document not found.")
+			return fault.NotFound("Document not found.")
 		}
 		return err
 	}
@@ -319,7 +319,7 @@ func (s *Service) Open(ctx context.Context, d *Document, offset, length int64) (
 		// The row outlived its blob only if the blob was removed by hand
 		// or a delete is in progress.
 		s.log.Warn("documents: a document has no blob", "id", d.ID, "storage", s.storage.String())
-		return nil, apierror.NotFound("Document not found.")
+		return nil, fault.NotFound("Document not found.")
 	}
 	if err != nil {
 		s.log.Error("documents: storage failed during a download", "storage", s.storage.String(), "error", err)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/properties"
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/period"
@@ -45,7 +45,7 @@ func (s *Service) TenantDocument(ctx context.Context, prop *properties.Property,
 		return nil, err
 	}
 	if !visibleTo(d, c, period.DateOf(s.clock.Now())) {
-		return nil, apierror.NotFound("Document not found.")
+		return nil, fault.NotFound("Document not found.")
 	}
 	return d, nil
 }

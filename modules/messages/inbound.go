@@ -11,7 +11,6 @@ import (
 	"html"
 	"io"
 	"mime"
-	"net/http"
 	"regexp"
 	"strings"
 	"time"
@@ -24,9 +23,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/documents"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 )
 
@@ -37,16 +36,16 @@ const InboundPath = "/messages/inbound"
 const InboundSecretHeader = "X-Inbound-Secret"
 
 func errMalformed(why string) error {
-	return apierror.New(http.StatusBadRequest, "malformed_mail", "The body is not a well-formed RFC 5322 message: "+why)
+	return fault.New(fault.KindInvalid, "malformed_mail", "The body is not a well-formed RFC 5322 message: "+why)
 }
 
 func errNoThread() error {
-	return apierror.New(http.StatusNotFound, "thread_not_found",
+	return fault.New(fault.KindNotFound, "thread_not_found",
 		"No recipient of the mail (To, Cc, Delivered-To, X-Original-To) is the reply address of a thread.")
 }
 
 func (h *Handler) inboundTooLarge() error {
-	return apierror.New(http.StatusRequestEntityTooLarge, "payload_too_large",
+	return fault.New(fault.KindTooLarge, "payload_too_large",
 		fmt.Sprintf("The mail is larger than the limit of %d bytes.", h.cfg.InboundMaxSize))
 }
 
@@ -55,7 +54,7 @@ func (h *Handler) inboundTooLarge() error {
 // the route did not exist; wrong or missing secret: 401.
 func (h *Handler) inbound(c *fiber.Ctx) error {
 	if h.cfg.InboundSecret == "" {
-		return refuse(c, apierror.NotFound("Not found."))
+		return refuse(c, fault.NotFound("Not found."))
 	}
 	want := sha256.Sum256([]byte(h.cfg.InboundSecret))
 	got := sha256.Sum256([]byte(c.Get(InboundSecretHeader)))
@@ -64,7 +63,7 @@ func (h *Handler) inbound(c *fiber.Ctx) error {
 	}
 	mt, _, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
 	if err != nil || mt != "message/rfc822" {
-		return refuse(c, apierror.New(http.StatusUnsupportedMediaType, "unsupported_type", "The body must be a mail with Content-Type message/rfc822."))
+		return refuse(c, fault.New(fault.KindUnsupported, "unsupported_type", "The body must be a mail with Content-Type message/rfc822."))
 	}
 	if n := c.Request().Header.ContentLength(); int64(n) > h.cfg.InboundMaxSize {
 		return refuse(c, h.inboundTooLarge())
@@ -78,7 +77,7 @@ func (h *Handler) inbound(c *fiber.Ctx) error {
 		return h.inboundTooLarge()
 	}
 	if err != nil {
-		return apierror.Validation("The request body could not be read to its end.")
+		return fault.Validation("The request body could not be read to its end.")
 	}
 	m, created, err := h.svc.Inbound(httpserver.Context(c), raw)
 	if err != nil {
@@ -189,14 +188,14 @@ func (s *Service) parse(raw []byte) (*parsedMail, error) {
 		}
 		if name != "" {
 			if len(p.files) == MaxAttachments {
-				return nil, apierror.Validation(fmt.Sprintf("attachments: the mail has more than %d", MaxAttachments))
+				return nil, fault.Validation(fmt.Sprintf("attachments: the mail has more than %d", MaxAttachments))
 			}
 			data, err := io.ReadAll(io.LimitReader(part.Body, maxFile+1))
 			if err != nil {
 				return nil, errMalformed(err.Error())
 			}
 			if int64(len(data)) > maxFile {
-				return nil, apierror.New(http.StatusRequestEntityTooLarge, "payload_too_large",
+				return nil, fault.New(fault.KindTooLarge, "payload_too_large",
 					fmt.Sprintf("The attachment %q is larger than the limit of %d bytes.", name, maxFile))
 			}
 			p.files = append(p.files, inboundFile{name: name, data: data})

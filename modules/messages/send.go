@@ -13,9 +13,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/mail"
 )
@@ -125,7 +125,7 @@ func (s *Service) send(ctx context.Context, to sender, m *Message, t *Thread) er
 	for _, f := range files {
 		r, err := s.files.Open(ctx, f)
 		if err != nil {
-			if e, ok := apierror.As(err); ok && e.Status == 404 {
+			if fault.Is(err, fault.KindNotFound) {
 				return errGone
 			}
 			return err

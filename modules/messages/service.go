@@ -19,10 +19,10 @@ import (
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/listing"
 )
@@ -63,7 +63,7 @@ func NewService(p ServiceParams) *Service {
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
-func errNotFound() error { return apierror.NotFound("Message not found.") }
+func errNotFound() error { return fault.NotFound("Message not found.") }
 
 var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
@@ -145,7 +145,7 @@ func (s *Service) resolve(ctx context.Context, p auth.Principal, prop *propertie
 			return r, validationFor("contract_id", err)
 		}
 		if c.PropertyID != prop.ID {
-			return r, apierror.Validation("contract_id: must be a contract of this property")
+			return r, fault.Validation("contract_id: must be a contract of this property")
 		}
 		r.contractID, r.contragentID = &c.ID, c.TenantID
 	default:
@@ -154,7 +154,7 @@ func (s *Service) resolve(ctx context.Context, p auth.Principal, prop *propertie
 			return r, validationFor("contragent_id", err)
 		}
 		if cg.WorkspaceID != prop.WorkspaceID {
-			return r, apierror.Validation("contragent_id: must be a contragent of the property's workspace")
+			return r, fault.Validation("contragent_id: must be a contragent of the property's workspace")
 		}
 		r.contragentID = cg.ID
 	}
@@ -165,7 +165,7 @@ func (s *Service) resolve(ctx context.Context, p auth.Principal, prop *propertie
 		}
 		r.email = strings.TrimSpace(cg.Email)
 		if r.email == "" {
-			return r, apierror.Validation("channel: the contragent has no email address; set it first (PUT /contragents/{id})")
+			return r, fault.Validation("channel: the contragent has no email address; set it first (PUT /contragents/{id})")
 		}
 	}
 	return r, nil
@@ -174,8 +174,8 @@ func (s *Service) resolve(ctx context.Context, p auth.Principal, prop *propertie
 // validationFor turns a 404 of a referenced record into a 400 naming the
 // field; other errors pass.
 func validationFor(field string, err error) error {
-	if e, ok := apierror.As(err); ok && (e.Status == 404 || e.Status == 403) {
-		return apierror.Validation(field + ": must be the id of a record of this workspace")
+	if fault.Is(err, fault.KindNotFound) || fault.Is(err, fault.KindForbidden) {
+		return fault.Validation(field + ": must be the id of a record of this workspace")
 	}
 	return err
 }
@@ -191,14 +191,14 @@ func (s *Service) checkAttachments(ctx context.Context, db bun.IDB, propertyID u
 		return err
 	}
 	if len(files) != len(ids) {
-		return apierror.Validation("attachments: each must be the id of a document of this property")
+		return fault.Validation("attachments: each must be the id of a document of this property")
 	}
 	var total int64
 	for _, f := range files {
 		total += f.Size
 	}
 	if email && total > s.cfg.MaxAttachmentsSize {
-		return apierror.Validation(fmt.Sprintf("attachments: together larger than %d bytes, the limit of an email", s.cfg.MaxAttachmentsSize))
+		return fault.Validation(fmt.Sprintf("attachments: together larger than %d bytes, the limit of an email", s.cfg.MaxAttachmentsSize))
 	}
 	return nil
 }
@@ -212,7 +212,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, prop *properties
 		return nil, err
 	}
 	if in.Channel != nil && *in.Channel == Portal && r.contractID == nil {
-		return nil, apierror.Validation("channel: portal messages need a contract_id (the tenant reads them with their contract)")
+		return nil, fault.Validation("channel: portal messages need a contract_id (the tenant reads them with their contract)")
 	}
 	email := in.Channel != nil && *in.Channel == Email
 	if err := s.checkAttachments(ctx, s.db, prop.ID, in.Attachments, email); err != nil {

@@ -10,8 +10,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -173,7 +173,7 @@ func listOfProperty(ctx context.Context, db bun.IDB, propertyID uuid.UUID, q lis
 		if v := q.Get(f); v != "" {
 			id, err := uuid.Parse(v)
 			if err != nil {
-				return nil, listing.Result{}, apierror.Validation(f + ": must be a UUID")
+				return nil, listing.Result{}, fault.Validation(f + ": must be a UUID")
 			}
 			sel = sel.Where("? = ?", bun.Ident(f), id)
 		}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/properties"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/validate"
@@ -76,7 +76,7 @@ func (h *Handler) tenantCreate(c *fiber.Ctx) error {
 	details := validate.Struct(&req)
 	subject, body := checkText(req.Subject, req.Body, false, &details)
 	if len(details) > 0 {
-		return apierror.Validation(details...)
+		return fault.Validation(details...)
 	}
 	m, err := h.svc.TenantPost(httpserver.Context(c), auth.Current(c).UserID, ct, prop, subject, body)
 	if err != nil {

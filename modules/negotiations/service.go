@@ -23,11 +23,11 @@ import (
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/proposals"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/mail"
@@ -113,14 +113,14 @@ func NewService(p ServiceParams) *Service {
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
-func errNotFound() error { return apierror.NotFound("Negotiation not found.") }
+func errNotFound() error { return fault.NotFound("Negotiation not found.") }
 
 func errStale(current int) error {
-	return apierror.Conflict("stale_round", fmt.Sprintf("The negotiation is at round %d; read it again and answer that round.", current))
+	return fault.Conflict("stale_round", fmt.Sprintf("The negotiation is at round %d; read it again and answer that round.", current))
 }
 
 func errNotOpen(status string) error {
-	return apierror.Conflict("not_open", "The negotiation is "+status+"; it takes no more offers.")
+	return fault.Conflict("not_open", "The negotiation is "+status+"; it takes no more offers.")
 }
 
 // Token is the applicant's link token: the negotiation id and its HMAC
@@ -229,7 +229,7 @@ func (s *Service) checkOffer(ctx context.Context, db bun.IDB, prop *properties.P
 	}
 	if terms == nil {
 		details = append(details, "terms: is required")
-		return "", "", apierror.Validation(details...)
+		return "", "", fault.Validation(details...)
 	}
 	raw := make([]contracts.Term, len(*terms))
 	for i, t := range *terms {
@@ -241,7 +241,7 @@ func (s *Service) checkOffer(ctx context.Context, db bun.IDB, prop *properties.P
 	}
 	details = append(details, more...)
 	if len(details) > 0 {
-		return "", "", apierror.Validation(details...)
+		return "", "", fault.Validation(details...)
 	}
 	if normal == nil {
 		normal = []contracts.Term{}
@@ -290,12 +290,12 @@ func defaultTerms(pr *proposals.Proposal, a *proposals.Application) []termInput 
 // landlord's first offer (round 1), and mails the applicant their link.
 func (s *Service) Open(ctx context.Context, prop *properties.Property, in *OpenInput) (*Negotiation, []Round, error) {
 	if in.ApplicationID == nil {
-		return nil, nil, apierror.Validation("application_id: is required")
+		return nil, nil, fault.Validation("application_id: is required")
 	}
 	days := s.cfg.ExpiresDays
 	if in.ExpiresInDays != nil {
 		if *in.ExpiresInDays < 1 || *in.ExpiresInDays > MaxExpiresDays {
-			return nil, nil, apierror.Validation(fmt.Sprintf("expires_in_days: must be from 1 to %d", MaxExpiresDays))
+			return nil, nil, fault.Validation(fmt.Sprintf("expires_in_days: must be from 1 to %d", MaxExpiresDays))
 		}
 		days = *in.ExpiresInDays
 	}
@@ -305,12 +305,12 @@ func (s *Service) Open(ctx context.Context, prop *properties.Property, in *OpenI
 		a, pr, err := s.proposals.Application(ctx, tx, prop, *in.ApplicationID)
 		if err != nil {
 			if errors.Is(err, proposals.ErrNoApplication) {
-				return apierror.Validation("application_id: no such application of this property")
+				return fault.Validation("application_id: no such application of this property")
 			}
 			return err
 		}
 		if a.Status != proposals.Shortlisted {
-			return apierror.Conflict("not_shortlisted", "Shortlist the application before negotiating with it.")
+			return fault.Conflict("not_shortlisted", "Shortlist the application before negotiating with it.")
 		}
 		terms := in.Terms
 		if terms == nil {
@@ -330,7 +330,7 @@ func (s *Service) Open(ctx context.Context, prop *properties.Property, in *OpenI
 			Status: Open, CurrentRound: 1, ExpiresAt: now.AddDate(0, 0, days), CreatedAt: now, UpdatedAt: now}
 		if err := insertNegotiation(ctx, tx, n); err != nil {
 			if database.IsUniqueViolation(err) {
-				return apierror.Conflict("negotiation_exists", "This application has a negotiation already.")
+				return fault.Conflict("negotiation_exists", "This application has a negotiation already.")
 			}
 			return fmt.Errorf("insert negotiation: %w", err)
 		}
@@ -374,7 +374,7 @@ func (s *Service) writable(n *Negotiation) error {
 // offer.
 func (s *Service) Offer(ctx context.Context, prop *properties.Property, id uuid.UUID, side string, in *OfferInput) (*Negotiation, []Round, error) {
 	if in.Round == nil {
-		return nil, nil, apierror.Validation("round: is required")
+		return nil, nil, fault.Validation("round: is required")
 	}
 	var n *Negotiation
 	var rs []Round
@@ -432,7 +432,7 @@ func (s *Service) Offer(ctx context.Context, prop *properties.Property, id uuid.
 // one; both sides on one round make the negotiation agreed.
 func (s *Service) Accept(ctx context.Context, id uuid.UUID, side string, round *int) (*Negotiation, []Round, error) {
 	if round == nil {
-		return nil, nil, apierror.Validation("round: is required")
+		return nil, nil, fault.Validation("round: is required")
 	}
 	var n *Negotiation
 	var rs []Round
@@ -542,7 +542,7 @@ func (s *Service) Contract(ctx context.Context, prop *properties.Property, rawID
 			return err
 		}
 		if n.Status != Agreed || n.AgreedRound == nil {
-			return apierror.Conflict("not_agreed", "Only an agreed negotiation becomes a contract.")
+			return fault.Conflict("not_agreed", "Only an agreed negotiation becomes a contract.")
 		}
 		r, err := roundOf(ctx, tx, n.ID, *n.AgreedRound)
 		if err != nil {

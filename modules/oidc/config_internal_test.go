@@ -3,10 +3,11 @@ package oidc
 import (
 	"os"
 
-	"github.com/propman/propman/platform/config"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/propman/propman/platform/config"
 )
 
 func TestConfigRefusesWhatWouldFailLater(t *testing.T) {

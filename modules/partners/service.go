@@ -15,10 +15,10 @@ import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/billing"
 	"github.com/propman/propman/modules/translations"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/mail"
 )
@@ -107,17 +107,17 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, email string) (*
 	if email != "" {
 		email = accounts.NormalizeEmail(email)
 		if !accounts.ValidEmail(email) {
-			return nil, apierror.Validation("email: must be a valid email address")
+			return nil, fault.Validation("email: must be a valid email address")
 		}
 		if email == me.Email {
-			return nil, apierror.Conflict("self_referral", "You cannot invite yourself.")
+			return nil, fault.Conflict("self_referral", "You cannot invite yourself.")
 		}
 		taken, err := s.users.EmailTaken(ctx, email)
 		if err != nil {
 			return nil, err
 		}
 		if taken {
-			return nil, apierror.Conflict("already_registered", "This email has an account already.")
+			return nil, fault.Conflict("already_registered", "This email has an account already.")
 		}
 		inv.Email = &email
 	}
@@ -133,7 +133,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, email string) (*
 			return err
 		}
 		if waiting >= s.cfg.Limit {
-			return apierror.Conflict("too_many_invitations", fmt.Sprintf("At most %d invitations may wait to be used.", s.cfg.Limit))
+			return fault.Conflict("too_many_invitations", fmt.Sprintf("At most %d invitations may wait to be used.", s.cfg.Limit))
 		}
 		if inv.Email != nil {
 			dup, err := s.store.invitedAlready(ctx, tx, p.WorkspaceID, *inv.Email)
@@ -141,7 +141,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, email string) (*
 				return err
 			}
 			if dup {
-				return apierror.Conflict("already_invited", "This email has an invitation waiting already.")
+				return fault.Conflict("already_invited", "This email has an invitation waiting already.")
 			}
 		}
 		return s.store.insert(ctx, tx, inv)

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/propman/propman/modules/properties"
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/period"
 )
@@ -32,7 +32,7 @@ func LateFeesKind(s *Service, props *properties.Service) jobs.Kind {
 		}
 		err = props.EachActive(ctx, run.WorkspaceID, func(prop *properties.Property) error {
 			res, err := s.RefreshOn(ctx, prop, today)
-			var refused *apierror.Error
+			var refused *fault.Error
 			if errors.As(err, &refused) && refused.Code == codeNotAllowed {
 				// The landlord has to change the contract; trying the run
 				// again would not help.

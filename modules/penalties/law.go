@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"net/http"
 	"sort"
 	"strings"
 
@@ -12,8 +11,8 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/config"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -163,7 +162,7 @@ func (s *Service) rules(ctx context.Context, country string, fees map[uuid.UUID]
 // law of the property's country does not allow: one detail per contract.
 func errNotAllowed(details []string) error {
 	sort.Strings(details)
-	e := apierror.New(http.StatusUnprocessableEntity, codeNotAllowed,
+	e := fault.New(fault.KindUnprocessable, codeNotAllowed,
 		"The law of the property's country does not allow this late fee; nothing was charged.")
 	e.Details = details
 	return e

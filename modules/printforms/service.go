@@ -20,9 +20,9 @@ import (
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/reference"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/period"
 )
 
@@ -102,7 +102,7 @@ func NewService(p ServiceParams) *Service {
 
 // errLocale is the 400 of a ?locale= that is not an active language.
 func errLocale() error {
-	return apierror.Validation("locale: must be the code of an active language (GET /api/v1/languages)")
+	return fault.Validation("locale: must be the code of an active language (GET /api/v1/languages)")
 }
 
 // Locale is the form's locale: the query's when given (400 unless it is an

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/propman/propman/modules/contracts"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/period"
 )
 
@@ -90,7 +90,7 @@ func (s *Service) TerminationJob(ctx context.Context, p auth.Principal, rawID, l
 		return nil, err
 	}
 	if c.Status != contracts.Terminated {
-		return nil, apierror.Conflict("not_terminated", "The contract was not terminated: there is no termination letter.")
+		return nil, fault.Conflict("not_terminated", "The contract was not terminated: there is no termination letter.")
 	}
 	owner, err := s.accounts.User(ctx, c.OwnerID)
 	if err != nil {

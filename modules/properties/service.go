@@ -16,10 +16,10 @@ import (
 
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
 )
@@ -27,7 +27,7 @@ import (
 // Dependent is a module that keeps records under a property. The properties
 // module does not know those records; it asks every Dependent, inside the
 // transaction that deletes the property, to refuse the deletion (return an
-// *apierror.Error such as 409 has_charges) or to delete its own rows.
+// *fault.Error such as 409 has_charges) or to delete its own rows.
 type Dependent interface {
 	PropertyDeleting(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error
 }
@@ -40,7 +40,7 @@ func ProvideDependent(constructor any) fx.Option {
 // Limit is a module that bounds how many active properties a workspace may
 // have (the billing module's plans). It is asked in the transaction that
 // adds a property or brings one back into use, with every query through
-// tx, and refuses with an *apierror.Error (402 plan_limit).
+// tx, and refuses with an *fault.Error (402 plan_limit).
 type Limit interface {
 	PropertyAdding(ctx context.Context, tx bun.Tx, workspaceID int64) error
 }
@@ -110,7 +110,7 @@ func (s *Service) Get(ctx context.Context, p *auth.Principal, rawID string) (*Pr
 		return nil, err
 	}
 	if !found {
-		return nil, apierror.NotFound("Property not found.")
+		return nil, fault.NotFound("Property not found.")
 	}
 	if rec.WorkspaceID != p.WorkspaceID && !p.IsAdmin() {
 		return nil, auth.Refuse(ctx, *p, "This property belongs to another user.", "Property not found.")
@@ -135,7 +135,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, in Input) (*Prop
 		missing = append(missing, "country_code: is required")
 	}
 	if len(missing) > 0 {
-		return nil, apierror.Validation(missing...)
+		return nil, fault.Validation(missing...)
 	}
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -248,7 +248,7 @@ func (s *Service) adding(ctx context.Context, tx bun.Tx, workspaceID int64) erro
 // ErrArchived is the 409 a module answers when a record cannot be added to
 // an archived property.
 func ErrArchived() error {
-	return apierror.Conflict("property_archived", "property_id: the property is archived; unarchive it first.")
+	return fault.Conflict("property_archived", "property_id: the property is archived; unarchive it first.")
 }
 
 // Delete removes the property with the raw id, after every Dependent has
@@ -274,11 +274,11 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, rawID string) er
 	})
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return apierror.NotFound("Property not found.")
+		return fault.NotFound("Property not found.")
 	case database.IsForeignKeyViolation(err):
 		// A record that no Dependent knows of (its module may be disabled)
 		// still refers to the property; the schema keeps it.
-		return apierror.Conflict("has_dependents", "Records under this property prevent its deletion.")
+		return fault.Conflict("has_dependents", "Records under this property prevent its deletion.")
 	}
 	return err
 }
@@ -337,7 +337,7 @@ func (s *Service) apply(prop *Property, in Input) error {
 		}
 	}
 	if len(details) > 0 {
-		return apierror.Validation(details...)
+		return fault.Validation(details...)
 	}
 	return nil
 }

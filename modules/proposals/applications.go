@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"net/http"
 	"regexp"
 	"strings"
 	"time"
@@ -23,8 +22,8 @@ import (
 
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/mail"
@@ -77,7 +76,7 @@ const appliedMessage = "If the address is right, a 6-digit code is on its way; c
 // errInvalidCode is every refusal of a code: wrong, expired, used, too
 // many tries, unknown application.
 func errInvalidCode() error {
-	return apierror.New(http.StatusBadRequest, "invalid_code", "The code is wrong, expired or used; apply again for a new one.")
+	return fault.New(fault.KindInvalid, "invalid_code", "The code is wrong, expired or used; apply again for a new one.")
 }
 
 func (s *Service) codeHash(id uuid.UUID, code string) string {
@@ -176,7 +175,7 @@ func (s *Service) languageOf(header string) (string, bool) {
 func (s *Service) Apply(ctx context.Context, slug, ip, acceptLanguage string, in *ApplyInput) (*Applied, error) {
 	a, details := s.check(in, acceptLanguage)
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	var pr *Proposal
 	if validSlug(slug) {
@@ -205,7 +204,7 @@ func (s *Service) Apply(ctx context.Context, slug, ip, acceptLanguage string, in
 		if _, wait, err := s.limiter.Take(ctx, ratelimit.Rule{Bucket: "proposals:apply-ip:" + ip, Limit: s.cfg.IPPerHour, Window: time.Hour}); err != nil {
 			return nil, err
 		} else if wait > 0 {
-			return nil, apierror.RateLimited(ratelimit.Seconds(wait))
+			return nil, fault.TooManyRequests(ratelimit.Seconds(wait))
 		}
 	}
 	hit, wait, err := s.limiter.Take(ctx,
@@ -215,7 +214,7 @@ func (s *Service) Apply(ctx context.Context, slug, ip, acceptLanguage string, in
 		return nil, err
 	}
 	if wait > 0 {
-		return nil, apierror.RateLimited(ratelimit.Seconds(wait))
+		return nil, fault.TooManyRequests(ratelimit.Seconds(wait))
 	}
 	code, err := newCode()
 	if err != nil {
@@ -233,7 +232,7 @@ func (s *Service) Apply(ctx context.Context, slug, ip, acceptLanguage string, in
 		if rerr := s.limiter.Release(context.WithoutCancel(ctx), hit); rerr != nil {
 			s.log.ErrorContext(ctx, "release application throttle", "error", rerr)
 		}
-		return nil, apierror.Unavailable("The code could not be sent; try again later.")
+		return nil, fault.Unavailable("The code could not be sent; try again later.")
 	}
 	if err := s.store.insertApplication(ctx, s.db, a); err != nil {
 		return nil, err
@@ -320,7 +319,7 @@ func (s *Service) Applications(ctx context.Context, prop *properties.Property, r
 var ErrNoApplication = errors.New("application not found")
 
 func errNoApplication() error {
-	return apierror.NotFound("Application not found.").Because(ErrNoApplication)
+	return fault.NotFound("Application not found.").Because(ErrNoApplication)
 }
 
 // Application returns, through db, the property's confirmed application

@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 )
 
@@ -78,7 +78,7 @@ func validSlug(s string) bool {
 	return true
 }
 
-func errNoPage() error { return apierror.NotFound("Proposal not found.") }
+func errNoPage() error { return fault.NotFound("Proposal not found.") }
 
 // cached returns the page of slug when this instance holds it: found
 // reports whether it knows the answer (hit), ok whether that is a page.

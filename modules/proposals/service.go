@@ -20,11 +20,11 @@ import (
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/mail"
@@ -129,9 +129,9 @@ func NewService(p ServiceParams) *Service {
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
-func errNotFound() error { return apierror.NotFound("Proposal not found.") }
+func errNotFound() error { return fault.NotFound("Proposal not found.") }
 
-func errState(code, msg string) error { return apierror.Conflict(code, msg) }
+func errState(code, msg string) error { return fault.Conflict(code, msg) }
 
 // Property returns the property of the route when p may act on it (403 for
 // another workspace's, as its own routes answer).
@@ -323,7 +323,7 @@ func (s *Service) Create(ctx context.Context, prop *properties.Property, in *Inp
 		return nil, err
 	}
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		if err := s.store.insertProposal(ctx, tx, pr); err != nil {
@@ -354,7 +354,7 @@ func (s *Service) Update(ctx context.Context, prop *properties.Property, rawID s
 			return err
 		}
 		if len(details) > 0 {
-			return apierror.Validation(details...)
+			return fault.Validation(details...)
 		}
 		pr.UpdatedAt = s.now()
 		if err := s.store.updateProposal(ctx, tx, pr); err != nil {

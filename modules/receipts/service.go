@@ -11,10 +11,10 @@ import (
 
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/properties"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 )
 
@@ -101,7 +101,7 @@ func (s *Service) PaymentReversed(ctx context.Context, tx bun.IDB, p *payments.P
 // another module: test it with errors.Is.
 var ErrNotFound = errors.New("receipt not found")
 
-func errNoReceipt() error { return apierror.NotFound("Receipt not found.").Because(ErrNotFound) }
+func errNoReceipt() error { return fault.NotFound("Receipt not found.").Because(ErrNotFound) }
 
 // Authorize returns the receipt with the raw id when who may see it (the
 // owner, or an admin): 404 for a malformed or unknown id, 403 for another

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -14,8 +13,8 @@ import (
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 )
 
 // Bounds of an upload: at most maxUploadPhotos photos per form, the whole
@@ -37,7 +36,7 @@ type Upload struct {
 // errNotImage is the answer to a photo whose bytes are not an image,
 // whatever its name or the type the client gave.
 func errNotImage(part string) error {
-	return apierror.New(http.StatusUnsupportedMediaType, "not_an_image",
+	return fault.New(fault.KindUnsupported, "not_an_image",
 		part+": the file's content is not an image (PNG, JPEG or WebP).")
 }
 
@@ -54,7 +53,7 @@ func (s *Service) PutFile(ctx context.Context, part, name string, r io.Reader) (
 	if !image && (part != "invoice" || b.ContentType != "application/pdf") {
 		s.files.Discard(b)
 		if part == "invoice" {
-			return nil, apierror.New(http.StatusUnsupportedMediaType, "unsupported_type", "invoice: the file's content is neither a PDF nor an image.")
+			return nil, fault.New(fault.KindUnsupported, "unsupported_type", "invoice: the file's content is neither a PDF nor an image.")
 		}
 		return nil, errNotImage(part)
 	}
@@ -98,7 +97,7 @@ func (s *Service) AddPhotos(ctx context.Context, userID int64, c *contracts.Cont
 		}
 	}()
 	if len(u.Photos) == 0 {
-		return nil, nil, apierror.Validation("photos: at least one image is required")
+		return nil, nil, fault.Validation("photos: at least one image is required")
 	}
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		var err error
@@ -107,12 +106,12 @@ func (s *Service) AddPhotos(ctx context.Context, userID int64, c *contracts.Cont
 			return err
 		}
 		if !slices.Contains(openStatuses, r.Status) {
-			return apierror.Conflict("invalid_transition", fmt.Sprintf("Photos can be added only to an open request; this one is %s.", r.Status))
+			return fault.Conflict("invalid_transition", fmt.Sprintf("Photos can be added only to an open request; this one is %s.", r.Status))
 		}
 		var photos []string
 		_ = json.Unmarshal([]byte(r.Photos), &photos)
 		if len(photos)+len(u.Photos) > maxPhotos {
-			return apierror.Validation(fmt.Sprintf("photos: a request holds at most %d photos; it has %d", maxPhotos, len(photos)))
+			return fault.Validation(fmt.Sprintf("photos: a request holds at most %d photos; it has %d", maxPhotos, len(photos)))
 		}
 		ids, err := s.insertPhotos(ctx, tx, r, userID, u.Photos)
 		if err != nil {
@@ -148,7 +147,7 @@ func (s *Service) ProviderFiles(ctx context.Context, token string, u *Upload) (v
 		}
 	}()
 	if len(u.Photos) == 0 && u.Invoice == nil {
-		return nil, apierror.Validation("photos: send photos, an invoice, or both")
+		return nil, fault.Validation("photos: send photos, an invoice, or both")
 	}
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		o, r, err := s.byToken(ctx, tx, token)
@@ -156,12 +155,12 @@ func (s *Service) ProviderFiles(ctx context.Context, token string, u *Upload) (v
 			return err
 		}
 		if o.Status != OrderAccepted {
-			return apierror.Conflict("invalid_transition", "Files can be sent only on an accepted work order that is not done yet.")
+			return fault.Conflict("invalid_transition", "Files can be sent only on an accepted work order that is not done yet.")
 		}
 		var photos []string
 		_ = json.Unmarshal([]byte(o.DonePhotos), &photos)
 		if len(photos)+len(u.Photos) > maxPhotos {
-			return apierror.Validation(fmt.Sprintf("photos: a work order holds at most %d photos; it has %d", maxPhotos, len(photos)))
+			return fault.Validation(fmt.Sprintf("photos: a work order holds at most %d photos; it has %d", maxPhotos, len(photos)))
 		}
 		ids, err := s.insertPhotos(ctx, tx, r, o.CreatedBy, u.Photos)
 		if err != nil {

@@ -15,9 +15,9 @@ import (
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -49,7 +49,7 @@ var tenantCategories = map[string][]string{
 	"FR": {"plumbing", "heating", "electrical", "appliance", "windows_doors"},
 }
 
-func errRecharge(code, msg string) error { return apierror.Conflict(code, msg) }
+func errRecharge(code, msg string) error { return fault.Conflict(code, msg) }
 
 // Recharged is what Recharge charged and why.
 type Recharged struct {
@@ -67,7 +67,7 @@ type Recharged struct {
 func (s *Service) Recharge(ctx context.Context, prop *properties.Property, rawID string, due period.Date) (*Request, *WorkOrder, *Recharged, error) {
 	today := period.DateOf(s.now())
 	if due.Before(today) {
-		return nil, nil, nil, apierror.Validation("due_date: must not be before today")
+		return nil, nil, nil, fault.Validation("due_date: must not be before today")
 	}
 	var out *Request
 	var order *WorkOrder

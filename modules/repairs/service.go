@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"html"
 	"log/slog"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -32,10 +31,10 @@ import (
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/modules/workspaces"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/mail"
 	"github.com/propman/propman/platform/money"
@@ -95,16 +94,16 @@ func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Mic
 
 func (s *Service) words(locale string) wording { return wording{dicts: s.dicts, locale: locale} }
 
-func errNotFound() error { return apierror.NotFound("Repair request not found.") }
+func errNotFound() error { return fault.NotFound("Repair request not found.") }
 
 // errNoOrder is the one answer for a provider's token that is unknown or
 // expired: the page is no oracle of which.
 func errNoOrder() error {
-	return apierror.New(http.StatusNotFound, "work_order_not_found", "This work order does not exist or its link has expired.")
+	return fault.New(fault.KindNotFound, "work_order_not_found", "This work order does not exist or its link has expired.")
 }
 
 func errTransition(what, from, to string) error {
-	return apierror.Conflict("invalid_transition", fmt.Sprintf("A %s that is %s cannot become %s.", what, from, to))
+	return fault.Conflict("invalid_transition", fmt.Sprintf("A %s that is %s cannot become %s.", what, from, to))
 }
 
 func hashToken(token string) string {
@@ -175,7 +174,7 @@ func (s *Service) create(ctx context.Context, userID int64, source string, prop 
 			}
 		}
 		if len(details) > 0 {
-			return apierror.Validation(details...)
+			return fault.Validation(details...)
 		}
 		if err := s.store.insertRequest(ctx, tx, r); err != nil {
 			return err
@@ -362,9 +361,8 @@ func (s *Service) Transition(ctx context.Context, prop *properties.Property, raw
 func (s *Service) Order(ctx context.Context, p auth.Principal, prop *properties.Property, rawID, rawProvider string) (*Request, *WorkOrder, error) {
 	provider, err := s.contragents.Get(ctx, &p, rawProvider)
 	if err != nil {
-		var ae *apierror.Error
-		if errors.As(err, &ae) && (ae.Status == http.StatusNotFound || ae.Status == http.StatusForbidden) {
-			return nil, nil, apierror.Validation("provider_id: must be a contragent of this workspace")
+		if fault.Is(err, fault.KindNotFound) || fault.Is(err, fault.KindForbidden) {
+			return nil, nil, fault.Validation("provider_id: must be a contragent of this workspace")
 		}
 		return nil, nil, err
 	}
@@ -377,7 +375,7 @@ func (s *Service) Order(ctx context.Context, p auth.Principal, prop *properties.
 		details = append(details, "provider_id: the provider has no email address to send the work order to")
 	}
 	if len(details) > 0 {
-		return nil, nil, apierror.Validation(details...)
+		return nil, nil, fault.Validation(details...)
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
@@ -445,7 +443,7 @@ func (s *Service) Order(ctx context.Context, p auth.Principal, prop *properties.
 		if uerr := database.RunInTx(context.WithoutCancel(ctx), s.db, undo); uerr != nil {
 			return nil, nil, uerr
 		}
-		return nil, nil, apierror.Unavailable("The work order mail could not be sent; the request stays triaged. Try again later.")
+		return nil, nil, fault.Unavailable("The work order mail could not be sent; the request stays triaged. Try again later.")
 	}
 	// The tenant hears of the order only once the provider has it: a
 	// message cannot be taken back with an order whose mail failed.
@@ -609,7 +607,7 @@ func (s *Service) Act(ctx context.Context, token string, a ProviderAction) (*Pro
 			cols = append(cols, "note")
 		case "slots":
 			if o.Status != OrderAccepted || r.Status != Ordered {
-				return apierror.Conflict("invalid_transition", "Times can be offered only on an accepted work order whose visit is not booked yet.")
+				return fault.Conflict("invalid_transition", "Times can be offered only on an accepted work order whose visit is not booked yet.")
 			}
 			var bad []string
 			for i, sl := range a.Slots {
@@ -618,7 +616,7 @@ func (s *Service) Act(ctx context.Context, token string, a ProviderAction) (*Pro
 				}
 			}
 			if len(bad) > 0 {
-				return apierror.Validation(bad...)
+				return fault.Validation(bad...)
 			}
 			b, _ := json.Marshal(a.Slots)
 			o.Slots = string(b)
@@ -634,7 +632,7 @@ func (s *Service) Act(ctx context.Context, token string, a ProviderAction) (*Pro
 			vars = append(vars, "slots", strings.Join(list, "\n"))
 		case "done":
 			if o.Status != OrderAccepted || r.Status != Scheduled {
-				return apierror.Conflict("invalid_transition", "Only an accepted work order whose visit is booked can be marked done.")
+				return fault.Conflict("invalid_transition", "Only an accepted work order whose visit is booked can be marked done.")
 			}
 			o.Status, o.Note, reqTo = OrderDone, a.Note, Done
 			cols = append(cols, "note", "invoice_minor", "invoice_vat_minor", "bill_id")
@@ -657,7 +655,7 @@ func (s *Service) Act(ctx context.Context, token string, a ProviderAction) (*Pro
 				o.BillID = &b.ID
 			}
 		default:
-			return apierror.NotFound("Not found.")
+			return fault.NotFound("Not found.")
 		}
 		o.UpdatedAt = now
 		if ok, err := s.store.moveOrder(ctx, tx, o, from, cols...); err != nil || !ok {
@@ -738,11 +736,11 @@ func (s *Service) PickSlot(ctx context.Context, c *contracts.Contract, rawID str
 		_ = json.Unmarshal([]byte(o.Slots), &slots)
 		i := slices.IndexFunc(slots, func(sl Slot) bool { return sl.Start.Equal(start) })
 		if i < 0 {
-			return apierror.Validation("start: must be the start of one of the times the provider offered")
+			return fault.Validation("start: must be the start of one of the times the provider offered")
 		}
 		now := s.now()
 		if !slots[i].Start.After(now) {
-			return apierror.Validation("start: this time has passed; ask the provider for another")
+			return fault.Validation("start: this time has passed; ask the provider for another")
 		}
 		before := toJSON(r, o, false)
 		r.Status, r.UpdatedAt = Scheduled, now

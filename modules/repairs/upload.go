@@ -11,8 +11,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 )
 
@@ -34,7 +34,7 @@ func (h *Handler) readUpload(c *fiber.Ctx, base context.Context, invoice bool) (
 	}
 	mt, params, perr := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
 	if perr != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		return nil, apierror.New(fiber.StatusUnsupportedMediaType, "unsupported_media_type",
+		return nil, fault.New(fault.KindUnsupported, "unsupported_media_type",
 			"The upload must be multipart/form-data with a boundary.")
 	}
 	putCtx, cancel := context.WithTimeout(base, uploadTime)
@@ -55,12 +55,12 @@ func (h *Handler) readUpload(c *fiber.Ctx, base context.Context, invoice bool) (
 			return u, formError(perr)
 		}
 		if parts == 2*maxUploadPhotos {
-			return u, apierror.Validation(fmt.Sprintf("the form has more than %d parts", 2*maxUploadPhotos))
+			return u, fault.Validation(fmt.Sprintf("the form has more than %d parts", 2*maxUploadPhotos))
 		}
 		switch name := part.FormName(); {
 		case name == "photos":
 			if len(u.Photos) == maxUploadPhotos {
-				return u, apierror.Validation(fmt.Sprintf("photos: at most %d per upload", maxUploadPhotos))
+				return u, fault.Validation(fmt.Sprintf("photos: at most %d per upload", maxUploadPhotos))
 			}
 			b, err := h.svc.PutFile(putCtx, "photos", part.FileName(), part)
 			if err != nil {
@@ -69,7 +69,7 @@ func (h *Handler) readUpload(c *fiber.Ctx, base context.Context, invoice bool) (
 			u.Photos = append(u.Photos, b)
 		case name == "invoice" && invoice:
 			if u.Invoice != nil {
-				return u, apierror.Validation("invoice: only one file")
+				return u, fault.Validation("invoice: only one file")
 			}
 			b, err := h.svc.PutFile(putCtx, "invoice", part.FileName(), part)
 			if err != nil {
@@ -89,10 +89,10 @@ func (h *Handler) readUpload(c *fiber.Ctx, base context.Context, invoice bool) (
 // formError is the answer to a body that broke off or outgrew the limit.
 func formError(err error) error {
 	if errors.Is(err, httpserver.ErrBodyTooLarge) {
-		return apierror.New(fiber.StatusRequestEntityTooLarge, "payload_too_large",
+		return fault.New(fault.KindTooLarge, "payload_too_large",
 			fmt.Sprintf("The upload is larger than the limit of %d bytes.", maxUpload))
 	}
-	return apierror.New(fiber.StatusBadRequest, "validation_failed", "The request body is not a well-formed multipart/form-data form.")
+	return fault.New(fault.KindInvalid, "validation_failed", "The request body is not a well-formed multipart/form-data form.")
 }
 
 func (h *Handler) tenantPhotos(c *fiber.Ctx) error {

@@ -2,8 +2,6 @@ package taxyear
 
 import (
 	"context"
-	"errors"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -18,6 +16,7 @@ import (
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -113,8 +112,7 @@ func (s *Service) Compute(ctx context.Context, p *auth.Principal, in Request) (*
 	var only *uuid.UUID
 	if in.PropertyID != "" {
 		prop, err := s.properties.Authorize(ctx, *p, in.PropertyID)
-		var apiErr *apierror.Error
-		if errors.As(err, &apiErr) && apiErr.Status == http.StatusForbidden || err == nil && prop.WorkspaceID != p.WorkspaceID {
+		if fault.Is(err, fault.KindForbidden) || err == nil && prop.WorkspaceID != p.WorkspaceID {
 			// Another workspace's property is not there for this one.
 			return nil, apierror.NotFound("Property not found.")
 		}

@@ -8,8 +8,8 @@ import (
 	"github.com/propman/propman/modules/payments"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/receipts"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/fault"
 )
 
 // portal is what this module answers the modules that serve a tenant their
@@ -61,4 +61,4 @@ func (p *portal) TenantReceipt(ctx context.Context, userID int64, rawContractID,
 	return t.As, nil
 }
 
-func errNoReceipt() error { return apierror.NotFound("Receipt not found.") }
+func errNoReceipt() error { return fault.NotFound("Receipt not found.") }

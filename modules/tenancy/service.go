@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"html"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -25,10 +24,10 @@ import (
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/modules/workspaces"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/mail"
 )
@@ -75,7 +74,7 @@ func (s *Service) Invite(ctx context.Context, p auth.Principal, rawContragent st
 	}
 	email := accounts.NormalizeEmail(c.Email)
 	if len(email) > 254 || !accounts.ValidEmail(email) {
-		return nil, apierror.Validation("email: must be a valid email address (the contragent has none on file)")
+		return nil, fault.Validation("email: must be a valid email address (the contragent has none on file)")
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
@@ -154,7 +153,7 @@ func (s *Service) send(ctx context.Context, name, landlord, locale string, inv *
 		"</p><p>" + say("tenancy.invitation.accept", html.EscapeString) + `<br><a href="` + html.EscapeString(link) + `">` +
 		html.EscapeString(link) + "</a></p><p>" + say("tenancy.invitation.validity", html.EscapeString) + "</p>"
 	if err := s.mailer.Send(ctx, mail.Message{To: inv.Email, Subject: say("tenancy.invitation.subject", plain), Text: text, HTML: htmlBody}); err != nil {
-		return apierror.Unavailable("The invitation mail could not be sent; nothing was saved. Try again later.")
+		return fault.Unavailable("The invitation mail could not be sent; nothing was saved. Try again later.")
 	}
 	return nil
 }
@@ -162,7 +161,7 @@ func (s *Service) send(ctx context.Context, name, landlord, locale string, inv *
 // errNoInvitation is the one answer for a token that is unknown, used,
 // revoked or expired: the accept route is no oracle of which.
 func errNoInvitation() error {
-	return apierror.New(http.StatusNotFound, "invitation_not_found", "This invitation does not exist, was used, was revoked or has expired.")
+	return fault.New(fault.KindNotFound, "invitation_not_found", "This invitation does not exist, was used, was revoked or has expired.")
 }
 
 // Accept links the signed-in user to the invitation's contragent, once:
@@ -187,7 +186,7 @@ func (s *Service) Accept(ctx context.Context, userID int64, token string) (*Invi
 			return errNoInvitation()
 		}
 		if !strings.EqualFold(inv.Email, u.Email) {
-			return apierror.New(http.StatusForbidden, "email_mismatch",
+			return fault.New(fault.KindForbidden, "email_mismatch",
 				"This invitation is for another email address: sign in with the account of the address it was sent to.")
 		}
 		// Single use: of two accepts at once, one changes the row.
@@ -270,4 +269,4 @@ func (s *Service) Contract(ctx context.Context, userID int64, rawID string) (*Te
 	return &Tenancy{Contract: c, Property: prop, As: as}, nil
 }
 
-func errNoContract() error { return apierror.NotFound("Contract not found.") }
+func errNoContract() error { return fault.NotFound("Contract not found.") }

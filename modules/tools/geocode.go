@@ -22,8 +22,8 @@ import (
 
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/modules/tools/cities"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/fault"
 )
 
 // Precision of an answer: the point of the address itself, or the
@@ -86,9 +86,9 @@ func CheckAddress(address string) (string, error) {
 	a := strings.Join(strings.Fields(address), " ")
 	switch n := utf8.RuneCountInString(a); {
 	case n == 0:
-		return "", apierror.New(http.StatusUnprocessableEntity, "invalid_address", "address: is required (a street address, or a city and its country)")
+		return "", fault.New(fault.KindUnprocessable, "invalid_address", "address: is required (a street address, or a city and its country)")
 	case n > maxAddress:
-		return "", apierror.New(http.StatusUnprocessableEntity, "invalid_address", fmt.Sprintf("address: at most %d characters", maxAddress))
+		return "", fault.New(fault.KindUnprocessable, "invalid_address", fmt.Sprintf("address: at most %d characters", maxAddress))
 	}
 	return a, nil
 }
@@ -129,7 +129,7 @@ func (g *Geocoder) Geocode(ctx context.Context, address, country string) (p Plac
 }
 
 func notFound() error {
-	return apierror.NotFound("No place found for this address.")
+	return fault.NotFound("No place found for this address.")
 }
 
 // cacheKey is the SHA-256 of the address as the provider would read it:
@@ -234,7 +234,7 @@ func (g *Geocoder) waitTurn(ctx context.Context) (int64, error) {
 		if ms, err = bookedWait(ctx, g.db); err != nil {
 			return 0, err
 		}
-		return 0, apierror.RateLimited(int(math.Ceil(float64(ms-g.cfg.GeocodeMaxWait.Milliseconds()) / 1000)))
+		return 0, fault.TooManyRequests(int(math.Ceil(float64(ms-g.cfg.GeocodeMaxWait.Milliseconds()) / 1000)))
 	}
 	if err != nil {
 		return 0, err
@@ -293,7 +293,7 @@ type providerPlace struct {
 }
 
 func providerError(msg string) error {
-	return apierror.New(http.StatusBadGateway, "provider_error", "The geocoding provider "+msg+"; try again later.")
+	return fault.New(fault.KindUpstream, "provider_error", "The geocoding provider "+msg+"; try again later.")
 }
 
 // ask sends one search to the provider.
@@ -398,7 +398,7 @@ func (g *Geocoder) offline(address, country string) (Place, error) {
 			}
 		}
 	}
-	return Place{}, apierror.NotFound("No city of that name in the offline data (no geocoding provider is configured, so only cities are found).")
+	return Place{}, fault.NotFound("No city of that name in the offline data (no geocoding provider is configured, so only cities are found).")
 }
 
 // candidates are the names a part of an address may hold: itself, and

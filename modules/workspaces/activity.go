@@ -6,8 +6,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 )
@@ -68,7 +68,7 @@ func (s *Service) userNames(ctx context.Context, list []activity.Row) (map[int64
 
 func (h *Handler) activity(c *fiber.Ctx) error {
 	if c.Query("page") != "" {
-		return apierror.Validation("page: the activity is paged with after (the next of the previous answer)")
+		return fault.Validation("page: the activity is paged with after (the next of the previous answer)")
 	}
 	q, err := listing.Parse(c, listing.Text("record_type", 32), listing.Text("record_id", 64))
 	if err != nil {
@@ -76,7 +76,7 @@ func (h *Handler) activity(c *fiber.Ctx) error {
 	}
 	f := ActivityFilter{RecordType: q.Get("record_type"), RecordID: q.Get("record_id")}
 	if f.RecordID != "" && f.RecordType == "" {
-		return apierror.Validation("record_id: needs record_type")
+		return fault.Validation("record_id: needs record_type")
 	}
 	list, names, res, err := h.svc.Activity(httpserver.Context(c), auth.Current(c), f, q)
 	if err != nil {

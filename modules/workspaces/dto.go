@@ -6,7 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/jobs"
 )
 
@@ -72,7 +72,7 @@ type roleRequest struct {
 func userParam(c *fiber.Ctx) (int64, error) {
 	id, err := strconv.ParseInt(c.Params("userId"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, apierror.NotFound("No member of this workspace has this id.")
+		return 0, fault.NotFound("No member of this workspace has this id.")
 	}
 	return id, nil
 }

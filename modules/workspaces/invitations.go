@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"html"
 	"log/slog"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -21,11 +20,11 @@ import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/config"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/mail"
 )
@@ -129,13 +128,13 @@ func NewInvitations(p InvitationsParams) *Invitations {
 
 func (s *Invitations) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
-func errInvitationNotFound() *apierror.Error {
-	return apierror.New(http.StatusNotFound, "invitation_not_found",
+func errInvitationNotFound() *fault.Error {
+	return fault.New(fault.KindNotFound, "invitation_not_found",
 		"No pending invitation has this token: it is unknown, used, revoked or expired.")
 }
 
-func errAlreadyMember() *apierror.Error {
-	return apierror.Conflict("already_member", "This address belongs to a member of the workspace.")
+func errAlreadyMember() *fault.Error {
+	return fault.Conflict("already_member", "This address belongs to a member of the workspace.")
 }
 
 // hashToken is what is stored of a token: its SHA-256, hex. The token has
@@ -169,7 +168,7 @@ func (s *Invitations) Invite(ctx context.Context, p auth.Principal, email, role 
 		details = append(details, "role: must be one of owner, manager, accountant, viewer")
 	}
 	if details != nil {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	token, err := newToken()
 	if err != nil {
@@ -203,7 +202,7 @@ func (s *Invitations) Invite(ctx context.Context, p auth.Principal, email, role 
 			return err
 		}
 		if n >= MaxPendingInvitations {
-			return apierror.Conflict("too_many_invitations", fmt.Sprintf(
+			return fault.Conflict("too_many_invitations", fmt.Sprintf(
 				"The workspace has %d pending invitations, the most it may have: revoke some first.", MaxPendingInvitations))
 		}
 		if err := s.store.InsertInvitation(ctx, tx, inv); err != nil {
@@ -236,7 +235,7 @@ func (s *Invitations) Invite(ctx context.Context, p auth.Principal, email, role 
 		if derr := database.RunInTx(ctx, s.db, undo); derr != nil {
 			return nil, derr
 		}
-		return nil, apierror.Unavailable("The invitation email could not be sent; nothing was stored. Try again later.")
+		return nil, fault.Unavailable("The invitation email could not be sent; nothing was stored. Try again later.")
 	}
 	return inv, nil
 }
@@ -299,7 +298,7 @@ func (s *Invitations) Revoke(ctx context.Context, p auth.Principal, id int64) er
 	return database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		inv, err := s.store.Invitation(ctx, tx, p.WorkspaceID, id)
 		if errors.Is(err, ErrNotFound) {
-			return apierror.NotFound("No invitation of this workspace has this id.")
+			return fault.NotFound("No invitation of this workspace has this id.")
 		}
 		if err != nil {
 			return err
@@ -309,7 +308,7 @@ func (s *Invitations) Revoke(ctx context.Context, p auth.Principal, id int64) er
 			return err
 		}
 		if !ok {
-			return apierror.Conflict("invitation_not_pending", "The invitation was already "+inv.Status+".")
+			return fault.Conflict("invitation_not_pending", "The invitation was already "+inv.Status+".")
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: "revoked", RecordType: "invitation",
 			RecordID: strconv.FormatInt(inv.ID, 10), WorkspaceID: p.WorkspaceID})
@@ -346,7 +345,7 @@ func (s *Invitations) Accept(ctx context.Context, p auth.Principal, token string
 			return err
 		}
 		if !strings.EqualFold(accounts.NormalizeEmail(email), inv.Email) {
-			return apierror.New(http.StatusForbidden, "email_mismatch",
+			return fault.New(fault.KindForbidden, "email_mismatch",
 				"This invitation is for another email address: sign in with the invited one.")
 		}
 		// Conditional on pending and unexpired: of two accepts of one token

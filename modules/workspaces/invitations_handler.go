@@ -5,8 +5,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/listing"
@@ -78,7 +78,7 @@ func (h *InvitationHandler) list(c *fiber.Ctx) error {
 func (h *InvitationHandler) revoke(c *fiber.Ctx) error {
 	id, err := strconv.ParseInt(c.Params("invitationId"), 10, 64)
 	if err != nil || id <= 0 {
-		return apierror.NotFound("No invitation of this workspace has this id.")
+		return fault.NotFound("No invitation of this workspace has this id.")
 	}
 	if err := h.svc.Revoke(httpserver.Context(c), auth.Current(c), id); err != nil {
 		return err

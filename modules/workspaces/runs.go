@@ -3,8 +3,8 @@ package workspaces
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/listing"
@@ -50,7 +50,7 @@ func runOf(r *jobs.Run) runJSON {
 // runs lists the workspace's periodic runs, newest first, by cursor.
 func (h *Handler) runs(c *fiber.Ctx) error {
 	if c.Query("page") != "" {
-		return apierror.Validation("page: the runs are paged with after (the next of the previous answer)")
+		return fault.Validation("page: the runs are paged with after (the next of the previous answer)")
 	}
 	q, err := listing.Parse(c, listing.OneOf("kind", h.queue.Kinds()...))
 	if err != nil {

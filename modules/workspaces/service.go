@@ -13,10 +13,10 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/listing"
 )
@@ -105,7 +105,7 @@ func (s *Service) SetDefault(ctx context.Context, userID, id int64, field string
 			return err
 		}
 		if !ok {
-			return apierror.Validation(field + ": must be the id of a workspace you are a member of (GET /api/v1/workspaces)")
+			return fault.Validation(field + ": must be the id of a workspace you are a member of (GET /api/v1/workspaces)")
 		}
 		return nil
 	})
@@ -125,13 +125,13 @@ func (s *Service) Current(ctx context.Context, p auth.Principal) (*Workspace, er
 	return w, err
 }
 
-func errNoWorkspace() error { return apierror.NotFound("Workspace not found.") }
-func errNoMember() error    { return apierror.NotFound("No member of this workspace has this id.") }
+func errNoWorkspace() error { return fault.NotFound("Workspace not found.") }
+func errNoMember() error    { return fault.NotFound("No member of this workspace has this id.") }
 
 // LastOwner is the 409 of a change that would leave a workspace without an
 // owner.
-func LastOwner() *apierror.Error {
-	return apierror.Conflict("last_owner", "A workspace keeps at least one owner: make another member owner first.")
+func LastOwner() *fault.Error {
+	return fault.Conflict("last_owner", "A workspace keeps at least one owner: make another member owner first.")
 }
 
 // Update is what an owner may change of a workspace: each field nil to
@@ -155,7 +155,7 @@ func (s *Service) Update(ctx context.Context, p auth.Principal, in Update, kinds
 	var problems []string
 	var name, tz string
 	if in.Name == nil && in.TimeZone == nil && in.Schedule == nil {
-		return nil, apierror.Validation("name: must be 1 to 100 characters")
+		return nil, fault.Validation("name: must be 1 to 100 characters")
 	}
 	if in.Name != nil {
 		if name = strings.TrimSpace(*in.Name); name == "" || len([]rune(name)) > 100 {
@@ -182,7 +182,7 @@ func (s *Service) Update(ctx context.Context, p auth.Principal, in Update, kinds
 	}
 	if len(problems) > 0 {
 		sort.Strings(problems)
-		return nil, apierror.Validation(problems...)
+		return nil, fault.Validation(problems...)
 	}
 	w, err := s.Current(ctx, p)
 	if err != nil {
@@ -250,7 +250,7 @@ func (s *Service) Member(ctx context.Context, p auth.Principal, userID int64) (*
 // against it, on any instance: nothing keeps roles.
 func (s *Service) ChangeRole(ctx context.Context, p auth.Principal, userID int64, role string) (*MemberView, error) {
 	if _, ok := auth.ParseRole(role); !ok {
-		return nil, apierror.Validation("role: must be one of owner, manager, accountant, viewer")
+		return nil, fault.Validation("role: must be one of owner, manager, accountant, viewer")
 	}
 	var out *MemberView
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/propman/propman/platform/fault"
 )
 
 // Error is an error with a status and a machine code, shown to the client.
@@ -97,11 +99,59 @@ func WithBody(status int, body any) *Error {
 	return &Error{Status: status, Code: http.StatusText(status), Body: body}
 }
 
-// As finds an *Error in err's chain.
+// As finds the answer in err's chain: an *Error, or a service's
+// refusal (*fault.Error) turned into one. This is the one place a
+// refusal's kind becomes an HTTP status.
 func As(err error) (*Error, bool) {
 	var e *Error
 	if errors.As(err, &e) {
 		return e, true
 	}
+	if f, ok := fault.As(err); ok {
+		return FromFault(f), true
+	}
 	return nil, false
+}
+
+// statusOf is the HTTP status of each kind of refusal.
+var statusOf = map[fault.Kind]int{
+	fault.KindInvalid:       http.StatusBadRequest,
+	fault.KindForbidden:     http.StatusForbidden,
+	fault.KindNotFound:      http.StatusNotFound,
+	fault.KindConflict:      http.StatusConflict,
+	fault.KindPlanLimit:     http.StatusPaymentRequired,
+	fault.KindTooLarge:      http.StatusRequestEntityTooLarge,
+	fault.KindUnsupported:   http.StatusUnsupportedMediaType,
+	fault.KindUnprocessable: http.StatusUnprocessableEntity,
+	fault.KindTooMany:       http.StatusTooManyRequests,
+	fault.KindUpstream:      http.StatusBadGateway,
+	fault.KindUnavailable:   http.StatusServiceUnavailable,
+}
+
+// FaultKind is the kind of refusal the answer's status stands for, so
+// that a service that gets an answer from code below the edge (a
+// middleware's refusal passed on) tells it apart by kind, as it does a
+// service's refusal. 0 for a status that is no refusal.
+func (e *Error) FaultKind() fault.Kind {
+	for k, s := range statusOf {
+		if s == e.Status {
+			return k
+		}
+	}
+	return 0
+}
+
+// FromFault is the answer to a service's refusal. A kind without a status
+// is a bug, answered as a 500 internal_error.
+func FromFault(f *fault.Error) *Error {
+	status, ok := statusOf[f.Kind]
+	if !ok {
+		return &Error{Status: http.StatusInternalServerError, Code: "internal_error", Message: "An internal error occurred.", Cause: f}
+	}
+	code := f.Code
+	if f.Body != nil && code == "" {
+		code = http.StatusText(status)
+	}
+	return &Error{Status: status, Code: code, Message: f.Message, Details: f.Details, Wait: f.Wait,
+		RetryAfter: f.RetryAfter, Body: f.Body, Cause: f}
 }

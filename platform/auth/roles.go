@@ -10,7 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 )
 
@@ -98,10 +98,10 @@ func Refuse(ctx context.Context, p Principal, forbidden, notFound string) error 
 			return err
 		}
 		if tenant {
-			return apierror.NotFound(notFound)
+			return fault.NotFound(notFound)
 		}
 	}
-	return apierror.Forbidden(forbidden)
+	return fault.Forbidden(forbidden)
 }
 
 // Workspaces looks up a user's role for one request; the workspaces module
@@ -122,13 +122,13 @@ type Workspaces interface {
 }
 
 // NotAMember is the 403 of a workspace the user holds no role in.
-func NotAMember() *apierror.Error {
-	return apierror.New(http.StatusForbidden, "not_a_member", "You are not a member of this workspace.")
+func NotAMember() *fault.Error {
+	return fault.New(fault.KindForbidden, "not_a_member", "You are not a member of this workspace.")
 }
 
 // roleTooLow is the 403 of a member whose role is below what the route needs.
-func roleTooLow(need Role) *apierror.Error {
-	return apierror.New(http.StatusForbidden, "forbidden",
+func roleTooLow(need Role) *fault.Error {
+	return fault.New(fault.KindForbidden, "forbidden",
 		"This needs the role "+need.String()+" or higher in the workspace.")
 }
 
@@ -143,7 +143,7 @@ func workspaceID(c *fiber.Ctx) (int64, error) {
 	}
 	id, ok := ParseID(raw)
 	if !ok || !bareHeader(c.Request().Header.RawHeaders(), raw) {
-		return 0, apierror.Validation(WorkspaceHeader + ": must be the id of a workspace (a positive integer: digits only, no sign, leading zero or spaces)")
+		return 0, fault.Validation(WorkspaceHeader + ": must be the id of a workspace (a positive integer: digits only, no sign, leading zero or spaces)")
 	}
 	return id, nil
 }
@@ -206,7 +206,7 @@ func requestedWorkspace(c *fiber.Ctx) (int64, error) {
 	if raw := c.Params("workspaceId"); raw != "" {
 		var ok bool
 		if id, ok = ParseID(raw); !ok {
-			return 0, apierror.NotFound("Workspace not found.")
+			return 0, fault.NotFound("Workspace not found.")
 		}
 	}
 	return id, nil
@@ -215,7 +215,7 @@ func requestedWorkspace(c *fiber.Ctx) (int64, error) {
 // enter resolves the workspace of the request for p and checks p's role.
 func (g *Guard) enter(c *fiber.Ctx, p *Principal, need Role) error {
 	if g.workspaces == nil {
-		return apierror.Unavailable("The workspaces module is switched off.")
+		return fault.Unavailable("The workspaces module is switched off.")
 	}
 	id, err := requestedWorkspace(c)
 	if err != nil {
@@ -232,7 +232,7 @@ func (g *Guard) lookup(ctx context.Context, p *Principal, id int64, need Role) e
 		return NotAMember()
 	}
 	if errors.Is(err, ErrTenant) {
-		return apierror.NotFound("Not found.")
+		return fault.NotFound("Not found.")
 	}
 	if err != nil {
 		return err

@@ -23,8 +23,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/xuri/excelize/v2"
 
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/csvcell"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -94,14 +94,14 @@ type Writer interface {
 // unknown ?format= or ?locale= is a 400.
 func Negotiate(c *fiber.Ctx) (string, error) {
 	if l := c.Query("locale"); l != "" && !slices.Contains(locales, l) {
-		return "", apierror.Validation("locale: must be one of " + strings.Join(locales, ", "))
+		return "", fault.Validation("locale: must be one of " + strings.Join(locales, ", "))
 	}
 	switch f := c.Query("format"); f {
 	case "":
 	case JSON, CSV, XLSX:
 		return f, nil
 	default:
-		return "", apierror.Validation("format: must be one of json, csv, xlsx")
+		return "", fault.Validation("format: must be one of json, csv, xlsx")
 	}
 	for _, part := range strings.Split(c.Get(fiber.HeaderAccept), ",") {
 		mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))

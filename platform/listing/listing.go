@@ -27,8 +27,8 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
 
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 )
 
 // Pagination bounds of every growing list.
@@ -201,7 +201,7 @@ func Parse(c *fiber.Ctx, filters ...Filter) (Query, error) {
 		}
 	}
 	if len(details) > 0 {
-		return Query{}, apierror.Validation(details...)
+		return Query{}, fault.Validation(details...)
 	}
 	return q, nil
 }
@@ -424,7 +424,7 @@ func encodeCursor(table *schema.Table, order Order, tag string, row reflect.Valu
 // types, or a 400 when the cursor is not one of this list and order.
 func decodeKeys(table *schema.Table, order Order, tag string, c *cursor) ([]any, error) {
 	if c.Order != tag || len(c.Keys) != len(order.cols) {
-		return nil, apierror.Validation(errCursor)
+		return nil, fault.Validation(errCursor)
 	}
 	keys := make([]any, len(order.cols))
 	for i, col := range order.cols {
@@ -434,7 +434,7 @@ func decodeKeys(table *schema.Table, order Order, tag string, c *cursor) ([]any,
 		}
 		v := reflect.New(f.StructField.Type)
 		if err := json.Unmarshal(c.Keys[i], v.Interface()); err != nil || string(c.Keys[i]) == "null" {
-			return nil, apierror.Validation(errCursor)
+			return nil, fault.Validation(errCursor)
 		}
 		keys[i] = v.Elem().Interface()
 		switch v.Elem().Kind() {
