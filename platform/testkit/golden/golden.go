@@ -53,6 +53,19 @@ func Normalise(text string) string {
 // of that kind was made (pdftotext may be missing outside CI).
 func Dir(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
+	// A PDF's text is "" where pdftotext is missing (outside CI only:
+	// mailtest.PDFText fails in CI without it); such a text is not made.
+	made := make(map[string]string, len(files))
+	for name, text := range files {
+		if strings.HasSuffix(name, ".pdf.txt") && text == "" {
+			if *update {
+				t.Fatalf("%s: no text was read from the PDF (install poppler-utils to rewrite the goldens)", name)
+			}
+			continue
+		}
+		made[name] = text
+	}
+	files = made
 	if *update {
 		if err := os.RemoveAll(dir); err != nil {
 			t.Fatal(err)
