@@ -321,7 +321,8 @@ func New(ctx context.Context, o Options) (*fx.App, error) {
 				return err
 			}
 		}
-		return doc.Amend(func(d map[string]any) error { return documentRoles(d, guard.Declared()) })
+		declared := guard.Declared()
+		return doc.AmendAs(rolesKey(declared), func(d map[string]any) error { return documentRoles(d, declared) })
 	}, fx.ParamTags(`group:"routes"`, `group:"health"`, ``))))
 	if o.Listen {
 		opts = append(opts, fx.Invoke(func(lc fx.Lifecycle, sd fx.Shutdowner) {

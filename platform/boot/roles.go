@@ -1,12 +1,23 @@
 package boot
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/openapi"
 )
+
+// rolesKey describes what documentRoles writes for declared, so that the
+// same routes amend the same document once per process.
+func rolesKey(declared []auth.Declaration) []byte {
+	var b strings.Builder
+	for _, d := range declared {
+		fmt.Fprintf(&b, "%s %s %d\n", d.Method, d.Path, d.Need)
+	}
+	return []byte(b.String())
+}
 
 // documentRoles writes into the document what each route's table declares
 // (auth.Guard.Routes): the least role as x-propman-role and, for an

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v3"
@@ -41,6 +42,42 @@ var methods = []string{"get", "put", "post", "delete", "options", "head", "patch
 // Build merges the base document with the fragments, adds the error responses
 // every operation can give, and validates the result.
 func Build(fragments []Fragment) (*Document, error) {
+	h := sha256.New()
+	for _, f := range fragments {
+		fmt.Fprintf(h, "%s\x00%d\x00", f.Module, len(f.YAML))
+		h.Write(f.YAML)
+	}
+	var key [32]byte
+	h.Sum(key[:0])
+	built.Lock()
+	d, ok := built.docs[key]
+	built.Unlock()
+	if ok {
+		c := *d
+		return &c, nil
+	}
+	d, err := build(fragments)
+	if err != nil {
+		return nil, err
+	}
+	built.Lock()
+	if built.docs == nil || len(built.docs) >= loadedMax {
+		built.docs = map[[32]byte]*Document{}
+	}
+	built.docs[key] = d
+	built.Unlock()
+	c := *d
+	return &c, nil
+}
+
+// built holds Build's documents by the SHA-256 of their fragments, for
+// the reason loaded holds load's.
+var built struct {
+	sync.Mutex
+	docs map[[32]byte]*Document
+}
+
+func build(fragments []Fragment) (*Document, error) {
 	var doc map[string]any
 	if err := yaml.Unmarshal(baseYAML, &doc); err != nil {
 		return nil, fmt.Errorf("openapi: base: %w", err)
@@ -66,6 +103,50 @@ func Build(fragments []Fragment) (*Document, error) {
 // decoded JSON, and loads and validates it again: the platform adds what
 // only the mounted routes know (each operation's role).
 func (d *Document) Amend(change func(doc map[string]any) error) error {
+	return d.AmendAs(nil, change)
+}
+
+// AmendAs is Amend for a change that key describes whole (the same key
+// makes the same change): the result is kept, and the next document with
+// the same JSON and key is amended without decoding it again.
+func (d *Document) AmendAs(key []byte, change func(doc map[string]any) error) error {
+	var sum [32]byte
+	if key != nil {
+		h := sha256.New()
+		h.Write(d.JSON)
+		h.Write([]byte{0})
+		h.Write(key)
+		h.Sum(sum[:0])
+		amended.Lock()
+		next, ok := amended.docs[sum]
+		amended.Unlock()
+		if ok {
+			*d = *next
+			return nil
+		}
+	}
+	if err := d.amend(change); err != nil {
+		return err
+	}
+	if key != nil {
+		keep := *d
+		amended.Lock()
+		if amended.docs == nil || len(amended.docs) >= loadedMax {
+			amended.docs = map[[32]byte]*Document{}
+		}
+		amended.docs[sum] = &keep
+		amended.Unlock()
+	}
+	return nil
+}
+
+// amended holds AmendAs's results by the document and the change's key.
+var amended struct {
+	sync.Mutex
+	docs map[[32]byte]*Document
+}
+
+func (d *Document) amend(change func(doc map[string]any) error) error {
 	var doc map[string]any
 	if err := json.Unmarshal(d.JSON, &doc); err != nil {
 		return fmt.Errorf("openapi: %w", err)
@@ -101,11 +182,48 @@ func AddParameter(op map[string]any, name string) {
 	op["parameters"] = append(asSlice(op["parameters"]), map[string]any{"$ref": "#/components/parameters/" + name})
 }
 
+// loaded holds the documents load made, by the SHA-256 of their JSON:
+// loading and validating one costs a tenth of a second, and a test
+// process starts the application hundreds of times with the same few
+// documents. The spec is only read once loaded, so one is shared; each
+// caller gets its own Document, which Amend replaces whole.
+var loaded struct {
+	sync.Mutex
+	docs map[[32]byte]*Document
+}
+
+// loadedMax bounds loaded: a process serves one document; tests use a
+// few dozen module sets.
+const loadedMax = 256
+
 func load(doc map[string]any) (*Document, error) {
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}
+	sum := sha256.Sum256(raw)
+	loaded.Lock()
+	d, ok := loaded.docs[sum]
+	loaded.Unlock()
+	if ok {
+		c := *d
+		return &c, nil
+	}
+	d, err = loadRaw(raw, sum)
+	if err != nil {
+		return nil, err
+	}
+	loaded.Lock()
+	if loaded.docs == nil || len(loaded.docs) >= loadedMax {
+		loaded.docs = map[[32]byte]*Document{}
+	}
+	loaded.docs[sum] = d
+	loaded.Unlock()
+	c := *d
+	return &c, nil
+}
+
+func loadRaw(raw []byte, sum [32]byte) (*Document, error) {
 	loader := openapi3.NewLoader()
 	spec, err := loader.LoadFromData(raw)
 	if err != nil {
@@ -114,7 +232,6 @@ func load(doc map[string]any) (*Document, error) {
 	if err := spec.Validate(context.Background()); err != nil {
 		return nil, fmt.Errorf("openapi: invalid document: %w", err)
 	}
-	sum := sha256.Sum256(raw)
 	return &Document{Spec: spec, JSON: raw, ETag: `"` + hex.EncodeToString(sum[:8]) + `"`}, nil
 }
 

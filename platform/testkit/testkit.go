@@ -161,6 +161,19 @@ var pgAdmin struct {
 	err  error
 }
 
+// pgAdminDB is the connection to PROPMAN_TEST_DATABASE_URL that creates
+// and drops the tests' databases.
+func pgAdminDB() (*bun.DB, error) {
+	pgAdmin.once.Do(func() {
+		cfg := config.Database{URL: config.TestDatabaseURL(), MaxOpen: 4, MaxIdle: 2, Lifetime: time.Minute, Timeout: 10 * time.Second}
+		pgAdmin.db, pgAdmin.err = database.Open(context.Background(), cfg)
+	})
+	if pgAdmin.err != nil {
+		return nil, fmt.Errorf("testkit: PostgreSQL at PROPMAN_TEST_DATABASE_URL: %w", pgAdmin.err)
+	}
+	return pgAdmin.db, nil
+}
+
 // FreshDatabase returns the URL of an empty database that is removed when
 // the test ends: a SQLite file in the test's temporary folder, or a new
 // PostgreSQL database when PROPMAN_TEST_DATABASE_URL is set.
@@ -170,21 +183,18 @@ func FreshDatabase(t testing.TB) string {
 	if base == "" {
 		return "sqlite:" + filepath.Join(t.TempDir(), "propman.db")
 	}
-	pgAdmin.once.Do(func() {
-		cfg := config.Database{URL: base, MaxOpen: 4, MaxIdle: 2, Lifetime: time.Minute, Timeout: 10 * time.Second}
-		pgAdmin.db, pgAdmin.err = database.Open(context.Background(), cfg)
-	})
-	if pgAdmin.err != nil {
-		t.Fatalf("testkit: PostgreSQL at PROPMAN_TEST_DATABASE_URL: %v", pgAdmin.err)
+	admin, err := pgAdminDB()
+	if err != nil {
+		t.Fatalf("%v", err)
 	}
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	name := "propman_test_" + hex.EncodeToString(b)
-	if _, err := pgAdmin.db.Exec("CREATE DATABASE " + name); err != nil {
+	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
 		t.Fatalf("testkit: create database: %v", err)
 	}
 	t.Cleanup(func() {
-		if _, err := pgAdmin.db.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
+		if _, err := admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
 			t.Logf("testkit: drop database %s: %v", name, err)
 		}
 	})
@@ -210,6 +220,9 @@ func Start(t testing.TB, opts ...Option) *App {
 		s.overrides["http.addr"] = "127.0.0.1:0"
 	}
 	cfg := Config(t, s.overrides)
+	if _, own := s.overrides["database.url"]; !own && cfg.Database.AutoMigrate {
+		fromTemplate(t, cfg.Database.URL, s.entries)
+	}
 	a := &App{T: t, Mail: &mail.Catcher{}, Clock: clock.NewFake(s.start), Config: cfg, Engine: Engine()}
 	// Request lines are Info: tests (and benchmarks) run as an operator with
 	// log.level=warn would, so formatting them costs nothing.
@@ -256,11 +269,28 @@ func Start(t testing.TB, opts ...Option) *App {
 			t.Errorf("testkit: query on the connection pool inside a transaction of the same request: %s", r)
 		}
 	})
-	a.router, err = gorillamux.NewRouter(a.Doc.Spec)
+	a.router, err = routerOf(a.Doc.Spec)
 	if err != nil {
 		t.Fatalf("testkit: OpenAPI router: %v", err)
 	}
 	return a
+}
+
+// routers holds the OpenAPI router of each spec: the documents are
+// shared between the apps of a process (openapi keeps them by content),
+// and a router is only read once built.
+var specRouters sync.Map // *openapi3.T -> routers.Router
+
+func routerOf(spec *openapi3.T) (routers.Router, error) {
+	if r, ok := specRouters.Load(spec); ok {
+		return r.(routers.Router), nil
+	}
+	r, err := gorillamux.NewRouter(spec)
+	if err != nil {
+		return nil, err
+	}
+	specRouters.Store(spec, r)
+	return r, nil
 }
 
 type testWriter struct{ t testing.TB }
