@@ -74,7 +74,8 @@ func makeTemplate(key string, entries []module.Entry) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	base := config.TestDatabaseURL()
-	cfg := config.Database{MaxOpen: 1, MaxIdle: 1, Lifetime: time.Minute, Timeout: 30 * time.Second}
+	// The migrator holds its lock on one connection and migrates on another.
+	cfg := config.Database{MaxOpen: 4, MaxIdle: 2, Lifetime: time.Minute, Timeout: 30 * time.Second}
 	var where string
 	if base == "" {
 		dropStaleFolders()
