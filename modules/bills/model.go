@@ -19,19 +19,24 @@ const (
 	Operating   = "operating"
 	Management  = "management"
 	Other       = "other"
+	// LoanInterest is the interest part of a loan's instalment: a loan
+	// instalment is recorded as its interest only, the repayment of
+	// principal is no cost and no bill.
+	LoanInterest = "loan_interest"
 )
 
 // Categories lists the tax categories in the chart's order.
-var Categories = []string{Repairs, Insurance, PropertyTax, Operating, Management, Other}
+var Categories = []string{Repairs, Insurance, PropertyTax, Operating, Management, Other, LoanInterest}
 
 // costAccount is the ledger account a bill of each category is debited to.
 var costAccount = map[string]journal.Account{
-	Repairs:     journal.CostRepairs,
-	Insurance:   journal.CostInsurance,
-	PropertyTax: journal.CostPropertyTax,
-	Operating:   journal.CostOperating,
-	Management:  journal.CostManagement,
-	Other:       journal.CostOther,
+	Repairs:      journal.CostRepairs,
+	Insurance:    journal.CostInsurance,
+	PropertyTax:  journal.CostPropertyTax,
+	Operating:    journal.CostOperating,
+	Management:   journal.CostManagement,
+	Other:        journal.CostOther,
+	LoanInterest: journal.CostInterest,
 }
 
 // OperatingCategories are the kinds of operating cost the yearly

@@ -19,8 +19,8 @@ func TestRandomBillsKeepTheBooks(t *testing.T) {
 			l := newLandlord(t, app)
 			rnd := rand.New(rand.NewPCG(seed, 44))
 			categories := map[string]string{"repairs": "6300", "insurance": "6310", "property_tax": "6320", "operating": "6330",
-				"management": "6340", "other": "6390"}
-			names := []string{"repairs", "insurance", "property_tax", "operating", "management", "other"}
+				"management": "6340", "other": "6390", "loan_interest": "6350"}
+			names := []string{"repairs", "insurance", "property_tax", "operating", "management", "other", "loan_interest"}
 			amount := func() float64 { return float64(1+rnd.IntN(250000)) / 100 }
 			var ids []string
 			for step := 0; step < 25; step++ {

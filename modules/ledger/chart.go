@@ -42,6 +42,9 @@ var chart = []chartAccount{
 	{"6330", string(journal.CostOperating), Expense},
 	{"6340", string(journal.CostManagement), Expense},
 	{"6390", string(journal.CostOther), Expense},
+	// The interest of the landlord's loans (bills of category
+	// loan_interest): only the interest, never the principal repaid.
+	{"6350", string(journal.CostInterest), Expense},
 	// A tenant's claim set off against what they owe (a compensation
 	// credited): no money moves, the landlord bears the cost.
 	{"6800", string(journal.CompensationExpense), Expense},

@@ -84,8 +84,8 @@ func TestEveryMoneyEventIsBooked(t *testing.T) {
 	if tb.AsOf != "2026-11-22" || len(tb.Totals) != 1 || tb.Totals[0].Balance.String() != "0.00" || tb.Totals[0].Debit.String() != tb.Totals[0].Credit.String() {
 		t.Fatalf("trial balance: %s", res.String())
 	}
-	if len(tb.Rows) != 18 {
-		t.Errorf("trial balance has %d rows, want the 18 accounts", len(tb.Rows))
+	if len(tb.Rows) != 19 {
+		t.Errorf("trial balance has %d rows, want the 19 accounts", len(tb.Rows))
 	}
 	old := balances(t, app, token, "?as_of=2026-08-31")
 	if old["1200"] != "4000.00" || old["3500"] != "-3000.00" || old["4100"] != "-1000.00" || old["1600"] != "0.00" {

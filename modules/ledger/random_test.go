@@ -192,7 +192,7 @@ func TestTheChartIsMadeOnceUnderConcurrency(t *testing.T) {
 	}
 	wg.Wait()
 	for i := range n {
-		if len(ids[i]) != 18 {
+		if len(ids[i]) != 19 {
 			t.Fatalf("reader %d saw %d accounts", i, len(ids[i]))
 		}
 		for code, id := range ids[i] {
@@ -202,7 +202,7 @@ func TestTheChartIsMadeOnceUnderConcurrency(t *testing.T) {
 		}
 	}
 	var count int
-	if err := app.DB.NewRaw("SELECT COUNT(*) FROM ledger_accounts").Scan(context.Background(), &count); err != nil || count != 18 {
+	if err := app.DB.NewRaw("SELECT COUNT(*) FROM ledger_accounts").Scan(context.Background(), &count); err != nil || count != 19 {
 		t.Errorf("%d accounts stored (%v)", count, err)
 	}
 }

@@ -25,6 +25,8 @@ type paymentRequest struct {
 	ContractID  *string              `json:"contract_id"`
 	PayerID     *string              `json:"payer_id"`
 	Allocations *[]allocationRequest `json:"allocations"`
+	// BankAccountID is the workspace's bank account the money came into.
+	BankAccountID *string `json:"bank_account_id"`
 }
 
 type allocationRequest struct {
@@ -86,6 +88,7 @@ func (r *paymentRequest) input(today period.Date) (Input, []string) {
 	}
 	in.ContractID = optionalID(r.ContractID, "contract_id", fail)
 	in.PayerID = optionalID(r.PayerID, "payer_id", fail)
+	in.BankAccountID = optionalID(r.BankAccountID, "bank_account_id", fail)
 	if r.Allocations != nil {
 		in.Explicit = true
 		if len(*r.Allocations) > MaxAllocations {

@@ -29,7 +29,9 @@ func Entry() module.Entry {
 		Depends: []string{"accounts", "properties", "expenses"},
 		// contracts: the allocation order and the tenant of a contract,
 		// read from its tables (migrated whether or not it is enabled).
-		Uses:       []string{"contragents", "contracts"},
+		// bankaccounts: the bank account a payment names, checked when
+		// that module is on.
+		Uses:       []string{"contragents", "contracts", "bankaccounts"},
 		Migrations: migrations.FS, GoMigrations: migrations.Go,
 		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,

@@ -11,6 +11,7 @@ import (
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/bankaccounts"
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/contragents"
 	"github.com/propman/propman/modules/expenses"
@@ -39,6 +40,8 @@ type Service struct {
 	payers    *contragents.Service
 	listeners []Listener
 	journal   *journal.Journal
+	// banks checks a payment's bank account; nil when that module is off.
+	banks *bankaccounts.Service
 }
 
 // ServiceParams are the service's dependencies as fx provides them. The
@@ -52,14 +55,15 @@ type ServiceParams struct {
 	DB        *bun.DB
 	Store     *Store
 	Clock     clock.Clock
-	Payers    *contragents.Service `optional:"true"`
-	Listeners []Listener           `group:"payment_listeners"`
-	Journal   *journal.Journal     `optional:"true"`
+	Payers    *contragents.Service  `optional:"true"`
+	Listeners []Listener            `group:"payment_listeners"`
+	Journal   *journal.Journal      `optional:"true"`
+	Banks     *bankaccounts.Service `optional:"true"`
 }
 
 // NewService returns the service.
 func NewService(p ServiceParams) *Service {
-	return &Service{db: p.DB, store: p.Store, clock: p.Clock, payers: p.Payers, listeners: p.Listeners, journal: p.Journal}
+	return &Service{db: p.DB, store: p.Store, clock: p.Clock, payers: p.Payers, listeners: p.Listeners, journal: p.Journal, banks: p.Banks}
 }
 
 // Input is a payment to post, as the handler read it.
@@ -180,6 +184,13 @@ func (s *Service) check(ctx context.Context, prop *properties.Property, in *Inpu
 			details = append(details, "contract_id: must be a contract of this property")
 		}
 	}
+	if in.BankAccountID != nil {
+		d, err := s.checkBank(ctx, prop, in)
+		if err != nil {
+			return err
+		}
+		details = append(details, d...)
+	}
 	if in.PayerID == nil && in.ContractID != nil && len(details) == 0 {
 		// A payment for a contract is its tenant's unless it names another
 		// payer: the receipt then shows who paid.
@@ -203,6 +214,29 @@ func (s *Service) check(ctx context.Context, prop *properties.Property, in *Inpu
 		return apierror.Validation(details...)
 	}
 	return nil
+}
+
+// checkBank refuses a bank account that is not the workspace's (another
+// workspace's, a deleted one, none), one in another currency, and one
+// named for money that reached no bank (cash, a set-off).
+func (s *Service) checkBank(ctx context.Context, prop *properties.Property, in *Input) ([]string, error) {
+	if in.Method == "cash" || in.Method == SetOff {
+		return []string{"bank_account_id: only for money paid into a bank, not for method " + in.Method}, nil
+	}
+	if s.banks == nil {
+		return []string{"bank_account_id: the bank accounts module is switched off"}, nil
+	}
+	acct, err := s.banks.InWorkspace(ctx, s.db, prop.WorkspaceID, *in.BankAccountID)
+	if errors.Is(err, bankaccounts.ErrNotFound) {
+		return []string{"bank_account_id: must be a bank account of the workspace"}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if acct.Currency != "" && acct.Currency != prop.Currency {
+		return []string{fmt.Sprintf("bank_account_id: the account is in %s, the property's payments in %s", acct.Currency, prop.Currency)}, nil
+	}
+	return nil, nil
 }
 
 func (s *Service) contractOf(ctx context.Context, prop *properties.Property, id uuid.UUID) (bool, error) {

@@ -1,6 +1,9 @@
 package taxyear
 
 import (
+	"encoding/json"
+	"time"
+
 	"github.com/google/uuid"
 
 	"github.com/propman/propman/platform/money"
@@ -54,6 +57,73 @@ func toJSON(r *Report) reportJSON {
 	}
 	for i := range r.Totals {
 		out.Totals[i] = blockOf(&r.Totals[i])
+	}
+	return out
+}
+
+// basisRequest is the body of PUT .../depreciation. The amount and the
+// rate arrive raw so that each gets its own exact message.
+type basisRequest struct {
+	Basis         json.RawMessage `json:"basis"`
+	PlacedOn      json.RawMessage `json:"placed_in_service_on"`
+	CompletedYear *int            `json:"completed_year"`
+	Rate          json.RawMessage `json:"rate"`
+}
+
+// input reads the request; the details name each field it could not read.
+func (r *basisRequest) input() (BasisInput, []string) {
+	var in BasisInput
+	var details []string
+	if len(r.Basis) > 0 && string(r.Basis) != "null" {
+		if a, err := money.Parse(r.Basis); err != nil {
+			details = append(details, "basis: "+err.Error())
+		} else {
+			in.Basis = &a
+		}
+	}
+	if len(r.PlacedOn) > 0 && string(r.PlacedOn) != "null" {
+		if d, err := period.ParseJSON(r.PlacedOn); err != nil {
+			details = append(details, "placed_in_service_on: must be a date, YYYY-MM-DD")
+		} else {
+			in.PlacedOn = &d
+		}
+	}
+	in.CompletedYear = r.CompletedYear
+	if len(r.Rate) > 0 && string(r.Rate) != "null" {
+		// A percentage with at most two decimals, read as money is.
+		if a, err := money.Parse(r.Rate); err != nil || a < 0 || a > 10000 {
+			details = append(details, "rate: must be a percentage from 0 to 100 with at most two decimals")
+		} else {
+			c := int64(a)
+			in.RateCenti = &c
+		}
+	}
+	return in, details
+}
+
+// basisJSON is a depreciation basis as clients see it, with what it
+// comes to in the year asked (or the current one).
+type basisJSON struct {
+	PropertyID    uuid.UUID    `json:"property_id"`
+	Method        string       `json:"method"`
+	Basis         money.Amount `json:"basis"`
+	Currency      string       `json:"currency"`
+	PlacedOn      period.Date  `json:"placed_in_service_on"`
+	CompletedYear *int         `json:"completed_year"`
+	Rate          *float64     `json:"rate"`
+	Year          int          `json:"year"`
+	YearAmount    money.Amount `json:"year_amount"`
+	CreatedAt     string       `json:"created_at"`
+	UpdatedAt     string       `json:"updated_at"`
+}
+
+func basisOf(b *Basis, year int) basisJSON {
+	out := basisJSON{PropertyID: b.PropertyID, Method: b.Method, Basis: b.Basis, Currency: b.Currency, PlacedOn: b.PlacedOn,
+		CompletedYear: b.CompletedYear, Year: year, YearAmount: b.yearAmount(year),
+		CreatedAt: b.CreatedAt.UTC().Format(time.RFC3339), UpdatedAt: b.UpdatedAt.UTC().Format(time.RFC3339)}
+	if b.Method == MethodLinear {
+		r := float64(b.RateCenti) / 100
+		out.Rate = &r
 	}
 	return out
 }

@@ -24,8 +24,9 @@ import (
 
 // autumn is a landlord in country whose profile speaks locale, with one
 // flat let from October 2025: the deposit, two months of rent and
-// prepayment received, an insurance paid, a repair paid; today is
-// 2025-12-15.
+// prepayment received, an insurance paid, a repair paid, the interest of
+// the loan's instalments paid, and in DE and US a depreciation basis from
+// 1 October 2025; today is 2025-12-15.
 func autumn(t *testing.T, app *testkit.App, country, locale string) (token, property string) {
 	t.Helper()
 	u := accountstest.NewUser(t, app)
@@ -45,6 +46,17 @@ func autumn(t *testing.T, app *testkit.App, country, locale string) (token, prop
 		Expect(http.StatusCreated))
 	p.bill(t, 0, "insurance", "2025-11-15", "2025-11-20", 48000)
 	p.bill(t, 0, "repairs", "2025-11-28", "2025-12-01", 12050)
+	p.bill(t, 0, "loan_interest", "2025-12-01", "2025-12-01", 21000)
+	switch country {
+	case "DE":
+		// Completed 1972: 2 %, October to December: 240,000 × 2 % × 3/12 = 1,200.
+		app.Put("/api/v1/properties/"+property+"/depreciation", token, map[string]any{"basis": 240000, "placed_in_service_on": "2025-10-01",
+			"completed_year": 1972}).Expect(http.StatusOK)
+	case "US":
+		// October, year 1 of table A-6: 0.758 % of 220,000 = 1,667.60.
+		app.Put("/api/v1/properties/"+property+"/depreciation", token, map[string]any{"basis": 220000, "placed_in_service_on": "2025-10-01"}).
+			Expect(http.StatusOK)
+	}
 	return token, property
 }
 
@@ -115,10 +127,10 @@ func TestTaxYearPDFInTheLandlordsLanguage(t *testing.T) {
 	}
 	for name, text := range texts {
 		for _, want := range map[string][]string{
-			"anlage-v.de.pdf.txt":   {"Mieteinnahmen für Wohnungen (ohne Umlagen)", "1.600,00 €", "Umlagen", "300,00 €", "Summe der Werbungskosten", "600,50 €", "Erhaltene Mietkautionen (keine Einnahmen)", "1.500,00 €"},
-			"2044.fr.pdf.txt":       {"Loyers bruts encaissés", "1 600,00 €", "Primes d'assurance", "480,00 €", "Revenu foncier taxable", "999,50 €", "Provisions pour charges reçues des locataires (non imposables)", "300,00 €"},
-			"sa105.en.pdf.txt":      {"Total rents and other income from property", "£1,900.00", "£480.00", "Property repairs and maintenance", "£120.50", "£1,299.50"},
-			"schedule-e.en.pdf.txt": {"Rents received", "$1,900.00", "Insurance", "$480.00", "Income or (loss)", "$1,299.50"},
+			"anlage-v.de.pdf.txt":   {"Mieteinnahmen für Wohnungen (ohne Umlagen)", "1.600,00 €", "Umlagen", "300,00 €", "Summe der Werbungskosten", "2.010,50 €", "AfA", "1.200,00 €", "Schuldzinsen", "210,00 €", "Erhaltene Mietkautionen (keine Einnahmen)", "1.500,00 €"},
+			"2044.fr.pdf.txt":       {"Loyers bruts encaissés", "1 600,00 €", "Primes d'assurance", "480,00 €", "Revenu foncier taxable", "789,50 €", "Intérêts des emprunts", "210,00 €", "Provisions pour charges reçues des locataires (non imposables)", "300,00 €"},
+			"sa105.en.pdf.txt":      {"Total rents and other income from property", "£1,900.00", "£480.00", "Property repairs and maintenance", "£120.50", "£1,299.50", "Residential property finance costs", "£210.00"},
+			"schedule-e.en.pdf.txt": {"Rents received", "$1,900.00", "Insurance", "$480.00", "Depreciation expense or depletion", "$1,667.60", "Mortgage interest paid to banks, etc.", "$210.00", "Income or (loss)", "578.10"},
 		}[name] {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s lacks %q:\n%s", name, want, text)

@@ -28,7 +28,15 @@ const (
 	srcPrepayments  = "prepayments"   // operating-cost prepayments received (3510's)
 	srcDeposits     = "deposits"      // deposits received (3500's): never income
 	srcCompensation = "compensations" // tenants' claims set off or paid (6800)
+	// srcDepreciation is the year's depreciation of the property's
+	// recorded basis (depreciation.go): computed outside the journal.
+	srcDepreciation = "depreciation"
 )
+
+// recordedOnly are the sources a line is computed from only when the
+// property has them recorded: without a depreciation basis the line
+// stays manual, its amount null (the landlord enters it).
+var recordedOnly = map[string]bool{srcDepreciation: true}
 
 // The kinds of line.
 const (
@@ -65,8 +73,8 @@ var formLines = map[string][]lineDef{
 		{"13", "allocations", kindIncome, []string{srcPrepayments}},
 		{"20", "other_income", kindIncome, []string{srcOther}},
 		{"", totalIncome, kindTotal, nil},
-		{"33", "depreciation", kindManual, nil},
-		{"37", "interest", kindManual, nil},
+		{"33", "depreciation", kindExpense, []string{srcDepreciation}},
+		{"37", "interest", kindExpense, []string{bills.LoanInterest}},
 		{"40", "maintenance", kindExpense, []string{bills.Repairs}},
 		{"46", "running_costs", kindExpense, []string{bills.PropertyTax, bills.Insurance, bills.Operating}},
 		{"47", "management", kindExpense, []string{bills.Management}},
@@ -86,7 +94,9 @@ var formLines = map[string][]lineDef{
 		{"229", "provisions", kindExpense, []string{bills.Operating}},
 		{"230", "regularisation", kindManual, nil},
 		{"240", totalExpenses, kindTotal, nil},
-		{"250", "interest", kindManual, nil},
+		// After 240: the loan interest is not in the total of the
+		// costs, the result 261 (215 - 240 - 250) takes it off.
+		{"250", "interest", kindExpense, []string{bills.LoanInterest}},
 		{"261", totalResult, kindTotal, nil},
 		{"", "tenant_provisions", kindMemo, []string{srcPrepayments}},
 		{"", "deposits", kindMemo, []string{srcDeposits}},
@@ -99,7 +109,10 @@ var formLines = map[string][]lineDef{
 		{"27", "professional_fees", kindExpense, []string{bills.Management}},
 		{"28", "services", kindExpense, []string{bills.Operating}},
 		{"29", "other", kindExpense, []string{bills.Other, srcCompensation}},
-		{"44", "residential_finance_costs", kindManual, nil},
+		// Residential finance costs are no expense since 2020-21 (s. 272A
+		// ITTOIA 2005): they give a basic-rate tax reduction, worked out
+		// on the return. Shown, in no total.
+		{"44", "residential_finance_costs", kindMemo, []string{bills.LoanInterest}},
 		{"", totalIncome, kindTotal, nil},
 		{"", totalExpenses, kindTotal, nil},
 		{"", totalResult, kindTotal, nil},
@@ -109,11 +122,11 @@ var formLines = map[string][]lineDef{
 		{"3", "rents", kindIncome, []string{srcRent, srcOther, srcPrepayments}},
 		{"9", "insurance", kindExpense, []string{bills.Insurance}},
 		{"11", "management", kindExpense, []string{bills.Management}},
-		{"12", "mortgage_interest", kindManual, nil},
+		{"12", "mortgage_interest", kindExpense, []string{bills.LoanInterest}},
 		{"14", "repairs", kindExpense, []string{bills.Repairs}},
 		{"16", "taxes", kindExpense, []string{bills.PropertyTax}},
 		{"17", "utilities", kindExpense, []string{bills.Operating}},
-		{"18", "depreciation", kindManual, nil},
+		{"18", "depreciation", kindExpense, []string{srcDepreciation}},
 		{"19", "other", kindExpense, []string{bills.Other, srcCompensation}},
 		{"20", totalExpenses, kindTotal, nil},
 		{"21", totalResult, kindTotal, nil},

@@ -1,11 +1,13 @@
 package taxyear
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
@@ -144,4 +146,75 @@ func wordsIn(dicts *translations.Dictionaries, locale string) export.Words {
 		seen[key] = found[key]
 		return found[key], found[key] != ""
 	}
+}
+
+// apiError is the one place the domain's errors of the depreciation basis
+// become HTTP answers.
+func apiError(err error) error {
+	var invalid *InvalidError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrNoBasis):
+		return apierror.NotFound("No depreciation basis is recorded for this property.")
+	case errors.As(err, &invalid):
+		return apierror.Validation(invalid.Details...)
+	}
+	return err
+}
+
+// basisYear is the year whose amount a basis shows: ?year=, else the
+// current year.
+func (h *Handler) basisYear(c *fiber.Ctx) (int, error) {
+	q, err := listing.Parse(c, listing.Filter{Name: "year", Rule: "must be a year from 2000 to 2100", MaxLen: 4, OK: func(v string) bool {
+		n, err := strconv.Atoi(v)
+		return err == nil && n >= MinYear && n <= MaxYear
+	}})
+	if err != nil {
+		return 0, err
+	}
+	if v := q.Get("year"); v != "" {
+		n, _ := strconv.Atoi(v)
+		return n, nil
+	}
+	return h.clock.Now().UTC().Year(), nil
+}
+
+func (h *Handler) getBasis(c *fiber.Ctx) error {
+	year, err := h.basisYear(c)
+	if err != nil {
+		return err
+	}
+	b, err := h.svc.Depreciation(httpserver.Context(c), properties.Scoped(c))
+	if err != nil {
+		return apiError(err)
+	}
+	return c.JSON(basisOf(b, year))
+}
+
+func (h *Handler) putBasis(c *fiber.Ctx) error {
+	year, err := h.basisYear(c)
+	if err != nil {
+		return err
+	}
+	var req basisRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
+	}
+	in, details := req.input()
+	if len(details) > 0 {
+		return apierror.Validation(details...)
+	}
+	b, err := h.svc.SetDepreciation(httpserver.Context(c), properties.Scoped(c), in)
+	if err != nil {
+		return apiError(err)
+	}
+	return c.JSON(basisOf(b, year))
+}
+
+func (h *Handler) deleteBasis(c *fiber.Ctx) error {
+	if err := h.svc.DeleteDepreciation(httpserver.Context(c), properties.Scoped(c)); err != nil {
+		return apiError(err)
+	}
+	return c.SendStatus(fiber.StatusNoContent)
 }

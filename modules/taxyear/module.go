@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/propman/propman/modules/taxyear/migrations"
 	"github.com/propman/propman/platform/module"
 )
 
@@ -26,8 +27,9 @@ func Entry() module.Entry {
 		// The ledger books the compensations and keeps the cost accounts
 		// the bills' categories map to; expenses and payments hold the
 		// classes of the money received.
-		Depends: []string{"accounts", "properties", "translations", "printforms", "ledger", "bills", "expenses", "payments"},
-		OpenAPI: openapiYAML,
+		Depends:    []string{"accounts", "properties", "translations", "printforms", "ledger", "bills", "expenses", "payments"},
+		Migrations: migrations.FS,
+		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,
 			fx.Provide(NewService),
 			fx.Provide(fx.Private, NewStore, NewHandler),

@@ -14,7 +14,7 @@ import (
 )
 
 // pdfKeys are the catalogue's words of the PDF (taxyear.pdf.<key>).
-var pdfKeys = []string{"owner", "property", "period", "workspace", "amount", "manual", "basis", "created"}
+var pdfKeys = []string{"owner", "property", "period", "workspace", "amount", "manual", "basis", "depreciation", "finance_costs", "created"}
 
 // PDF draws the report as a summary in its locale: a page per property,
 // then the workspace's totals when there is more than one property, each
@@ -84,8 +84,24 @@ func (r *Report) PDF(created time.Time) ([]byte, error) {
 		}
 		pdf.Ln(4)
 		pdf.SetFont("go", "", 9)
-		pdf.MultiCell(0, 5, "— "+w["pdf.manual"], "", "L", false)
+		// The notes the lines need: the mark of a manual line, the cash
+		// basis, depreciation (computed, not paid), box 44 (no expense).
+		var manual, depreciation, finance bool
+		for _, l := range b.Lines {
+			manual = manual || l.Kind == kindManual
+			depreciation = depreciation || l.Key == srcDepreciation && l.Amount != nil
+			finance = finance || l.Key == "residential_finance_costs" && l.Amount != nil
+		}
+		if manual {
+			pdf.MultiCell(0, 5, "— "+w["pdf.manual"], "", "L", false)
+		}
 		pdf.MultiCell(0, 5, w["pdf.basis"], "", "L", false)
+		if depreciation {
+			pdf.MultiCell(0, 5, w["pdf.depreciation"], "", "L", false)
+		}
+		if finance {
+			pdf.MultiCell(0, 5, w["pdf.finance_costs"], "", "L", false)
+		}
 		pdf.MultiCell(0, 5, w["pdf.created"]+" "+style.Date(period.DateOf(created)), "", "L", false)
 	}
 	for i := range r.Properties {

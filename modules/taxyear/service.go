@@ -254,6 +254,17 @@ func (s *Service) sources(ctx context.Context, workspaceID int64, only *uuid.UUI
 			at(l.PropertyID)[srcOther] += l.Credit - l.Debit
 		}
 	}
+	// The depreciation of the year, from each property's basis: the key
+	// is there (even at 0) when a basis is, so the line is computed.
+	bases, err := s.store.bases(ctx, workspaceID, only)
+	if err != nil {
+		return nil, err
+	}
+	for id, b := range bases {
+		if b.Currency == currency[id] {
+			at(id)[srcDepreciation] += b.yearAmount(to.Year())
+		}
+	}
 	return out, nil
 }
 
@@ -267,7 +278,14 @@ func (r *Report) block(id *uuid.UUID, name, addr, country, currency string, sums
 		for _, src := range d.Sources {
 			v += sums[src]
 		}
-		switch d.Kind {
+		kind := d.Kind
+		if len(d.Sources) > 0 && recordedOnly[d.Sources[0]] {
+			if _, ok := sums[d.Sources[0]]; !ok {
+				kind = kindManual
+			}
+		}
+		l.Kind = kind
+		switch kind {
 		case kindManual:
 			b.Lines = append(b.Lines, l)
 			continue

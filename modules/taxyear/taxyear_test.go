@@ -293,12 +293,16 @@ func newPortfolio(t *testing.T, country string) *portfolio {
 			p.bill(t, 0, "repairs", day(10), day(30), 125000)
 		case "2025-07":
 			p.bill(t, 0, "management", "2025-06-30", day(2), 30000)
+			// The interest part of the half-year's loan instalments
+			// (the repayment of principal is no bill).
+			p.bill(t, 0, "loan_interest", day(1), day(3), 41237)
 		case "2025-08":
 			p.at(t, day(16))
 			p.bill(t, 0, "property_tax", day(15), day(16), 31040)
 		case "2025-09":
 			p.at(t, day(10))
 			p.bill(t, 1, "other", day(1), day(10), 8999)
+			p.bill(t, 1, "loan_interest", day(1), day(10), 15000)
 		case "2025-10":
 			// B's deposit settled: 600 applied to September's rent (a
 			// set-off: rent received that day), 100.50 kept for a
@@ -333,14 +337,15 @@ var expected = map[string][]struct {
 }{
 	"anlage-v": {{"9", "rent", []string{rent}}, {"13", "allocations", []string{prepay}}, {"20", "other_income", []string{other}},
 		{"40", "maintenance", []string{"repairs"}}, {"46", "running_costs", []string{"property_tax", "insurance", "operating"}},
-		{"47", "management", []string{"management"}}, {"48", "other_costs", []string{"other", comp}}},
+		{"37", "interest", []string{"loan_interest"}}, {"47", "management", []string{"management"}}, {"48", "other_costs", []string{"other", comp}}},
 	"2044": {{"211", "rent", []string{rent, other}}, {"221", "administration", []string{"management"}},
 		{"222", "management_other", []string{"other", comp}}, {"223", "insurance", []string{"insurance"}}, {"224", "works", []string{"repairs"}},
-		{"227", "property_tax", []string{"property_tax"}}, {"229", "provisions", []string{"operating"}}},
+		{"227", "property_tax", []string{"property_tax"}}, {"229", "provisions", []string{"operating"}}, {"250", "interest", []string{"loan_interest"}}},
 	"sa105": {{"20", "income", []string{rent, other, prepay}}, {"24", "rent_rates_insurance", []string{"property_tax", "insurance"}},
 		{"25", "repairs", []string{"repairs"}}, {"27", "professional_fees", []string{"management"}}, {"28", "services", []string{"operating"}},
 		{"29", "other", []string{"other", comp}}},
 	"schedule-e": {{"3", "rents", []string{rent, other, prepay}}, {"9", "insurance", []string{"insurance"}}, {"11", "management", []string{"management"}},
+		{"12", "mortgage_interest", []string{"loan_interest"}},
 		{"14", "repairs", []string{"repairs"}}, {"16", "taxes", []string{"property_tax"}}, {"17", "utilities", []string{"operating"}},
 		{"19", "other", []string{"other", comp}}},
 }
@@ -372,10 +377,18 @@ func (p *portfolio) want(form, from, to string, props ...int) map[string]int64 {
 			expense += v
 		}
 	}
-	if form == "2044" {
-		out["tenant_provisions"] = sums[prepay]
-	}
 	out["expense_total"], out["result"] = expense, income-expense
+	switch form {
+	case "2044":
+		out["tenant_provisions"] = sums[prepay]
+		// Ligne 240 is the costs without the interest of ligne 250; the
+		// result 261 takes both off.
+		out["expense_total"] -= sums["loan_interest"]
+	case "sa105":
+		// Box 44: residential finance costs are a tax reduction, shown
+		// and in no total.
+		out["residential_finance_costs"] = sums["loan_interest"]
+	}
 	if form != "schedule-e" {
 		out["income_total"] = income
 	}
@@ -451,7 +464,8 @@ func TestTaxYearFromTheBooks(t *testing.T) {
 				// The figures written out for Lindenstraße 4: eleven rents
 				// (December's came in January), twelve prepayments, the
 				// key; insurance, property tax twice and the heating on
-				// line 46; the compensation set off on line 48.
+				// line 46; the loan interest on line 37; the compensation set off
+				// on line 48.
 				got := map[string]string{}
 				for _, l := range all.Properties[1].Lines {
 					if l.Amount != nil {
@@ -460,7 +474,7 @@ func TestTaxYearFromTheBooks(t *testing.T) {
 				}
 				want := map[string]string{"9 rent": "8800.00", "13 allocations": "1800.00", "20 other_income": "45.50",
 					" income_total": "10645.50", "40 maintenance": "1250.00", "46 running_costs": "2060.80", "47 management": "300.00",
-					"48 other_costs": "64.10", " expense_total": "3674.90", " result": "6970.60", " deposits": "2400.00"}
+					"37 interest": "412.37", "48 other_costs": "64.10", " expense_total": "4087.27", " result": "6558.23", " deposits": "2400.00"}
 				for k, v := range want {
 					if got[k] != v {
 						t.Errorf("Lindenstraße 4, line %s: %s, want %s", k, got[k], v)

@@ -49,6 +49,9 @@ const (
 	CostOperating   Account = "cost_operating"
 	CostManagement  Account = "cost_management"
 	CostOther       Account = "cost_other"
+	// CostInterest is the interest part of a loan's instalments (a bill
+	// of category loan_interest); the repayment of principal is no cost.
+	CostInterest Account = "cost_interest"
 )
 
 // Line is one line of an entry: an amount on one side of one account,

@@ -1,0 +1,1 @@
+DROP TABLE taxyear_depreciation;
