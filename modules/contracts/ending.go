@@ -2,12 +2,10 @@ package contracts
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/period"
 )
 
@@ -15,21 +13,7 @@ import (
 // from to to: an active one on its end date, a terminated one on the day
 // it was terminated for. One statement a page over the workspace.
 func (s *Service) Ending(ctx context.Context, workspaceID int64, from, to period.Date, after uuid.UUID, limit int) ([]Contract, error) {
-	var list []Contract
-	q := s.db.NewSelect().Model(&list).
-		Where("workspace_id = ?", database.Param{V: workspaceID}).
-		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-			return q.WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
-				return q.Where("status = ?", Active).Where("end_date >= ?", from).Where("end_date <= ?", to)
-			}).WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
-				return q.Where("status = ?", Terminated).Where("terminated_on >= ?", from).Where("terminated_on <= ?", to)
-			})
-		}).
-		Where("id > ?", after).OrderExpr("id").Limit(int64(limit))
-	if err := database.Select(ctx, s.db, q); err != nil {
-		return nil, fmt.Errorf("contracts ending: %w", err)
-	}
-	return list, nil
+	return s.store.Ending(ctx, s.db, workspaceID, from, to, after, limit)
 }
 
 // EndsOn is the day c ends: the termination day of a terminated contract,

@@ -2,27 +2,25 @@ package contracts
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
 	"github.com/propman/propman/platform/apierror"
-	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
 
 // tenantGuard refuses the deletion of a contragent any contract names.
-type tenantGuard struct{}
+type tenantGuard struct{ store *Store }
 
-func newTenantGuard() tenantGuard { return tenantGuard{} }
+func newTenantGuard(store *Store) tenantGuard { return tenantGuard{store: store} }
 
-func (tenantGuard) ContragentDeleting(ctx context.Context, tx bun.Tx, contragentID uuid.UUID) error {
-	used, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Contract)(nil)).Where("tenant_id = ?", contragentID))
+func (g tenantGuard) ContragentDeleting(ctx context.Context, tx bun.Tx, contragentID uuid.UUID) error {
+	used, err := g.store.NamesTenant(ctx, tx, contragentID)
 	if err != nil {
-		return fmt.Errorf("contracts of contragent: %w", err)
+		return err
 	}
 	if used {
 		return apierror.Conflict("in_use", "A contract names this contragent; it cannot be deleted.")
@@ -32,23 +30,19 @@ func (tenantGuard) ContragentDeleting(ctx context.Context, tx bun.Tx, contragent
 
 // propertyCleanup refuses the deletion of a property with contracts that
 // left draft, and deletes its drafts otherwise.
-type propertyCleanup struct{}
+type propertyCleanup struct{ store *Store }
 
-func newPropertyCleanup() propertyCleanup { return propertyCleanup{} }
+func newPropertyCleanup(store *Store) propertyCleanup { return propertyCleanup{store: store} }
 
-func (propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error {
-	has, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Contract)(nil)).Where("property_id = ?", propertyID).
-		Where("status <> ?", Draft))
+func (p propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error {
+	has, err := p.store.HasSigned(ctx, tx, propertyID)
 	if err != nil {
-		return fmt.Errorf("contracts of property: %w", err)
+		return err
 	}
 	if has {
 		return apierror.Conflict("has_contracts", "The property has active or terminated contracts.")
 	}
-	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Contract)(nil)).Where("property_id = ?", propertyID)); err != nil {
-		return fmt.Errorf("delete draft contracts: %w", err)
-	}
-	return nil
+	return p.store.DeleteOfProperty(ctx, tx, propertyID)
 }
 
 // RentListener is a module told of every rent change (modules/notices

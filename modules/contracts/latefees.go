@@ -2,13 +2,10 @@ package contracts
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-
-	"github.com/propman/propman/platform/database"
 )
 
 // CodeLateFee is the late fee, a percentage of what is overdue
@@ -53,10 +50,9 @@ type LateFee struct {
 // fees, for those whose terms set LATE_FEE_PERCENTAGE or the
 // statutory-interest block of country (the property's) to true.
 func LateFees(ctx context.Context, db bun.IDB, propertyID uuid.UUID, country string) (map[uuid.UUID]LateFee, error) {
-	var list []Contract
-	if err := database.Select(ctx, db, db.NewSelect().Model(&list).Column("id", "number", "terms", "late_fee_base").
-		Where("property_id = ?", propertyID).Where("status <> ?", Draft)); err != nil {
-		return nil, fmt.Errorf("late fees: %w", err)
+	list, err := signedOf(ctx, db, propertyID)
+	if err != nil {
+		return nil, err
 	}
 	statutory := StatutoryInterestCode(country)
 	out := map[uuid.UUID]LateFee{}

@@ -48,28 +48,9 @@ func (r *Rent) Index() *Index {
 	return &Index{Name: *r.IndexName, OldPeriod: *r.IndexOldPeriod, OldValue: *r.IndexOldValue, NewPeriod: *r.IndexNewPeriod, NewValue: *r.IndexNewValue}
 }
 
-func insertRent(ctx context.Context, db bun.IDB, contractID, expenseID uuid.UUID, from period.Date, amount money.Amount, at time.Time, ix *Index) error {
-	id, err := uuid.NewV7()
-	if err != nil {
-		return fmt.Errorf("rent id: %w", err)
-	}
-	r := &Rent{ID: id, ContractID: contractID, From: from, Amount: amount, ExpenseID: expenseID, CreatedAt: at}
-	if ix != nil {
-		r.IndexName, r.IndexOldPeriod, r.IndexOldValue, r.IndexNewPeriod, r.IndexNewValue = &ix.Name, &ix.OldPeriod, &ix.OldValue, &ix.NewPeriod, &ix.NewValue
-	}
-	if _, err := database.Exec(ctx, db, db.NewInsert().Model(r)); err != nil {
-		return fmt.Errorf("insert rent: %w", err)
-	}
-	return nil
-}
-
 // Rents returns the contract's rent history, oldest first.
 func (s *Service) Rents(ctx context.Context, c *Contract) ([]Rent, error) {
-	var list []Rent
-	if err := database.Select(ctx, s.db, s.db.NewSelect().Model(&list).Where("contract_id = ?", c.ID).Order("from_date")); err != nil {
-		return nil, fmt.Errorf("contract rents: %w", err)
-	}
-	return list, nil
+	return s.store.Rents(ctx, s.db, c.ID)
 }
 
 // ChangeRent indexes the rent of the active contract c: from must be the
@@ -104,10 +85,9 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		if _, err := properties.Lock(ctx, tx, c.PropertyID); err != nil {
 			return err
 		}
-		var cur Rent
-		err := database.Select(ctx, tx, tx.NewSelect().Model(&cur).Where("contract_id = ?", c.ID).Order("from_date DESC").Limit(1))
+		cur, err := s.store.CurrentRent(ctx, tx, c.ID)
 		if err != nil {
-			return fmt.Errorf("current rent: %w", err)
+			return err
 		}
 		if !cur.From.Before(from) {
 			return apierror.Validation(fmt.Sprintf("from: must be after the current rent's start (%s)", cur.From))
@@ -124,13 +104,11 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 		if last != "" && last >= period.MonthLabel(from) {
 			return apierror.Conflict("already_billed", fmt.Sprintf("The rent is billed up to %s; choose a later month.", last))
 		}
-		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Contract)(nil)).Set("rent_minor = ?", database.Param{V: int64(amount)}).
-			Set("rent_from = ?", from).Set("prior_rent_minor = ?", database.Param{V: int64(cur.Amount)}).Set("updated_at = ?", now).
-			Where("id = ?", c.ID).Where("status = ?", Active))
+		changed, err := s.store.SetRent(ctx, tx, c.ID, amount, from, cur.Amount, now)
 		if err != nil {
-			return fmt.Errorf("change rent: %w", err)
+			return err
 		}
-		if n, _ := res.RowsAffected(); n != 1 {
+		if !changed {
 			return apierror.Conflict("not_active", "Only an active contract's rent can change.")
 		}
 		if err := s.expenses.EndExpenseTx(ctx, tx, cur.ExpenseID, dayBefore(from)); err != nil {

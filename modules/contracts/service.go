@@ -2,7 +2,6 @@ package contracts
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -136,13 +135,7 @@ func (s *Service) OfTenants(ctx context.Context, tenants []uuid.UUID, q listing.
 	if len(tenants) == 0 {
 		return nil, listing.Result{Counted: q.Page > 0 && !q.After()}, nil
 	}
-	var list []Contract
-	sel := s.db.NewSelect().Model(&list).Where("tenant_id ?", database.In(tenants)).Where("status <> ?", Draft)
-	res, err := listing.Scan(ctx, sel, q, listing.Desc("created_at", "id"))
-	if err != nil {
-		return nil, listing.Result{}, fmt.Errorf("contracts of tenants: %w", err)
-	}
-	return list, res, nil
+	return s.store.OfTenants(ctx, s.db, tenants, q)
 }
 
 // OfTenant returns the contract with id when its tenant is one of the
@@ -151,16 +144,7 @@ func (s *Service) OfTenant(ctx context.Context, tenants []uuid.UUID, id uuid.UUI
 	if len(tenants) == 0 {
 		return nil, ErrNotFound
 	}
-	c := new(Contract)
-	err := database.Select(ctx, s.db, s.db.NewSelect().Model(c).Where("id = ?", id).
-		Where("tenant_id ?", database.In(tenants)).Where("status <> ?", Draft))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("contract of tenant: %w", err)
-	}
-	return c, nil
+	return s.store.OfTenant(ctx, s.db, tenants, id)
 }
 
 // View is the contract as the API shows it (the Contract schema).
@@ -559,12 +543,11 @@ func (s *Service) Activate(ctx context.Context, p auth.Principal, c *Contract) (
 			return apierror.Conflict("overlap", "Another contract of this property runs on some of these dates.")
 		}
 		now := s.now()
-		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Contract)(nil)).Set("status = ?", Active).Set("updated_at = ?", now).
-			Where("id = ?", c.ID).Where("status = ?", Draft))
+		ok, err := s.store.Activate(ctx, tx, c.ID, now)
 		if err != nil {
-			return fmt.Errorf("activate contract: %w", err)
+			return err
 		}
-		if n, _ := res.RowsAffected(); n != 1 {
+		if !ok {
 			return apierror.Conflict("not_draft", "Only a draft contract can be activated.")
 		}
 		if err := s.createMoney(ctx, tx, prop, cur); err != nil {
@@ -669,14 +652,11 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, in Termination) (*
 	}
 	now := s.now()
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
-		res, err := database.Exec(ctx, tx, tx.NewUpdate().Model((*Contract)(nil)).
-			Set("status = ?", Terminated).Set("terminated_on = ?", date).Set("termination_reason = ?", reason).
-			Set("terminated_at = ?", now).Set("terminated_by = ?", in.By).Set("notice_received_on = ?", noticeOn(in.NoticeReceived)).
-			Set("updated_at = ?", now).Where("id = ?", c.ID).Where("status = ?", Active))
+		ok, err := s.store.Terminate(ctx, tx, c.ID, in, now)
 		if err != nil {
-			return fmt.Errorf("terminate contract: %w", err)
+			return err
 		}
-		if n, _ := res.RowsAffected(); n != 1 {
+		if !ok {
 			return apierror.Conflict("not_active", "Only an active contract can be terminated.")
 		}
 		if _, err = s.expenses.EndContractExpensesTx(ctx, tx, c.ID, date); err != nil {

@@ -1,17 +1,10 @@
 package contracts
 
 import (
-	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/google/uuid"
-	"github.com/uptrace/bun"
-
-	"github.com/propman/propman/platform/database"
 )
 
 // The allocation orders: how a payment for the contract that names no
@@ -109,28 +102,3 @@ func (r InterestRate) String() string {
 
 // MarshalJSON writes the percentage as a JSON number.
 func (r InterestRate) MarshalJSON() ([]byte, error) { return []byte(r.String()), nil }
-
-// AllocationOrderOf returns, through db, the allocation order of the
-// contract with id (OldestFirst when no contract has it). A function for
-// the payments module, which the contracts service depends on.
-func AllocationOrderOf(ctx context.Context, db bun.IDB, id uuid.UUID) (string, error) {
-	var order string
-	err := database.Query(ctx, db, db.NewSelect().Model((*Contract)(nil)).Column("allocation_order").Where("id = ?", id), &order)
-	if errors.Is(err, sql.ErrNoRows) {
-		return OldestFirst, nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("allocation order: %w", err)
-	}
-	return order, nil
-}
-
-// RentExpenses returns, through db, the ids of the expenses that bill the
-// contract's rent (every rent of its history): their charges are its rent.
-func RentExpenses(ctx context.Context, db bun.IDB, contractID uuid.UUID) ([]uuid.UUID, error) {
-	var ids []uuid.UUID
-	if err := database.Query(ctx, db, db.NewSelect().Model((*Rent)(nil)).Column("expense_id").Where("contract_id = ?", contractID), &ids); err != nil {
-		return nil, fmt.Errorf("rent expenses: %w", err)
-	}
-	return ids, nil
-}

@@ -13,6 +13,7 @@ import (
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/listing"
+	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
 
@@ -240,4 +241,146 @@ func LocaleOf(ctx context.Context, db bun.IDB, id uuid.UUID) (string, error) {
 		return "", fmt.Errorf("language of contract: %w", err)
 	}
 	return locale, nil
+}
+
+// Ending pages, by id, through the workspace's contracts that end from
+// from to to: an active one on its end date, a terminated one on the day
+// it was terminated for.
+func (s *Store) Ending(ctx context.Context, db bun.IDB, workspaceID int64, from, to period.Date, after uuid.UUID, limit int) ([]Contract, error) {
+	var list []Contract
+	q := db.NewSelect().Model(&list).
+		Where("workspace_id = ?", database.Param{V: workspaceID}).
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
+				return q.Where("status = ?", Active).Where("end_date >= ?", from).Where("end_date <= ?", to)
+			}).WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
+				return q.Where("status = ?", Terminated).Where("terminated_on >= ?", from).Where("terminated_on <= ?", to)
+			})
+		}).
+		Where("id > ?", after).OrderExpr("id").Limit(int64(limit))
+	if err := database.Select(ctx, db, q); err != nil {
+		return nil, fmt.Errorf("contracts ending: %w", err)
+	}
+	return list, nil
+}
+
+// NamesTenant tells whether a contract names the contragent as its tenant.
+func (s *Store) NamesTenant(ctx context.Context, db bun.IDB, contragentID uuid.UUID) (bool, error) {
+	used, err := database.Exists(ctx, db, db.NewSelect().Model((*Contract)(nil)).Where("tenant_id = ?", contragentID))
+	if err != nil {
+		return false, fmt.Errorf("contracts of contragent: %w", err)
+	}
+	return used, nil
+}
+
+// HasSigned tells whether the property has a contract that left draft.
+func (s *Store) HasSigned(ctx context.Context, db bun.IDB, propertyID uuid.UUID) (bool, error) {
+	has, err := database.Exists(ctx, db, db.NewSelect().Model((*Contract)(nil)).Where("property_id = ?", propertyID).
+		Where("status <> ?", Draft))
+	if err != nil {
+		return false, fmt.Errorf("contracts of property: %w", err)
+	}
+	return has, nil
+}
+
+// DeleteOfProperty deletes the property's contracts.
+func (s *Store) DeleteOfProperty(ctx context.Context, db bun.IDB, propertyID uuid.UUID) error {
+	if _, err := database.Exec(ctx, db, db.NewDelete().Model((*Contract)(nil)).Where("property_id = ?", propertyID)); err != nil {
+		return fmt.Errorf("delete draft contracts: %w", err)
+	}
+	return nil
+}
+
+// signedOf reads, through db, the id, number, terms and late-fee base of
+// every contract of the property that left draft.
+func signedOf(ctx context.Context, db bun.IDB, propertyID uuid.UUID) ([]Contract, error) {
+	var list []Contract
+	if err := database.Select(ctx, db, db.NewSelect().Model(&list).Column("id", "number", "terms", "late_fee_base").
+		Where("property_id = ?", propertyID).Where("status <> ?", Draft)); err != nil {
+		return nil, fmt.Errorf("late fees: %w", err)
+	}
+	return list, nil
+}
+
+// Rents returns the contract's rent history, oldest first.
+func (s *Store) Rents(ctx context.Context, db bun.IDB, contractID uuid.UUID) ([]Rent, error) {
+	var list []Rent
+	if err := database.Select(ctx, db, db.NewSelect().Model(&list).Where("contract_id = ?", contractID).Order("from_date")); err != nil {
+		return nil, fmt.Errorf("contract rents: %w", err)
+	}
+	return list, nil
+}
+
+// CurrentRent returns the contract's latest rent.
+func (s *Store) CurrentRent(ctx context.Context, db bun.IDB, contractID uuid.UUID) (Rent, error) {
+	var cur Rent
+	if err := database.Select(ctx, db, db.NewSelect().Model(&cur).Where("contract_id = ?", contractID).Order("from_date DESC").Limit(1)); err != nil {
+		return cur, fmt.Errorf("current rent: %w", err)
+	}
+	return cur, nil
+}
+
+// SetRent writes the active contract's rent from from on, prior the one
+// before; false when the contract is no longer active.
+func (s *Store) SetRent(ctx context.Context, db bun.IDB, id uuid.UUID, amount money.Amount, from period.Date, prior money.Amount, at time.Time) (bool, error) {
+	res, err := database.Exec(ctx, db, db.NewUpdate().Model((*Contract)(nil)).Set("rent_minor = ?", database.Param{V: int64(amount)}).
+		Set("rent_from = ?", from).Set("prior_rent_minor = ?", database.Param{V: int64(prior)}).Set("updated_at = ?", at).
+		Where("id = ?", id).Where("status = ?", Active))
+	if err != nil {
+		return false, fmt.Errorf("change rent: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// OfTenants returns one page of the contracts, drafts left out, whose
+// tenant is one of the contragents, newest first.
+func (s *Store) OfTenants(ctx context.Context, db bun.IDB, tenants []uuid.UUID, q listing.Query) ([]Contract, listing.Result, error) {
+	var list []Contract
+	sel := db.NewSelect().Model(&list).Where("tenant_id ?", database.In(tenants)).Where("status <> ?", Draft)
+	res, err := listing.Scan(ctx, sel, q, listing.Desc("created_at", "id"))
+	if err != nil {
+		return nil, listing.Result{}, fmt.Errorf("contracts of tenants: %w", err)
+	}
+	return list, res, nil
+}
+
+// OfTenant returns the contract with id when its tenant is one of the
+// contragents and it is no draft; ErrNotFound otherwise.
+func (s *Store) OfTenant(ctx context.Context, db bun.IDB, tenants []uuid.UUID, id uuid.UUID) (*Contract, error) {
+	c := new(Contract)
+	err := database.Select(ctx, db, db.NewSelect().Model(c).Where("id = ?", id).
+		Where("tenant_id ?", database.In(tenants)).Where("status <> ?", Draft))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("contract of tenant: %w", err)
+	}
+	return c, nil
+}
+
+// Activate makes the draft contract active; false when it is no draft.
+func (s *Store) Activate(ctx context.Context, db bun.IDB, id uuid.UUID, at time.Time) (bool, error) {
+	res, err := database.Exec(ctx, db, db.NewUpdate().Model((*Contract)(nil)).Set("status = ?", Active).Set("updated_at = ?", at).
+		Where("id = ?", id).Where("status = ?", Draft))
+	if err != nil {
+		return false, fmt.Errorf("activate contract: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// Terminate writes the active contract's termination; false when it is
+// no longer active.
+func (s *Store) Terminate(ctx context.Context, db bun.IDB, id uuid.UUID, in Termination, at time.Time) (bool, error) {
+	res, err := database.Exec(ctx, db, db.NewUpdate().Model((*Contract)(nil)).
+		Set("status = ?", Terminated).Set("terminated_on = ?", in.Date).Set("termination_reason = ?", in.Reason).
+		Set("terminated_at = ?", at).Set("terminated_by = ?", in.By).Set("notice_received_on = ?", noticeOn(in.NoticeReceived)).
+		Set("updated_at = ?", at).Where("id = ?", id).Where("status = ?", Active))
+	if err != nil {
+		return false, fmt.Errorf("terminate contract: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
 }

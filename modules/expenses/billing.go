@@ -7,7 +7,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/propman/propman/modules/properties"
-	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/period"
 )
@@ -72,23 +71,4 @@ func catchUp(last map[uuid.UUID]period.Date, today period.Date) func(*Expense) p
 		}
 		return since
 	}
-}
-
-// lastBilled returns the due date of the latest charge of each expense of
-// ids that has one, in one statement.
-func (s *Store) lastBilled(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]period.Date, error) {
-	var rows []struct {
-		Origin uuid.UUID   `bun:"origin"`
-		Last   period.Date `bun:"last"`
-	}
-	q := s.db.NewSelect().Model((*Charge)(nil)).ColumnExpr("origin, max(due_date) AS last").
-		Where("origin ?", database.In(ids)).Group("origin")
-	if err := database.Query(ctx, s.db, q, &rows); err != nil {
-		return nil, fmt.Errorf("last billed periods: %w", err)
-	}
-	out := make(map[uuid.UUID]period.Date, len(rows))
-	for _, r := range rows {
-		out[r.Origin] = r.Last
-	}
-	return out, nil
 }

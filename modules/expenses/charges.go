@@ -139,14 +139,6 @@ func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties
 	return c, nil
 }
 
-// reread loads c's paid amount and status again (credit may have paid it).
-func reread(ctx context.Context, db bun.IDB, c *Charge) error {
-	if err := database.Select(ctx, db, db.NewSelect().Model(c).Column("paid_amount_minor", "status").WherePK()); err != nil {
-		return fmt.Errorf("reread charge: %w", err)
-	}
-	return nil
-}
-
 // RefreshResult counts what RefreshAll did; the three add up to the number
 // of active automatic expenses.
 type RefreshResult struct {

@@ -2,13 +2,11 @@ package expenses
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/platform/apierror"
-	"github.com/propman/propman/platform/database"
 )
 
 var errHasCharges = apierror.Conflict("has_charges",
@@ -17,20 +15,17 @@ var errHasCharges = apierror.Conflict("has_charges",
 // propertyCleanup answers the properties module when a property is about
 // to be deleted: refuse while it has charges, else delete its expenses
 // (deleted ones included) in the same transaction.
-type propertyCleanup struct{}
+type propertyCleanup struct{ store *Store }
 
-func newPropertyCleanup() propertyCleanup { return propertyCleanup{} }
+func newPropertyCleanup(store *Store) propertyCleanup { return propertyCleanup{store: store} }
 
-func (propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error {
-	has, err := database.Exists(ctx, tx, tx.NewSelect().Model((*Charge)(nil)).Where("property_id = ?", propertyID))
+func (p propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, propertyID uuid.UUID) error {
+	has, err := p.store.propertyHasCharges(ctx, tx, propertyID)
 	if err != nil {
-		return fmt.Errorf("charges of property: %w", err)
+		return err
 	}
 	if has {
 		return errHasCharges
 	}
-	if _, err := database.Exec(ctx, tx, tx.NewDelete().Model((*Expense)(nil)).Where("property_id = ?", propertyID)); err != nil {
-		return fmt.Errorf("delete expenses of property: %w", err)
-	}
-	return nil
+	return p.store.deleteExpensesOf(ctx, tx, propertyID)
 }

@@ -2,7 +2,6 @@ package expenses
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/propman/propman/modules/properties"
-	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -81,8 +79,8 @@ func (s *Service) CreateMeterChargesInTx(ctx context.Context, db bun.IDB, list [
 	}
 	for start := 0; start < len(rows); start += meterChargeBatch {
 		batch := rows[start:min(start+meterChargeBatch, len(rows))]
-		if _, err := database.Exec(ctx, db, db.NewInsert().Model(&batch)); err != nil {
-			return fmt.Errorf("insert meter charges: %w", err)
+		if err := s.store.insertMeterCharges(ctx, db, batch); err != nil {
+			return err
 		}
 	}
 	// A reading bills the charges of one property: credit goes to them.
@@ -112,30 +110,18 @@ func hasPayments(status string, paid money.Amount) bool {
 func (s *Service) CancelChargeInTx(ctx context.Context, db bun.IDB, id uuid.UUID, by int64) error {
 	// Payments change paid amounts under the property's lock; taking it
 	// here too means no payment is half-way through this charge.
-	var propertyID uuid.UUID
-	if err := database.Query(ctx, db, db.NewSelect().Model((*Charge)(nil)).Column("property_id").Where("id = ?", id), &propertyID); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		return fmt.Errorf("charge property: %w", err)
+	propertyID, err := s.store.chargeProperty(ctx, db, id)
+	if err != nil {
+		return err
 	}
 	if tx, ok := db.(bun.Tx); ok {
 		if _, err := properties.Lock(ctx, tx, propertyID); err != nil {
 			return err
 		}
 	}
-	q := db.NewSelect().Model((*Charge)(nil)).Column("status", "paid_amount_minor").Where("id = ?", id)
-	if database.IsPostgres(db) {
-		q = q.For("UPDATE")
-	}
-	var status string
-	var paid money.Amount
-	err := database.Query(ctx, db, q, &status, &paid)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ErrNotFound
-	}
+	status, paid, err := s.store.chargeStatusForUpdate(ctx, db, id)
 	if err != nil {
-		return fmt.Errorf("charge status: %w", err)
+		return err
 	}
 	switch {
 	case status == Cancelled:
@@ -143,11 +129,8 @@ func (s *Service) CancelChargeInTx(ctx context.Context, db bun.IDB, id uuid.UUID
 	case hasPayments(status, paid):
 		return ErrHasPayments
 	}
-	_, err = database.Exec(ctx, db, db.NewUpdate().Model((*Charge)(nil)).
-		Set("status = ?", Cancelled).Set("cancelled_at = ?", s.now()).Set("cancelled_by = ?", database.Param{V: by}).
-		Where("id = ?", id))
-	if err != nil {
-		return fmt.Errorf("cancel charge: %w", err)
+	if err := s.store.cancelCharge(ctx, db, id, s.now(), by); err != nil {
+		return err
 	}
 	return s.journal.Reverse(ctx, db, journal.Reversal{PropertyID: propertyID, Date: period.DateOf(s.now()),
 		Kind: journal.KindReversal, SourceTable: "charges", SourceID: id, Memo: "charge cancelled"})
@@ -156,9 +139,5 @@ func (s *Service) CancelChargeInTx(ctx context.Context, db bun.IDB, id uuid.UUID
 // CounterHasCharges reports, through db, whether any charge (of any
 // status) was billed from the counter's readings.
 func (s *Service) CounterHasCharges(ctx context.Context, db bun.IDB, counterID uuid.UUID) (bool, error) {
-	ok, err := database.Exists(ctx, db, db.NewSelect().Model((*Charge)(nil)).Where("counter_id = ?", counterID))
-	if err != nil {
-		return false, fmt.Errorf("charges of counter: %w", err)
-	}
-	return ok, nil
+	return s.store.counterHasCharges(ctx, db, counterID)
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/chargename"
-	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -64,9 +63,9 @@ func (s *Service) CreatePenaltiesTx(ctx context.Context, tx bun.IDB, propertyID 
 	var inserted []Charge
 	for start := 0; start < len(rows); start += penaltyBatch {
 		batch := rows[start:min(start+penaltyBatch, len(rows))]
-		var ids []uuid.UUID
-		if err := database.Query(ctx, tx, tx.NewInsert().Model(&batch).On("CONFLICT (penalty_for) WHERE penalty_for IS NOT NULL DO NOTHING").Returning("id"), &ids); err != nil {
-			return nil, fmt.Errorf("insert penalties: %w", err)
+		ids, err := s.store.insertPenalties(ctx, tx, batch)
+		if err != nil {
+			return nil, err
 		}
 		made := make(map[uuid.UUID]bool, len(ids))
 		for _, id := range ids {
@@ -137,11 +136,9 @@ func (s *Service) CreateFineTx(ctx context.Context, tx bun.IDB, prop *properties
 // one that is not cancelled yet: a fine that is dropped takes its late fee
 // with it. ErrHasPayments when money was allocated to the late fee.
 func (s *Service) CancelPenaltyOfInTx(ctx context.Context, db bun.IDB, forID uuid.UUID, by int64) error {
-	var ids []uuid.UUID
-	err := database.Query(ctx, db, db.NewSelect().Model((*Charge)(nil)).Column("id").
-		Where("penalty_for = ?", forID).Where("status <> ?", Cancelled), &ids)
+	ids, err := s.store.penaltiesOf(ctx, db, forID)
 	if err != nil {
-		return fmt.Errorf("penalty of charge: %w", err)
+		return err
 	}
 	for _, id := range ids {
 		if err := s.CancelChargeInTx(ctx, db, id, by); err != nil {

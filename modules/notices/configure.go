@@ -10,7 +10,6 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/database"
 )
 
@@ -77,7 +76,7 @@ func (s *Service) ChangeSettings(ctx context.Context, workspaceID int64, body ma
 		}
 		if len(details) > 0 {
 			sort.Strings(details)
-			return apierror.Validation(details...)
+			return &InvalidError{Details: details}
 		}
 		st.UpdatedAt = s.now()
 		if err := s.store.saveWorkspace(ctx, tx, st); err != nil {
@@ -145,7 +144,7 @@ func (s *Service) ChangeContractSettings(ctx context.Context, k *contracts.Contr
 		}
 		if len(details) > 0 {
 			sort.Strings(details)
-			return apierror.Validation(details...)
+			return &InvalidError{Details: details}
 		}
 		own.UpdatedAt = s.now()
 		if err := s.store.saveContract(ctx, tx, own); err != nil {

@@ -2,6 +2,7 @@ package notices
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -121,7 +122,7 @@ func (h *Handler) patchSettings(c *fiber.Ctx) error {
 	}
 	out, err := h.svc.ChangeSettings(ctx, p.WorkspaceID, body, unknown)
 	if err != nil {
-		return err
+		return apiError(err)
 	}
 	return c.JSON(settingsView(out))
 }
@@ -151,7 +152,21 @@ func (h *Handler) patchContract(c *fiber.Ctx) error {
 	}
 	view, err := h.svc.ChangeContractSettings(ctx, k, body, unknown)
 	if err != nil {
-		return err
+		return apiError(err)
 	}
 	return c.JSON(view)
+}
+
+// apiError is the one place the domain's errors become HTTP answers.
+func apiError(err error) error {
+	var invalid *InvalidError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrNothingDue):
+		return apierror.NotFound("Nothing of this contract falls due on that day and is still owed.")
+	case errors.As(err, &invalid):
+		return apierror.Validation(invalid.Details...)
+	}
+	return err
 }

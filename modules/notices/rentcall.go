@@ -5,7 +5,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
@@ -13,9 +12,6 @@ import (
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/printforms"
-	"github.com/propman/propman/platform/apierror"
-	"github.com/propman/propman/platform/auth"
-	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -105,49 +101,37 @@ func (s *Service) dueOn(ctx context.Context, c *contracts.Contract, day period.D
 	return g, nil
 }
 
-// rentCall answers GET /contracts/{contractId}/rent-call?due=: the rent
-// call's PDF of what falls due on that day and is still owed, as the
-// tenant gets it (the contract's language unless ?locale= says another).
-func (h *Handler) rentCall(c *fiber.Ctx) error {
-	ctx := httpserver.Context(c)
-	ct, err := h.svc.AuthorizeContract(ctx, auth.Current(c), c.Params("contractId"))
+// RentCall is the rent call's PDF of what the contract ct owes on day
+// and has not paid, in locale (the contract's language when empty), and
+// its file name; ErrNothingDue when nothing falls due that day and is
+// still owed.
+func (s *Service) RentCall(ctx context.Context, ct *contracts.Contract, day period.Date, rawLocale string) ([]byte, string, error) {
+	locale, err := s.forms.Locale(rawLocale, ct.Locale)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	raw := c.Query("due")
-	day, err := period.ParseDate(raw)
-	if raw == "" || err != nil {
-		return apierror.Validation("due: must be a date (YYYY-MM-DD) on which charges of the contract fall due")
-	}
-	locale, err := h.svc.forms.Locale(c.Query("locale"), ct.Locale)
+	g, err := s.dueOn(ctx, ct, day)
 	if err != nil {
-		return err
-	}
-	g, err := h.svc.dueOn(ctx, ct, day)
-	if err != nil {
-		return err
+		return nil, "", err
 	}
 	if g == nil {
-		return apierror.NotFound("Nothing of this contract falls due on that day and is still owed.")
+		return nil, "", ErrNothingDue
 	}
-	l, err := h.svc.letterFor(ctx, h.svc.db, ct)
+	l, err := s.letterFor(ctx, s.db, ct)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	l.w, l.st = wordingOf(locale), printforms.StyleOf(locale)
-	bank, err := h.svc.bankOf(ctx, h.svc.db, ct)
+	bank, err := s.bankOf(ctx, s.db, ct)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	today := period.DateOf(h.svc.clock.Now())
-	pdf, err := h.svc.forms.RentCall(locale, h.svc.rentCallForm(ct, l, *g, today, bank))
+	today := period.DateOf(s.clock.Now())
+	pdf, err := s.forms.RentCall(locale, s.rentCallForm(ct, l, *g, today, bank))
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	c.Set(fiber.HeaderContentType, "application/pdf")
-	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+asciiName(fileName("rent-call-"+ct.Number+"-"+day.String()+".pdf"))+`"`)
-	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-	return c.Send(pdf)
+	return pdf, asciiName(fileName("rent-call-" + ct.Number + "-" + day.String() + ".pdf")), nil
 }
 
 // asciiName keeps a file name's printable ASCII, others as '_', for a

@@ -105,15 +105,9 @@ func (s *Service) letterFor(ctx context.Context, tx bun.IDB, c *contracts.Contra
 	if err != nil {
 		return nil, err
 	}
-	prop := new(properties.Property)
-	if err := database.Select(ctx, tx, tx.NewSelect().Model(prop).Where("id = ?", c.PropertyID)); err != nil {
-		return nil, fmt.Errorf("property of notice: %w", err)
-	}
-	owner := new(accounts.User)
-	if err := database.Select(ctx, tx, tx.NewSelect().Model(owner).
-		Column("id", "name", "address_line", "address_postal_code", "address_city", "address_country_code").
-		Where("id = ?", database.Param{V: c.OwnerID})); err != nil {
-		return nil, fmt.Errorf("landlord of notice: %w", err)
+	prop, owner, err := s.store.propertyAndOwner(ctx, tx, c)
+	if err != nil {
+		return nil, err
 	}
 	return s.letterOf(c, cg, prop, owner), nil
 }

@@ -2,13 +2,10 @@ package payments
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/platform/database"
 	"github.com/propman/propman/platform/money"
 )
 
@@ -29,38 +26,7 @@ import (
 // of 5 September states what was owed that evening. Never below zero:
 // what was paid ahead is the receipt's credit, not a debt.
 func (s *Service) BalanceAfter(ctx context.Context, p *Payment) (money.Amount, error) {
-	return balanceAfter(ctx, s.db, p)
-}
-
-func balanceAfter(ctx context.Context, db bun.IDB, p *Payment) (money.Amount, error) {
-	day := p.PaidOn
-	charged := db.NewSelect().Model((*expenses.Charge)(nil)).
-		ColumnExpr("CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT)").
-		Where("property_id = ?", p.PropertyID).Where("due_date <= ?", day).Where("status <> ?", expenses.Cancelled)
-	counted := func(q *bun.SelectQuery, alias string) *bun.SelectQuery {
-		return q.Where(alias+".property_id = ?", p.PropertyID).Where(alias+".paid_on <= ?", day).
-			Where("("+alias+".status <> ? OR "+alias+".id = ?)", Reversed, p.ID)
-	}
-	paid := counted(db.NewSelect().TableExpr("payments AS pay").ColumnExpr("CAST(COALESCE(SUM(pay.amount_minor), 0) AS BIGINT)"), "pay")
-	// Given to the contract by payments of the property that name none.
-	given := db.NewSelect().ColumnExpr("0")
-	if p.ContractID != nil {
-		charged = charged.Where("contract_id = ?", *p.ContractID)
-		paid = paid.Where("pay.contract_id = ?", *p.ContractID)
-		given = counted(db.NewSelect().TableExpr("payment_allocations AS a").
-			ColumnExpr("CAST(COALESCE(SUM(a.amount_minor), 0) AS BIGINT)").
-			Join("JOIN payments AS pay ON pay.id = a.payment_id").
-			Join("JOIN charges AS ch ON ch.id = a.charge_id"), "pay").
-			Where("a.property_id = ?", p.PropertyID).Where("a.voided_at IS NULL").
-			Where("ch.contract_id = ?", *p.ContractID).Where("pay.contract_id IS NULL")
-	}
-	var owed, settled, other int64
-	err := database.Query(ctx, db, db.NewSelect().ColumnExpr("(?)", charged).ColumnExpr("(?)", paid).ColumnExpr("(?)", given),
-		&owed, &settled, &other)
-	if err != nil {
-		return 0, fmt.Errorf("balance after payment: %w", err)
-	}
-	return money.Amount(max(0, owed-settled-other)), nil
+	return s.store.BalanceAfter(ctx, s.db, p)
 }
 
 // SettlesMonth reports whether p paid the rent and charges of one month
@@ -75,34 +41,18 @@ func (s *Service) SettlesMonth(ctx context.Context, p *Payment) (bool, error) {
 	if p.ContractID == nil {
 		return false, nil
 	}
-	db := s.db
-	var months, recurring, other int64
-	var month string
-	err := database.Query(ctx, db, db.NewSelect().TableExpr("payment_allocations AS a").
-		Join("JOIN charges AS ch ON ch.id = a.charge_id").
-		ColumnExpr("COUNT(DISTINCT ch.period), COALESCE(MIN(ch.period), '')").
-		ColumnExpr("COALESCE(MAX(CASE WHEN ch.expense_id IS NOT NULL AND ch.kind = ? THEN 1 ELSE 0 END), 0)", expenses.Regular).
-		ColumnExpr("COALESCE(MAX(CASE WHEN ch.expense_id IS NULL OR ch.kind <> ? THEN 1 ELSE 0 END), 0)", expenses.Regular).
-		Where("a.payment_id = ?", p.ID).Where("a.property_id = ?", p.PropertyID),
-		&months, &month, &recurring, &other)
+	m, err := s.store.MonthsOf(ctx, s.db, p)
 	if err != nil {
-		return false, fmt.Errorf("month of payment: %w", err)
+		return false, err
 	}
-	if months != 1 || recurring != 1 || other != 0 {
+	if m.Months != 1 || m.Recurring != 1 || m.Other != 0 {
 		return false, nil
 	}
 	// Right after p: the month's recurring charges less what payments up
 	// to p had given them.
-	var left int64
-	err = database.Query(ctx, db, db.NewSelect().TableExpr("charges AS ch").
-		ColumnExpr("CAST(COALESCE(SUM(ch.amount_minor - (SELECT COALESCE(SUM(a.amount_minor), 0) FROM payment_allocations AS a "+
-			"WHERE a.charge_id = ch.id AND (a.created_at <= ? OR a.payment_id = ?) AND (a.voided_at IS NULL OR a.voided_at > ? OR a.payment_id = ?))), 0) AS BIGINT)",
-			p.CreatedAt, p.ID, p.CreatedAt, p.ID).
-		Where("ch.property_id = ?", p.PropertyID).Where("ch.contract_id = ?", *p.ContractID).
-		Where("ch.period = ?", month).Where("ch.kind = ?", expenses.Regular).
-		Where("ch.expense_id IS NOT NULL").Where("ch.status <> ?", expenses.Cancelled), &left)
+	left, err := s.store.LeftOfMonth(ctx, s.db, p, m.Month)
 	if err != nil {
-		return false, fmt.Errorf("month of payment: %w", err)
+		return false, err
 	}
 	return left <= 0, nil
 }
@@ -110,16 +60,7 @@ func (s *Service) SettlesMonth(ctx context.Context, p *Payment) (bool, error) {
 // LinesOf is what the payment with id gave each charge (not voided), in
 // the order the charges fell due: what a statement itemises.
 func (s *Service) LinesOf(ctx context.Context, id uuid.UUID) ([]Line, error) {
-	var out []Line
-	err := database.Query(ctx, s.db, s.db.NewSelect().TableExpr("payment_allocations AS a").
-		Join("JOIN charges AS ch ON ch.id = a.charge_id").
-		ColumnExpr("ch.name AS charge_name, ch.period, ch.due_date, a.amount_minor AS amount").
-		Where("a.payment_id = ?", id).Where("a.voided_at IS NULL").
-		OrderExpr("ch.due_date, ch.created_at, ch.id"), &out)
-	if err != nil {
-		return nil, fmt.Errorf("lines of payment: %w", err)
-	}
-	return out, nil
+	return s.store.LinesOf(ctx, s.db, id)
 }
 
 // Read is the payment with id, read through db (a caller's transaction or

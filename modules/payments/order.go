@@ -2,7 +2,6 @@ package payments
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/google/uuid"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/expenses"
-	"github.com/propman/propman/platform/database"
 )
 
 // inContractOrder reorders open, the outstanding charges of the contract
@@ -24,19 +22,12 @@ func inContractOrder(ctx context.Context, db bun.IDB, id uuid.UUID, open []expen
 	if err != nil || order == contracts.OldestFirst || len(open) < 2 {
 		return open, err
 	}
-	q := db.NewSelect().Model((*expenses.Charge)(nil)).Column("id").
-		Where("contract_id = ?", id).Where("status = ?", expenses.Unpaid)
-	switch order {
-	case contracts.RentFirst:
-		q = q.Where("expense_id IN (?)", db.NewSelect().Model((*contracts.Rent)(nil)).Column("expense_id").Where("contract_id = ?", id))
-	case contracts.DepositLast:
-		q = q.Where("kind = ?", expenses.Regular).Where("expense_id IS NULL").Where("counter_id IS NULL")
-	default:
+	if order != contracts.RentFirst && order != contracts.DepositLast {
 		return open, nil
 	}
-	var ids []uuid.UUID
-	if err := database.Query(ctx, db, q, &ids); err != nil {
-		return nil, fmt.Errorf("allocation order: %w", err)
+	ids, err := orderMarked(ctx, db, id, order)
+	if err != nil {
+		return nil, err
 	}
 	marked := make(map[uuid.UUID]bool, len(ids))
 	for _, c := range ids {
