@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -16,10 +15,10 @@ import (
 	"github.com/propman/propman/modules/documents"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
@@ -49,7 +48,7 @@ func (s *Service) Property(ctx context.Context, p auth.Principal, rawID string) 
 	return s.properties.Authorize(ctx, p, rawID)
 }
 
-func errNoBill() error { return apierror.NotFound("Bill not found.") }
+func errNoBill() error { return fault.NotFound("Bill not found.") }
 
 // Get returns the property's bill with the raw id.
 func (s *Service) Get(ctx context.Context, prop *properties.Property, rawID string) (*Bill, error) {
@@ -214,13 +213,13 @@ func (s *Service) apply(ctx context.Context, p auth.Principal, prop *properties.
 	details := in.details
 	if in.SupplierID != nil {
 		sup, err := s.suppliers.Authorize(ctx, p, *in.SupplierID)
-		switch statusOf(err) {
+		switch refusal(err) {
 		case 0:
 			if sup.WorkspaceID != prop.WorkspaceID {
 				details = append(details, "supplier_id: must be a contragent of the property's workspace")
 			}
 			b.SupplierID = sup.ID
-		case http.StatusNotFound:
+		case fault.KindNotFound:
 			details = append(details, "supplier_id: no such contragent")
 		default:
 			return err
@@ -293,7 +292,7 @@ func (s *Service) apply(ctx context.Context, p auth.Principal, prop *properties.
 		details = append(details, "allocable: an allocable bill needs an operating_cost_category")
 	}
 	if len(details) > 0 {
-		return apierror.Validation(details...)
+		return fault.Validation(details...)
 	}
 	return nil
 }
@@ -334,16 +333,20 @@ func vatOf(gross money.Amount, rate int64) money.Amount {
 
 func list(values []string) string { return strings.Join(values, ", ") }
 
-// statusOf is the HTTP status of an API error, 0 for nil, 500 otherwise.
-func statusOf(err error) int {
+// refusal is the kind of refusal err is: 0 for nil, notRefused for an
+// error that is no refusal (the database...), which the caller passes on.
+func refusal(err error) fault.Kind {
 	if err == nil {
 		return 0
 	}
-	if ae, ok := apierror.As(err); ok {
-		return ae.Status
+	if k, ok := fault.KindOf(err); ok {
+		return k
 	}
-	return http.StatusInternalServerError
+	return notRefused
 }
+
+// notRefused is refusal's kind of an error that is no refusal.
+const notRefused fault.Kind = 255
 
 // entry is the activity log's line of a write of b.
 func entry(action string, b *Bill, before, after any) activity.Entry {
@@ -384,7 +387,7 @@ func (s *Service) RecordTx(ctx context.Context, tx bun.Tx, propertyID uuid.UUID,
 		details = append(details, "category: must be one of "+list(Categories))
 	}
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	prop, err := properties.Lock(ctx, tx, propertyID)
 	if err != nil {

@@ -11,9 +11,9 @@ import (
 
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/money"
 )
 
@@ -55,7 +55,7 @@ type ImportResult struct {
 func (s *Service) ImportUnits(ctx context.Context, p auth.Principal, b *Building, body []byte, dryRun bool) (*ImportResult, error) {
 	rows, details := parseUnitsCSV(body)
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	props, err := s.resolve(ctx, p, b, rows)
 	if err != nil {
@@ -83,7 +83,7 @@ func (s *Service) ImportUnits(ctx context.Context, p auth.Principal, b *Building
 			if row.LivingArea != nil {
 				a, err := money.Parse(row.LivingArea)
 				if err != nil || a <= 0 || a > properties.MaxLivingArea*100 {
-					return apierror.Validation(fmt.Sprintf("line %d: living_area: must be more than 0 and at most %d square metres", row.Line, properties.MaxLivingArea))
+					return fault.Validation(fmt.Sprintf("line %d: living_area: must be more than 0 and at most %d square metres", row.Line, properties.MaxLivingArea))
 				}
 				if prop.LivingAreaCenti == nil || *prop.LivingAreaCenti != int64(a) {
 					line.Changed = append(line.Changed, colLivingArea)
@@ -177,7 +177,7 @@ func (s *Service) resolve(ctx context.Context, p auth.Principal, b *Building, ro
 		var prop *properties.Property
 		if id, err := uuid.Parse(row.Property); err == nil {
 			got, err := s.properties.Authorize(ctx, p, id.String())
-			_, refused := apierror.As(err)
+			_, refused := fault.KindOf(err)
 			switch {
 			case refused:
 				bad("no property of this workspace has the id " + id.String())
@@ -209,7 +209,7 @@ func (s *Service) resolve(ctx context.Context, p auth.Principal, b *Building, ro
 		out[i] = prop
 	}
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	return slices.Clip(out), nil
 }

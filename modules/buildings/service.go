@@ -13,10 +13,10 @@ import (
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/validate"
 )
@@ -37,7 +37,7 @@ func NewService(db *bun.DB, store *Store, clk clock.Clock, props *properties.Ser
 
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
-func errNoBuilding() error { return apierror.NotFound("Building not found.") }
+func errNoBuilding() error { return fault.NotFound("Building not found.") }
 
 // Authorize returns the building with the raw id when p's workspace holds
 // it (403, or 404 to a linked tenant, otherwise; 404 for an unknown id).
@@ -136,7 +136,7 @@ func apply(b *Building, in Input, details []string) error {
 		b.Country = c
 	}
 	if len(details) > 0 {
-		return apierror.Validation(details...)
+		return fault.Validation(details...)
 	}
 	return nil
 }
@@ -165,16 +165,16 @@ func (s *Service) PutUnit(ctx context.Context, p auth.Principal, b *Building, ra
 		return nil, nil, err
 	}
 	if prop.WorkspaceID != b.WorkspaceID {
-		return nil, nil, apierror.Validation("propertyId: must be a property of the building's workspace")
+		return nil, nil, fault.Validation("propertyId: must be a property of the building's workspace")
 	}
 	if d := validate.Struct(&in); len(d) > 0 {
-		return nil, nil, apierror.Validation(d...)
+		return nil, nil, fault.Validation(d...)
 	}
 	if in.HeatingType != nil && !slices.Contains(HeatingTypes, *in.HeatingType) {
-		return nil, nil, apierror.Validation("heating_type: must be one of " + strings.Join(HeatingTypes, ", "))
+		return nil, nil, fault.Validation("heating_type: must be one of " + strings.Join(HeatingTypes, ", "))
 	}
 	if in.Use != nil && !slices.Contains(Uses, *in.Use) {
-		return nil, nil, apierror.Validation("use: must be one of " + strings.Join(Uses, ", "))
+		return nil, nil, fault.Validation("use: must be one of " + strings.Join(Uses, ", "))
 	}
 	var u *Unit
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
@@ -230,7 +230,7 @@ func (s *Service) RemoveUnit(ctx context.Context, p auth.Principal, b *Building,
 			return err
 		}
 		if old == nil || old.BuildingID != b.ID {
-			return apierror.NotFound("The property is not a unit of this building.")
+			return fault.NotFound("The property is not a unit of this building.")
 		}
 		if err := s.store.deleteUnit(ctx, tx, prop.ID); err != nil {
 			return err
@@ -257,7 +257,7 @@ func (s *Service) Households(ctx context.Context, c *contracts.Contract) ([]Hous
 // day on; one change per day (409 household_exists for a second).
 func (s *Service) AddHousehold(ctx context.Context, c *contracts.Contract, in HouseholdInput) (*Household, error) {
 	if d := validate.Struct(&in); len(d) > 0 {
-		return nil, apierror.Validation(d...)
+		return nil, fault.Validation(d...)
 	}
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -271,7 +271,7 @@ func (s *Service) AddHousehold(ctx context.Context, c *contracts.Contract, in Ho
 		}
 		for _, o := range list[c.ID] {
 			if o.From == h.From {
-				return apierror.Conflict("household_exists", "The contract already has a household size from this day.")
+				return fault.Conflict("household_exists", "The contract already has a household size from this day.")
 			}
 		}
 		if err := s.store.insertHousehold(ctx, tx, h); err != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/propman/propman/modules/agreements"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 )
 
 // CheckTerms validates terms as POST /contracts does for a property in
@@ -82,7 +82,7 @@ func (s *Service) CreateDraftTx(ctx context.Context, tx bun.Tx, in DraftInput) (
 		locale = l.Code
 	}
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	id, err := uuid.NewV7()
 	if err != nil {

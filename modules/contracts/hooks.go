@@ -7,7 +7,7 @@ import (
 	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -23,7 +23,7 @@ func (g tenantGuard) ContragentDeleting(ctx context.Context, tx bun.Tx, contrage
 		return err
 	}
 	if used {
-		return apierror.Conflict("in_use", "A contract names this contragent; it cannot be deleted.")
+		return fault.Conflict("in_use", "A contract names this contragent; it cannot be deleted.")
 	}
 	return nil
 }
@@ -40,7 +40,7 @@ func (p propertyCleanup) PropertyDeleting(ctx context.Context, tx bun.Tx, proper
 		return err
 	}
 	if has {
-		return apierror.Conflict("has_contracts", "The property has active or terminated contracts.")
+		return fault.Conflict("has_contracts", "The property has active or terminated contracts.")
 	}
 	return p.store.DeleteOfProperty(ctx, tx, propertyID)
 }

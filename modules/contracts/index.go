@@ -3,11 +3,10 @@ package contracts
 import (
 	"fmt"
 	"math/big"
-	"net/http"
 	"regexp"
 	"strings"
 
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/law"
 	"github.com/propman/propman/platform/money"
 )
@@ -93,7 +92,7 @@ func (ix *Index) cap(old money.Amount) money.Amount {
 
 // errAboveIndex is the 422 of a new rent above what the index allows.
 func errAboveIndex(ix *Index, old, limit money.Amount, currency string) error {
-	return apierror.New(http.StatusUnprocessableEntity, "rent_exceeds_index", fmt.Sprintf(
+	return fault.New(fault.KindUnprocessable, "rent_exceeds_index", fmt.Sprintf(
 		"The index changed by %s %%: the rent of %s %s may rise to %s %s at most; nothing was changed.",
 		ix.Percent(), old, currency, limit, currency))
 }

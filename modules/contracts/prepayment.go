@@ -11,8 +11,8 @@ import (
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/chargename"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -28,13 +28,13 @@ import (
 // (properties.Lock) and writes the letter.
 func (s *Service) ChangePrepaymentTx(ctx context.Context, tx bun.Tx, prop *properties.Property, c *Contract, amount money.Amount, from period.Date) error {
 	if c.StatusOn(s.today()) != Active {
-		return apierror.Conflict("not_active", "Only an active contract's prepayment can change.")
+		return fault.Conflict("not_active", "Only an active contract's prepayment can change.")
 	}
 	if amount < 0 || amount > money.Max {
-		return apierror.Validation("amount: must be 0 or more and at most " + money.Max.String())
+		return fault.Validation("amount: must be 0 or more and at most " + money.Max.String())
 	}
 	if from.String()[8:] != "01" || !c.StartDate.Before(from) || (!c.EndDate.IsZero() && from.After(c.EndDate)) {
-		return apierror.Validation("from: must be the first day of a month after the contract's start and within the contract")
+		return fault.Validation("from: must be the first day of a month after the contract's start and within the contract")
 	}
 	running, err := expenses.ContractExpensesOfKind(ctx, tx, c.ID, chargename.Prepayment)
 	if err != nil {
@@ -46,14 +46,14 @@ func (s *Service) ChangePrepaymentTx(ctx context.Context, tx bun.Tx, prop *prope
 			continue
 		}
 		if !e.StartDate.Before(from) {
-			return apierror.Conflict("already_changed", fmt.Sprintf("A prepayment from %s is already recorded; choose a later month.", e.StartDate))
+			return fault.Conflict("already_changed", fmt.Sprintf("A prepayment from %s is already recorded; choose a later month.", e.StartDate))
 		}
 		last, err := s.expenses.LastBilledPeriodTx(ctx, tx, e.ID)
 		if err != nil {
 			return err
 		}
 		if last != "" && last >= period.MonthLabel(from) {
-			return apierror.Conflict("already_billed", fmt.Sprintf("The prepayment is billed up to %s; choose a later month.", last))
+			return fault.Conflict("already_billed", fmt.Sprintf("The prepayment is billed up to %s; choose a later month.", last))
 		}
 		if err := s.expenses.EndExpenseTx(ctx, tx, e.ID, dayBefore(from)); err != nil {
 			return err

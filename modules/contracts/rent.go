@@ -12,9 +12,9 @@ import (
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/law"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -65,17 +65,17 @@ func (s *Service) Rents(ctx context.Context, c *Contract) ([]Rent, error) {
 // change allows a 422 rent_exceeds_index; nothing is changed either way.
 func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract, amount money.Amount, from period.Date, ix *Index) (*Contract, error) {
 	if c.StatusOn(s.today()) != Active {
-		return nil, apierror.Conflict("not_active", "Only an active contract's rent can change.")
+		return nil, fault.Conflict("not_active", "Only an active contract's rent can change.")
 	}
 	if from.String()[8:] != "01" || !c.StartDate.Before(from) || (!c.EndDate.IsZero() && from.After(c.EndDate)) {
-		return nil, apierror.Validation("from: must be the first day of a month after the contract's start and within the contract")
+		return nil, fault.Validation("from: must be the first day of a month after the contract's start and within the contract")
 	}
 	prop, err := s.props.Authorize(ctx, p, c.PropertyID.String())
 	if err != nil {
 		return nil, err
 	}
 	if details := ix.check(law.Of(prop.CountryCode).Index); len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	now := s.now()
 	var prior int64
@@ -90,7 +90,7 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 			return err
 		}
 		if !cur.From.Before(from) {
-			return apierror.Validation(fmt.Sprintf("from: must be after the current rent's start (%s)", cur.From))
+			return fault.Validation(fmt.Sprintf("from: must be after the current rent's start (%s)", cur.From))
 		}
 		if ix != nil {
 			if limit := ix.cap(cur.Amount); amount > limit {
@@ -102,14 +102,14 @@ func (s *Service) ChangeRent(ctx context.Context, p auth.Principal, c *Contract,
 			return err
 		}
 		if last != "" && last >= period.MonthLabel(from) {
-			return apierror.Conflict("already_billed", fmt.Sprintf("The rent is billed up to %s; choose a later month.", last))
+			return fault.Conflict("already_billed", fmt.Sprintf("The rent is billed up to %s; choose a later month.", last))
 		}
 		changed, err := s.store.SetRent(ctx, tx, c.ID, amount, from, cur.Amount, now)
 		if err != nil {
 			return err
 		}
 		if !changed {
-			return apierror.Conflict("not_active", "Only an active contract's rent can change.")
+			return fault.Conflict("not_active", "Only an active contract's rent can change.")
 		}
 		if err := s.expenses.EndExpenseTx(ctx, tx, cur.ExpenseID, dayBefore(from)); err != nil {
 			return err

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -22,11 +21,11 @@ import (
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/reference"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -88,7 +87,7 @@ func NewService(p ServiceParams) *Service {
 		activated: p.ActivationListeners, terminated: p.TerminationListeners, log: p.Log}
 }
 
-func errNotFound() error { return apierror.NotFound("Contract not found.").Because(ErrNotFound) }
+func errNotFound() error { return fault.NotFound("Contract not found.").Because(ErrNotFound) }
 
 // Authorize returns the contract with the raw id when p may see and change
 // it: 404 when the id is not a UUID or unknown, 403 when it belongs to
@@ -118,7 +117,7 @@ func (s *Service) Get(ctx context.Context, p *auth.Principal, rawID string) (*Co
 // Tenancies is what the tenant portal (modules/tenancy) answers for a
 // signed-in user and a contract id: the contract when the user is its
 // linked tenant, its property, and the principal of the contract's
-// workspace to reach them with; an apierror 404 otherwise. Defined here,
+// workspace to reach them with; a not-found refusal (platform/fault) otherwise. Defined here,
 // beside the contract it returns, so that the modules serving a tenant's
 // part of a tenancy (documents, counters) share it without importing the
 // portal.
@@ -184,7 +183,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, req *contractReq
 	}
 	details = append(details, more...)
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
 		if err := s.store.Insert(ctx, tx, c); err != nil {
@@ -212,7 +211,7 @@ func (s *Service) Update(ctx context.Context, p auth.Principal, c *Contract, req
 			return nil, err
 		}
 		if details = append(details, more...); len(details) > 0 {
-			return nil, apierror.Validation(details...)
+			return nil, fault.Validation(details...)
 		}
 		c.UpdatedAt = s.now()
 		err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
@@ -234,7 +233,7 @@ func (s *Service) Update(ctx context.Context, p auth.Principal, c *Contract, req
 		return nil, err
 	}
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	c.UpdatedAt = s.now()
 	err = database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
@@ -286,16 +285,16 @@ func (s *Service) record(ctx context.Context, tx bun.Tx, action string, c *Contr
 }
 
 func errNotDraft() error {
-	return apierror.Conflict("not_draft", "Only a draft contract can be changed.")
+	return fault.Conflict("not_draft", "Only a draft contract can be changed.")
 }
 
 func errHasCharges() error {
-	return apierror.Conflict("has_charges", "Only a draft contract can be deleted; an active or terminated one has money records.")
+	return fault.Conflict("has_charges", "Only a draft contract can be deleted; an active or terminated one has money records.")
 }
 
 func numberTaken(err error) error {
 	if database.IsUniqueViolation(err) {
-		return apierror.Conflict("number_exists", "The owner already has a contract with this number.")
+		return fault.Conflict("number_exists", "The owner already has a contract with this number.")
 	}
 	return err
 }
@@ -324,14 +323,14 @@ func (s *Service) apply(ctx context.Context, p auth.Principal, c *Contract, req 
 	propOK := c.PropertyID != uuid.Nil
 	if req.PropertyID != nil {
 		got, err := s.props.Authorize(ctx, p, *req.PropertyID)
-		switch status(err) {
+		switch refusal(err) {
 		case 0:
 			if got.Archived() {
 				return nil, properties.ErrArchived()
 			}
 			prop, propOK = got, true
 			c.PropertyID, c.WorkspaceID, c.OwnerID, c.Currency = got.ID, got.WorkspaceID, got.OwnerID, got.Currency
-		case http.StatusNotFound:
+		case fault.KindNotFound:
 			propOK = false
 			details = append(details, "property_id: no such property")
 		default:
@@ -350,14 +349,14 @@ func (s *Service) apply(ctx context.Context, p auth.Principal, c *Contract, req 
 	tenantID := c.TenantID
 	if req.TenantID != nil {
 		t, err := s.tenants.Authorize(ctx, p, *req.TenantID)
-		switch status(err) {
+		switch refusal(err) {
 		case 0:
 			tenantID = t.ID
 			if !t.HasRole(contragents.RoleTenant) {
 				details = append(details, "tenant_id: the contragent does not have the role tenant")
 			}
 			c.TenantID = t.ID
-		case http.StatusNotFound:
+		case fault.KindNotFound:
 			details = append(details, "tenant_id: no such contragent")
 		default:
 			return nil, err
@@ -365,9 +364,9 @@ func (s *Service) apply(ctx context.Context, p auth.Principal, c *Contract, req 
 	}
 	if prop != nil && tenantID != uuid.Nil {
 		t, err := s.tenants.Authorize(ctx, auth.InWorkspace(prop.WorkspaceID, prop.OwnerID), tenantID.String())
-		if status(err) == http.StatusForbidden {
+		if fault.Is(err, fault.KindForbidden) {
 			details = append(details, "tenant_id: must be a contragent of the property's owner")
-		} else if err != nil && status(err) != http.StatusNotFound {
+		} else if err != nil && !fault.Is(err, fault.KindNotFound) {
 			return nil, err
 		} else if err == nil && req.TenantID == nil && !t.HasRole(contragents.RoleTenant) {
 			details = append(details, "tenant_id: the contragent does not have the role tenant")
@@ -473,17 +472,20 @@ func (c *Contract) setTerms(terms []Term, d derived) {
 	c.StartDate, c.EndDate, c.RentMinor, c.DepositMinor, c.DueDay = d.start, d.end, minorOf(d.rent), minorOf(d.deposit), d.dueDay
 }
 
-// status is the HTTP status of an *apierror.Error, 0 for nil, 500 for any
-// other error.
-func status(err error) int {
+// refusal is the kind of refusal err is: 0 for nil, notRefused for an
+// error that is no refusal (the database...), which the caller passes on.
+func refusal(err error) fault.Kind {
 	if err == nil {
 		return 0
 	}
-	if ae, ok := apierror.As(err); ok {
-		return ae.Status
+	if k, ok := fault.KindOf(err); ok {
+		return k
 	}
-	return http.StatusInternalServerError
+	return notRefused
 }
+
+// notRefused is refusal's kind of an error that is no refusal.
+const notRefused fault.Kind = 255
 
 // defaultLocale is the caller's locale when it is an active language, else en.
 func (s *Service) defaultLocale(p auth.Principal) string {
@@ -501,7 +503,7 @@ func (s *Service) defaultLocale(p auth.Principal) string {
 // the deposit charge.
 func (s *Service) Activate(ctx context.Context, p auth.Principal, c *Contract) (*Contract, error) {
 	if c.Status != Draft {
-		return nil, apierror.Conflict("not_draft", "Only a draft contract can be activated.")
+		return nil, fault.Conflict("not_draft", "Only a draft contract can be activated.")
 	}
 	var missing []string
 	if c.RentMinor == nil {
@@ -511,7 +513,7 @@ func (s *Service) Activate(ctx context.Context, p auth.Principal, c *Contract) (
 		missing = append(missing, "terms: "+CodeStart+" is required to activate")
 	}
 	if len(missing) > 0 {
-		return nil, apierror.Validation(missing...)
+		return nil, fault.Validation(missing...)
 	}
 	prop, err := s.props.Authorize(ctx, p, c.PropertyID.String())
 	if err != nil {
@@ -533,14 +535,14 @@ func (s *Service) Activate(ctx context.Context, p auth.Principal, c *Contract) (
 			return err
 		}
 		if cur.Status != Draft {
-			return apierror.Conflict("not_draft", "Only a draft contract can be activated.")
+			return fault.Conflict("not_draft", "Only a draft contract can be activated.")
 		}
 		over, err := overlapping(ctx, tx, cur)
 		if err != nil {
 			return err
 		}
 		if over {
-			return apierror.Conflict("overlap", "Another contract of this property runs on some of these dates.")
+			return fault.Conflict("overlap", "Another contract of this property runs on some of these dates.")
 		}
 		now := s.now()
 		ok, err := s.store.Activate(ctx, tx, c.ID, now)
@@ -548,7 +550,7 @@ func (s *Service) Activate(ctx context.Context, p auth.Principal, c *Contract) (
 			return err
 		}
 		if !ok {
-			return apierror.Conflict("not_draft", "Only a draft contract can be activated.")
+			return fault.Conflict("not_draft", "Only a draft contract can be activated.")
 		}
 		if err := s.createMoney(ctx, tx, prop, cur); err != nil {
 			return err
@@ -638,17 +640,17 @@ func (c *Contract) prepayment() *money.Amount {
 func (s *Service) Terminate(ctx context.Context, c *Contract, in Termination) (*Contract, error) {
 	date, reason := in.Date, in.Reason
 	if !in.NoticeReceived.IsZero() && in.NoticeReceived.After(s.today()) {
-		return nil, apierror.Validation("notice_received_on: must not be in the future")
+		return nil, fault.Validation("notice_received_on: must not be in the future")
 	}
 	if c.StatusOn(s.today()) != Active {
-		return nil, apierror.Conflict("not_active", "Only an active contract can be terminated.")
+		return nil, fault.Conflict("not_active", "Only an active contract can be terminated.")
 	}
 	if date.Before(c.StartDate) || (!c.EndDate.IsZero() && date.After(c.EndDate)) {
 		end := "open-ended"
 		if !c.EndDate.IsZero() {
 			end = c.EndDate.String()
 		}
-		return nil, apierror.Validation(fmt.Sprintf("date: must be within the contract (%s to %s)", c.StartDate, end))
+		return nil, fault.Validation(fmt.Sprintf("date: must be within the contract (%s to %s)", c.StartDate, end))
 	}
 	now := s.now()
 	err := database.RunInTx(ctx, s.db, func(ctx context.Context, tx bun.Tx) error {
@@ -657,7 +659,7 @@ func (s *Service) Terminate(ctx context.Context, c *Contract, in Termination) (*
 			return err
 		}
 		if !ok {
-			return apierror.Conflict("not_active", "Only an active contract can be terminated.")
+			return fault.Conflict("not_active", "Only an active contract can be terminated.")
 		}
 		if _, err = s.expenses.EndContractExpensesTx(ctx, tx, c.ID, date); err != nil {
 			return err

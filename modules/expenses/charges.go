@@ -10,9 +10,9 @@ import (
 
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
@@ -74,7 +74,7 @@ func (s *Service) createCharge(ctx context.Context, db bun.IDB, prop *properties
 		cur = code
 	}
 	if len(details) > 0 {
-		return nil, apierror.Validation(details...)
+		return nil, fault.Validation(details...)
 	}
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -160,7 +160,7 @@ func sinceParam(raw string) (period.Date, error) {
 	}
 	t, err := time.Parse("2006-01", raw)
 	if err != nil || len(raw) != 7 {
-		return period.Date{}, apierror.Validation("since: must be a month, YYYY-MM")
+		return period.Date{}, fault.Validation("since: must be a month, YYYY-MM")
 	}
 	return period.DateOf(t), nil
 }
@@ -183,9 +183,9 @@ func (s *Service) RefreshAll(ctx context.Context, prop *properties.Property, sin
 		earliest := period.DateOf(cur.First.Time().AddDate(0, -(MaxCatchUp - 1), 0))
 		switch {
 		case since.After(cur.First):
-			return res, apierror.Validation("since: must not be after the current month " + period.MonthLabel(cur.First))
+			return res, fault.Validation("since: must not be after the current month " + period.MonthLabel(cur.First))
 		case since.Before(earliest):
-			return res, apierror.Validation(fmt.Sprintf("since: at most %d months back, %s or later", MaxCatchUp, period.MonthLabel(earliest)))
+			return res, fault.Validation(fmt.Sprintf("since: at most %d months back, %s or later", MaxCatchUp, period.MonthLabel(earliest)))
 		}
 	}
 	list, err := s.store.ActiveAutomatic(ctx, prop.ID)

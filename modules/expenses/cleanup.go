@@ -6,10 +6,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 )
 
-var errHasCharges = apierror.Conflict("has_charges",
+var errHasCharges = fault.Conflict("has_charges",
 	"The property has charges; money records are never deleted silently.")
 
 // propertyCleanup answers the properties module when a property is about

@@ -14,10 +14,10 @@ import (
 	"github.com/propman/propman/modules/accounts"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/chargename"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/metrics"
@@ -82,7 +82,7 @@ type ExpenseInput struct {
 	DueDay     *int
 }
 
-func errNoExpense() error { return apierror.NotFound("Expense not found.") }
+func errNoExpense() error { return fault.NotFound("Expense not found.") }
 
 // Expense returns the expense with the raw id under prop: 404 when the id
 // is not a UUID, unknown, deleted or under another property.
@@ -130,7 +130,7 @@ func (s *Service) createExpense(ctx context.Context, db bun.IDB, prop *propertie
 	missing := required(field{"name", in.Name != nil || in.Generated != nil}, field{"type", in.Type != nil},
 		field{"amount", in.Amount != nil}, field{"start_date", in.StartDate != nil})
 	if len(missing) > 0 {
-		return nil, apierror.Validation(missing...)
+		return nil, fault.Validation(missing...)
 	}
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -220,7 +220,7 @@ func (s *Service) DeleteExpense(ctx context.Context, prop *properties.Property, 
 // POST /contracts/{id}/rent, the end through terminate), and changing them
 // here would let the two disagree.
 func errContractExpense() error {
-	return apierror.Conflict("contract_expense",
+	return fault.Conflict("contract_expense",
 		"A contract made this expense; change it through the contract (rent indexation, termination).")
 }
 
@@ -263,7 +263,7 @@ func apply(e *Expense, in ExpenseInput) error {
 		details = append(details, fmt.Sprintf("end_date: must not be before start_date (%s)", e.StartDate))
 	}
 	if len(details) > 0 {
-		return apierror.Validation(details...)
+		return fault.Validation(details...)
 	}
 	return nil
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/propman/propman/modules/bankaccounts"
 
 	"github.com/propman/propman/modules/translations"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
@@ -256,7 +256,7 @@ func (s *Service) bankName(ctx context.Context, workspaceID int64, id uuid.UUID,
 	return bank + " – " + name + " (" + a.IBANDisplay() + ")"
 }
 
-func errNoAccount() error { return apierror.NotFound("Account not found.") }
+func errNoAccount() error { return fault.NotFound("Account not found.") }
 
 // Account returns the workspace's account with the raw id: 404 when the id
 // is not a UUID or not an account of the caller's workspace.
@@ -287,7 +287,7 @@ func (s *Service) Journal(ctx context.Context, p *auth.Principal, q listing.Quer
 	from, _ := period.ParseDate(q.Get("from"))
 	to, _ := period.ParseDate(q.Get("to"))
 	if !from.IsZero() && !to.IsZero() && to.Before(from) {
-		return nil, listing.Result{}, apierror.Validation("to: must not be before from")
+		return nil, listing.Result{}, fault.Validation("to: must not be before from")
 	}
 	return s.store.Journal(ctx, p.WorkspaceID, q)
 }

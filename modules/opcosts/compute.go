@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -152,7 +152,7 @@ func (o occupancy) personDays() (int64, bool) {
 	return sum, true
 }
 
-func unprocessable(code, msg string) error { return apierror.New(422, code, msg) }
+func unprocessable(code, msg string) error { return fault.New(fault.KindUnprocessable, code, msg) }
 
 // part is what one key spreads of a category: the whole bill, or under
 // HeizKV the basic costs by area and the consumption costs by the meters.
@@ -441,10 +441,10 @@ var co2Tiers = []struct{ From, Landlord int }{
 // of it is deducted.
 func splitCO2(out *Computation, units []unitIn, heating money.Amount, in *CO2Input, pdays int, lines map[uuid.UUID]*ContractLine, order []uuid.UUID) error {
 	if heating <= 0 {
-		return apierror.Validation("co2: the period has no heating bill to take the CO2 cost from")
+		return fault.Validation("co2: the period has no heating bill to take the CO2 cost from")
 	}
 	if in.Cost > heating {
-		return apierror.Validation(fmt.Sprintf("co2.cost: must not exceed the heating costs of the period (%s)", heating))
+		return fault.Validation(fmt.Sprintf("co2.cost: must not exceed the heating costs of the period (%s)", heating))
 	}
 	var area int64
 	for _, u := range units {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/propman/propman/modules/buildings"
 	"github.com/propman/propman/modules/printforms"
-	"github.com/propman/propman/platform/apierror"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/money"
 )
 
@@ -46,7 +46,7 @@ func (s *Service) PDF(ctx context.Context, b *buildings.Building, st *Statement,
 		}
 	}
 	if line == nil {
-		return nil, "", apierror.NotFound("The contract is not part of this statement.")
+		return nil, "", fault.NotFound("The contract is not part of this statement.")
 	}
 	loc := locale
 	if loc == "" {

@@ -15,8 +15,8 @@ import (
 	"github.com/propman/propman/modules/printforms"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/money"
 	"github.com/propman/propman/platform/period"
 )
@@ -29,7 +29,7 @@ const (
 )
 
 func errNotPosted() error {
-	return apierror.Conflict("not_posted", "Post the statement first: only a posted statement is sent, corrected or followed by a new prepayment.")
+	return fault.Conflict("not_posted", "Post the statement first: only a posted statement is sent, corrected or followed by a new prepayment.")
 }
 
 // result is the words of a contract's result in the letter's language.
@@ -168,14 +168,14 @@ func (s *Service) ConfirmPrepayment(ctx context.Context, b *buildings.Building, 
 	}
 	id, err := uuid.Parse(rawContract)
 	if err != nil || len(rawContract) != 36 {
-		return nil, apierror.NotFound("The contract is not part of this statement.")
+		return nil, fault.NotFound("The contract is not part of this statement.")
 	}
 	if in.From == nil {
-		return nil, apierror.Validation("from: is required (the first day of the month the new prepayment applies from)")
+		return nil, fault.Validation("from: is required (the first day of the month the new prepayment applies from)")
 	}
 	known := comp.line(id)
 	if known == nil {
-		return nil, apierror.NotFound("The contract is not part of this statement.")
+		return nil, fault.NotFound("The contract is not part of this statement.")
 	}
 	landlord := ""
 	if u, err := s.p.Accounts.User(ctx, st.OwnerID); err == nil {
@@ -203,10 +203,10 @@ func (s *Service) ConfirmPrepayment(ctx context.Context, b *buildings.Building, 
 		}
 		line := comp.line(id)
 		if line == nil {
-			return apierror.NotFound("The contract is not part of this statement.")
+			return fault.NotFound("The contract is not part of this statement.")
 		}
 		if line.ProposalAppliedFrom != nil {
-			return apierror.Conflict("already_applied", fmt.Sprintf("The new prepayment of this contract applies from %s already.", line.ProposalAppliedFrom))
+			return fault.Conflict("already_applied", fmt.Sprintf("The new prepayment of this contract applies from %s already.", line.ProposalAppliedFrom))
 		}
 		amount := line.ProposedPrepayment
 		if in.Amount != nil {

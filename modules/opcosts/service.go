@@ -27,10 +27,10 @@ import (
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/law"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
@@ -141,7 +141,7 @@ func (s *Service) SetKeys(ctx context.Context, b *buildings.Building, in KeySet)
 	}
 	if len(details) > 0 {
 		slices.Sort(details)
-		return KeySet{}, apierror.Validation(details...)
+		return KeySet{}, fault.Validation(details...)
 	}
 	slices.Sort(cats)
 	before, err := s.Keys(ctx, b)
@@ -232,7 +232,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, b *buildings.Bui
 	}
 	details = append(details, checkCO2(b.Country, in.CO2)...)
 	if len(details) > 0 {
-		return nil, nil, apierror.Validation(details...)
+		return nil, nil, fault.Validation(details...)
 	}
 	from, to := *in.From, *in.To
 	overlap, err := s.p.Store.postedOverlapping(ctx, s.p.DB, b.ID, from, to, uuid.Nil)
@@ -240,7 +240,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, b *buildings.Bui
 		return nil, nil, err
 	}
 	if overlap {
-		return nil, nil, apierror.Conflict("period_overlaps_posted", "A posted statement of this building covers part of this period.")
+		return nil, nil, fault.Conflict("period_overlaps_posted", "A posted statement of this building covers part of this period.")
 	}
 	return s.draft(ctx, p, b, from, to, in.CO2, in.EstimateMissing, nil)
 }
@@ -250,10 +250,10 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, b *buildings.Bui
 // difference to what st booked. co2 nil keeps st's CO2 cost.
 func (s *Service) Correct(ctx context.Context, p auth.Principal, b *buildings.Building, st *Statement, orig *Computation, co2 *CO2Input) (*Statement, *Computation, error) {
 	if st.Status != Posted {
-		return nil, nil, apierror.Conflict("not_posted", "Only a posted statement (not a draft, nor one already corrected) can be corrected.")
+		return nil, nil, fault.Conflict("not_posted", "Only a posted statement (not a draft, nor one already corrected) can be corrected.")
 	}
 	if details := checkCO2(b.Country, co2); len(details) > 0 {
-		return nil, nil, apierror.Validation(details...)
+		return nil, nil, fault.Validation(details...)
 	}
 	if co2 == nil {
 		co2 = orig.Input
@@ -465,7 +465,7 @@ func (s *Service) compute(ctx context.Context, p auth.Principal, b *buildings.Bu
 	return comp, currency, err
 }
 
-func errNoStatement() error { return apierror.NotFound("Statement not found.") }
+func errNoStatement() error { return fault.NotFound("Statement not found.") }
 
 // Get returns the building's statement with the raw id and what it
 // computed.
@@ -544,7 +544,7 @@ type PostInput struct {
 // compensation (a credit) for each credit, in one transaction.
 func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Building, st *Statement, comp *Computation, in PostInput) error {
 	if st.Status == Posted {
-		return apierror.Conflict("already_posted", "This statement has been posted.")
+		return fault.Conflict("already_posted", "This statement has been posted.")
 	}
 	deadline, ok := Deadline(b.Country, st.To)
 	late := ok && s.today().After(deadline)
@@ -556,7 +556,7 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 	}
 	excused := in.LateNotAtFault != nil && *in.LateNotAtFault
 	if late && dues > 0 && !excused && !in.CreditsOnly {
-		return apierror.New(422, "deadline_passed", fmt.Sprintf(
+		return fault.New(fault.KindUnprocessable, "deadline_passed", fmt.Sprintf(
 			"The deadline for this statement was %s (%s): a balance due can no longer be claimed. Post with late_not_at_fault: true if the delay was not your fault, or with credits_only: true to post the credits alone.",
 			deadline, law.Of(b.Country).OperatingCosts.Source))
 	}
@@ -593,7 +593,7 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 				return err
 			}
 			if !ok {
-				return apierror.Conflict("already_corrected", "The statement this draft corrects is no longer the posted one; correct the posted one.")
+				return fault.Conflict("already_corrected", "The statement this draft corrects is no longer the posted one; correct the posted one.")
 			}
 		}
 		overlap, err := s.p.Store.postedOverlapping(ctx, tx, b.ID, st.From, st.To, st.ID)
@@ -601,7 +601,7 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 			return err
 		}
 		if overlap {
-			return apierror.Conflict("period_overlaps_posted", "A posted statement of this building covers part of this period.")
+			return fault.Conflict("period_overlaps_posted", "A posted statement of this building covers part of this period.")
 		}
 		for i := range comp.Contracts {
 			l := &comp.Contracts[i]
@@ -637,7 +637,7 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 			return err
 		}
 		if !ok {
-			return apierror.Conflict("already_posted", "This statement has been posted.")
+			return fault.Conflict("already_posted", "This statement has been posted.")
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Updated, RecordType: "opcost_statement", RecordID: st.ID.String(),
 			WorkspaceID: b.WorkspaceID, Changes: activity.Diff(map[string]any{"status": Draft}, map[string]any{"status": Posted, "corrects": st.CorrectsID})})
@@ -649,7 +649,7 @@ func (s *Service) Post(ctx context.Context, p auth.Principal, b *buildings.Build
 // corrected, never deleted.
 func (s *Service) Delete(ctx context.Context, b *buildings.Building, st *Statement) error {
 	if st.Status != Draft {
-		return apierror.Conflict("already_posted", "This statement has been posted: correct it instead of deleting it.")
+		return fault.Conflict("already_posted", "This statement has been posted: correct it instead of deleting it.")
 	}
 	return database.RunInTx(ctx, s.p.DB, func(ctx context.Context, tx bun.Tx) error {
 		ok, err := s.p.Store.deleteDraft(ctx, tx, st.ID)
@@ -657,7 +657,7 @@ func (s *Service) Delete(ctx context.Context, b *buildings.Building, st *Stateme
 			return err
 		}
 		if !ok {
-			return apierror.Conflict("already_posted", "This statement has been posted: correct it instead of deleting it.")
+			return fault.Conflict("already_posted", "This statement has been posted: correct it instead of deleting it.")
 		}
 		return activity.Record(ctx, tx, activity.Entry{Action: activity.Deleted, RecordType: "opcost_statement", RecordID: st.ID.String(),
 			WorkspaceID: st.WorkspaceID, Changes: activity.Diff(map[string]any{"period_from": st.From, "period_to": st.To, "status": st.Status}, nil)})

@@ -17,10 +17,10 @@ import (
 	"github.com/propman/propman/modules/expenses"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/platform/activity"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/database"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/journal"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
@@ -98,7 +98,7 @@ type AllocationInput struct {
 // another module: test it with errors.Is.
 var ErrNotFound = errNotFound
 
-func errNoPayment() error { return apierror.NotFound("Payment not found.").Because(ErrNotFound) }
+func errNoPayment() error { return fault.NotFound("Payment not found.").Because(ErrNotFound) }
 
 // Payment returns the payment with the raw id under prop, with its
 // allocations.
@@ -211,7 +211,7 @@ func (s *Service) check(ctx context.Context, prop *properties.Property, in *Inpu
 		}
 	}
 	if len(details) > 0 {
-		return apierror.Validation(details...)
+		return fault.Validation(details...)
 	}
 	return nil
 }
@@ -361,7 +361,7 @@ func (s *Service) explicit(ctx context.Context, tx bun.Tx, prop *properties.Prop
 	}
 	switch {
 	case len(details) > 0:
-		return nil, nil, apierror.Validation(details...)
+		return nil, nil, fault.Validation(details...)
 	case len(cancelled) > 0:
 		return nil, nil, conflict("charge_cancelled", append(cancelled, over...))
 	case len(over) > 0:
@@ -372,7 +372,7 @@ func (s *Service) explicit(ctx context.Context, tx bun.Tx, prop *properties.Prop
 
 // conflict is a 409 with the lines that explain it.
 func conflict(code string, lines []string) error {
-	e := apierror.Conflict(code, lines[0])
+	e := fault.Conflict(code, lines[0])
 	e.Details = lines
 	return e
 }
@@ -464,7 +464,7 @@ func (s *Service) reverse(ctx context.Context, tx bun.Tx, by int64, prop *proper
 		return err
 	}
 	if cur.Status != Posted {
-		return apierror.Conflict("already_reversed", "The payment was reversed already.")
+		return fault.Conflict("already_reversed", "The payment was reversed already.")
 	}
 	if err := s.store.LoadAllocations(ctx, tx, []*Payment{cur}); err != nil {
 		return err

@@ -97,7 +97,7 @@ type PrintableReceipt struct {
 }
 
 // ReceiptSource is the adapter point for the receipts module: it finds a
-// receipt the caller may print. It answers apierror values like every
+// receipt the caller may print. It refuses with platform/fault kinds like every
 // Authorize in this code base: 404 not_found for a non-UUID or unknown id,
 // 403 forbidden for another user's receipt (unless p is an admin).
 //
@@ -114,7 +114,7 @@ type ReceiptSource interface {
 // /tenancy/contracts/{contractId}/receipts/{receiptId}/pdf: it returns the
 // principal of the contract's workspace to read the receipt with when the
 // user is the contract's linked tenant and the receipt is of a payment of
-// that contract; an apierror 404 otherwise. Defined here, where it is used:
+// that contract; a not-found refusal (platform/fault) otherwise. Defined here, where it is used:
 // the portal imports this package, not the other way round.
 type TenantReceipts interface {
 	TenantReceipt(ctx context.Context, userID int64, rawContractID, rawReceiptID string) (auth.Principal, error)

@@ -13,7 +13,6 @@ import (
 	"github.com/propman/propman/modules/ledger"
 	"github.com/propman/propman/modules/properties"
 	"github.com/propman/propman/modules/translations"
-	"github.com/propman/propman/platform/apierror"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/fault"
@@ -94,7 +93,7 @@ type Report struct {
 func (r *Report) Word(key string) string { return r.words[key] }
 
 func errBadForm() error {
-	return apierror.Validation("form: must be one of " + strings.Join(Forms, ", ") + ", or absent for the form of the properties' country")
+	return fault.Validation("form: must be one of " + strings.Join(Forms, ", ") + ", or absent for the form of the properties' country")
 }
 
 // Compute fills in the form of the year from the books.
@@ -103,7 +102,7 @@ func (s *Service) Compute(ctx context.Context, p *auth.Principal, in Request) (*
 		in.Year = s.clock.Now().UTC().Year() - 1
 	}
 	if in.Year < MinYear || in.Year > MaxYear {
-		return nil, apierror.Validation("year: must be a year from 2000 to 2100")
+		return nil, fault.Validation("year: must be a year from 2000 to 2100")
 	}
 	if in.Form != "" && !slices.Contains(Forms, in.Form) {
 		return nil, errBadForm()
@@ -114,7 +113,7 @@ func (s *Service) Compute(ctx context.Context, p *auth.Principal, in Request) (*
 		prop, err := s.properties.Authorize(ctx, *p, in.PropertyID)
 		if fault.Is(err, fault.KindForbidden) || err == nil && prop.WorkspaceID != p.WorkspaceID {
 			// Another workspace's property is not there for this one.
-			return nil, apierror.NotFound("Property not found.")
+			return nil, fault.NotFound("Property not found.")
 		}
 		if err != nil {
 			return nil, err
@@ -133,15 +132,15 @@ func (s *Service) Compute(ctx context.Context, p *auth.Principal, in Request) (*
 		for _, pr := range props {
 			f, ok := formOfCountry[pr.Country]
 			if !ok {
-				return nil, apierror.Validation("form: is required: no form is known for the country " + pr.Country)
+				return nil, fault.Validation("form: is required: no form is known for the country " + pr.Country)
 			}
 			if form != "" && f != form {
-				return nil, apierror.Validation("form: is required: the workspace's properties are in countries with different forms")
+				return nil, fault.Validation("form: is required: the workspace's properties are in countries with different forms")
 			}
 			form = f
 		}
 		if form == "" {
-			return nil, apierror.Validation("form: is required: the workspace has no property to take the country from")
+			return nil, fault.Validation("form: is required: the workspace has no property to take the country from")
 		}
 	}
 	rep := &Report{Form: form, Year: in.Year, Locale: "en", Properties: []Block{}, Totals: []Block{}}
