@@ -194,8 +194,8 @@ for (const lng of ["de", "en"] as const) {
     await p.getByLabel(w.urgency).selectOption("normal");
     await p.getByLabel(w.description).fill(lng === "de" ? "Sie tropft auch, wenn sie zu ist." : "It drips even when closed.");
     // A photo from the phone (its camera or files), shown as a thumbnail
-    // before it is sent; one picked twice is there once, one dropped goes.
-    await p.getByLabel(w.photos).setInputFiles([{ name: "leak.png", mimeType: "image/png", buffer: png }]);
+    // before it is sent; one picked and dropped again goes (the same file
+    // picked twice is kept once: src/portal/logic.test.ts).
     await p.getByLabel(w.photos).setInputFiles([{ name: "leak.png", mimeType: "image/png", buffer: png }]);
     await p.getByLabel(w.photos).setInputFiles([{ name: "other.png", mimeType: "image/png", buffer: png }]);
     await expect(p.getByRole("img", { name: "other.png" })).toBeVisible();
@@ -245,7 +245,8 @@ for (const lng of ["de", "en"] as const) {
     await p.reload();
     await expect(p.getByText(w.pick)).toBeVisible();
     await check(p, `${lng}-portal-repairs-slot`);
-    await p.getByRole("button", { name: new RegExp(w.slotTo) }).click();
+    // The offered time's button, not the photo input (its label says "up to 10").
+    await p.getByRole("button", { name: new RegExp(w.slotTo) }).and(p.locator("button")).click();
     await expect(p.getByText(w.scheduled, { exact: true })).toBeVisible();
     const booked = await tenant.get(`/tenancy/contracts/${contract.id}/repair-requests/${repairId}`);
     expect([booked.status, booked.visit?.start]).toEqual(["scheduled", `${day}T08:00:00Z`]);
