@@ -5,6 +5,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router";
 import "./i18n";
+import { keepRenewed } from "./api/client";
 import { router } from "./routes";
 
 // The API's answers are the truth: a failed read is not retried blindly
@@ -21,6 +22,9 @@ const contrast: CSSVariablesResolver = () => ({
   light: { "--mantine-color-dimmed": "var(--mantine-color-gray-7)" },
   dark: {},
 });
+
+// The token is renewed shortly before it expires.
+keepRenewed();
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

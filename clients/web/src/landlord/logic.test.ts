@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { components } from "../../../typescript/src/schema";
 import { homeOf } from "./home";
+import * as logic from "./logic";
 import { dueBetween, isOpenRepair, termValue } from "./logic";
 import { activeEntry, inShell, landlordNav } from "./nav";
 import { isoDay } from "./common";
@@ -106,5 +107,15 @@ describe("the landlord's words", () => {
       // A word may be the same ("Status", "Person"); a tenth is a copy.
       expect(same.length, `${lng}: ${same.join(", ")}`).toBeLessThan(Object.keys(en).length / 10);
     }
+  });
+});
+
+describe("where a dashboard warning leads", () => {
+  it("a building's statements, or the repair request of its property", () => {
+    const { warningLink } = logic;
+    expect(warningLink({ kind: "opcost_deadline_near", subject_ids: ["b1"] })).toBe("/app/opcosts/b1");
+    expect(warningLink({ kind: "opcost_deadline_passed", subject_ids: ["b2"] })).toBe("/app/opcosts/b2");
+    expect(warningLink({ kind: "repair_deadline_passed", subject_ids: ["r1", "p1"] })).toBe("/app/repairs/p1/r1");
+    expect(warningLink({ kind: "repair_deadline_passed", subject_ids: [] })).toBe("/app/repairs");
   });
 });

@@ -39,3 +39,12 @@ export function termValue(dataType: string, raw: string): number | boolean | str
   }
 }
 
+
+// Where a warning of GET /dashboard leads: a building's operating-cost
+// statements (subject: the building), or the repair request (subjects:
+// the request, then its property).
+export function warningLink(w: { kind: string; subject_ids: string[] }): string {
+  const [first = "", second = ""] = w.subject_ids;
+  if (w.kind === "repair_deadline_passed") return second ? `/app/repairs/${second}/${first}` : "/app/repairs";
+  return first ? `/app/opcosts/${first}` : "/app/opcosts";
+}

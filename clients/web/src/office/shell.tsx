@@ -5,6 +5,7 @@ import { Stack, Title } from "@mantine/core";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router";
+import { authFetch } from "../api/client";
 import { toApiError } from "../api/errors";
 import i18n from "../i18n";
 import { useToken } from "../hooks";
@@ -50,7 +51,7 @@ export async function downloadFile(path: string, query: Record<string, string | 
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   const qs = params.toString();
-  const res = await fetch(`/api/v1${path}${qs ? `?${qs}` : ""}`, { headers });
+  const res = await authFetch()(new Request(`/api/v1${path}${qs ? `?${qs}` : ""}`, { headers }));
   if (!res.ok) {
     let body: unknown;
     try {

@@ -1,11 +1,11 @@
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { api, ok } from "../api/client";
 import { ApiError } from "../api/errors";
-import { setToken } from "../session";
+import { setToken, takeEnded } from "../session";
 import { Failure, safeNext } from "./common";
 
 export function SignIn() {
@@ -15,6 +15,8 @@ export function SignIn() {
   const next = safeNext(params.get("next"));
   const [email, setEmail] = useState(params.get("email") ?? "");
   const [password, setPassword] = useState("");
+  // The session ended by itself (the token could not be renewed): say so once.
+  const [ended] = useState(takeEnded);
   const login = useMutation({
     mutationFn: () => ok(api.POST("/api/v1/auth/login", { body: { email, password } })),
     onSuccess: (res) => {
@@ -30,6 +32,11 @@ export function SignIn() {
   return (
     <Stack>
       <Title order={1}>{t("signIn.title")}</Title>
+      {ended && (
+        <Alert color="yellow" role="status" c="dark.8">
+          {t("signIn.ended")}
+        </Alert>
+      )}
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -9,16 +9,16 @@ import {
   Alert, Anchor, Badge, Button, Card, Group, NativeSelect, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Textarea, Title,
 } from "@mantine/core";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useLocation, useParams } from "react-router";
 import type { components } from "../../../typescript/src/schema";
 import { api, ok } from "../api/client";
 import { ApiError } from "../api/errors";
 import { formatDate, formatDateTime, formatMoney, formatNumber } from "../format";
-import { useToken } from "../hooks";
+import { useErrorText, useToken } from "../hooks";
 import { Failure, Loading } from "../pages/common";
-import { conversation, filenameOf, fromTenant, today, whatIsDue } from "./logic";
+import { addPhotos, conversation, filenameOf, fromTenant, photoForm, photoRoom, today, whatIsDue } from "./logic";
 
 type S = components["schemas"];
 
@@ -645,6 +645,7 @@ export function PortalRepairs() {
 
 function Repairs() {
   const { t } = useTranslation();
+  const errorText = useErrorText();
   const lng = useLng();
   const { contractId = "" } = useParams();
   const queries = useQueryClient();
@@ -655,12 +656,26 @@ function Repairs() {
   });
   const [form, setForm] = useState({ title: "", category: "plumbing" as S["RepairCategory"], urgency: "normal" as S["RepairUrgency"], description: "", access_notes: "", preferred_times: "" });
   const set = (k: keyof typeof form) => (e: { currentTarget: { value: string } }) => setForm({ ...form, [k]: e.currentTarget.value });
+  const [photos, setPhotos] = useState<File[]>([]);
+  // Which step the last send reached: a refusal of the photos comes after
+  // the request was recorded.
+  const [stage, setStage] = useState<"request" | "photos">("request");
+  // The request first, then its photos (the API takes them on a request
+  // that exists). When the photos are refused the request stands: the
+  // photos stay picked, and "Add photos" on the request sends them again.
   const report = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/tenancy/contracts/{contractId}/repair-requests", { params: { path: { contractId } }, body: form })),
-    onSuccess: async () => {
+    mutationFn: async () => {
+      setStage("request");
+      const made = await ok(api.POST("/api/v1/tenancy/contracts/{contractId}/repair-requests", { params: { path: { contractId } }, body: form }));
       setForm({ ...form, title: "", description: "", access_notes: "", preferred_times: "" });
-      await queries.invalidateQueries({ queryKey: key });
+      if (photos.length === 0) return { made, sent: 0 };
+      setStage("photos");
+      await sendPhotos(contractId, made.id, photos);
+      const sent = photos.length;
+      setPhotos([]);
+      return { made, sent };
     },
+    onSettled: () => queries.invalidateQueries({ queryKey: key }),
   });
   return (
     <Section title={t("portal.repairs.title")} contractId={contractId}>
@@ -681,7 +696,11 @@ function Repairs() {
           <Text size="sm">{t("portal.repairs.reportedOn", { date: formatDate(r.created_at.slice(0, 10), lng) })}</Text>
           {r.visit && <Text size="sm">{t("portal.repairs.visit", { date: formatDateTime(r.visit.start, lng) })}</Text>}
           {r.reject_reason && <Text size="sm">{r.reject_reason}</Text>}
+          {r.photos.length > 0 && <Text size="sm">{t("portal.repairs.photoCount", { count: r.photos.length })}</Text>}
           <Slots contractId={contractId} request={r} onPicked={() => queries.invalidateQueries({ queryKey: key })} />
+          {openRepair.includes(r.status) && photoRoom(r.photos.length) > 0 && (
+            <AddPhotos contractId={contractId} request={r} onSent={() => queries.invalidateQueries({ queryKey: key })} />
+          )}
         </Paper>
       ))}
       <More list={list} />
@@ -712,13 +731,17 @@ function Repairs() {
           <Textarea label={t("portal.repairs.description")} required autosize minRows={3} maxLength={4000} value={form.description} onChange={set("description")} />
           <Textarea label={t("workOrder.access")} autosize minRows={2} maxLength={2000} value={form.access_notes} onChange={set("access_notes")} />
           <Textarea label={t("workOrder.preferred")} autosize minRows={2} maxLength={2000} value={form.preferred_times} onChange={set("preferred_times")} />
-          <Text size="sm" c="dimmed">
-            {t("portal.repairs.photos")}
-          </Text>
-          <Failure error={report.error} />
+          <PhotoPicker files={photos} onChange={setPhotos} room={photoRoom(0)} />
+          {report.error && (
+            <Alert color="red" role="alert" c="dark.8">
+              {stage === "photos" ? t("portal.repairs.photosRefused") + " " : ""}
+              {errorText(report.error)}
+            </Alert>
+          )}
           {report.isSuccess && (
-            <Alert color="green" role="status">
-              {t("portal.repairs.sent", { date: formatDateTime(report.data.deadline_at, lng) })}
+            <Alert color="green" role="status" c="dark.8">
+              {t("portal.repairs.sent", { date: formatDateTime(report.data.made.deadline_at, lng) })}
+              {report.data.sent > 0 && " " + t("portal.repairs.photosSent", { count: report.data.sent })}
             </Alert>
           )}
           <Button type="submit" loading={report.isPending} disabled={!form.title.trim() || !form.description.trim()}>
@@ -762,6 +785,104 @@ function Slots({ contractId, request, onPicked }: { contractId: string; request:
         </Button>
       ))}
       <Failure error={pick.error} />
+    </Stack>
+  );
+}
+
+const openRepair = ["reported", "triaged", "ordered", "scheduled"];
+
+function sendPhotos(contractId: string, requestId: string, files: File[]) {
+  return ok(
+    api.POST("/api/v1/tenancy/contracts/{contractId}/repair-requests/{requestId}/photos", {
+      params: { path: { contractId, requestId } },
+      body: { photos: [] },
+      bodySerializer: () => photoForm(files),
+    }),
+  );
+}
+
+// Photos to send: the phone's camera or its files (PNG, JPEG, WebP, the
+// types the API takes), each shown as a thumbnail with a way to drop it.
+// The API tells the type from the bytes and refuses what is not an image
+// or too large; its answer is shown in the reader's language.
+function PhotoPicker({ files, onChange, room, label }: { files: File[]; onChange: (f: File[]) => void; room: number; label?: string }) {
+  const { t } = useTranslation();
+  const urls = useMemo(() => files.map((f) => URL.createObjectURL(f)), [files]);
+  useEffect(() => () => urls.forEach((u) => URL.revokeObjectURL(u)), [urls]);
+  return (
+    <Stack gap={6}>
+      <Text component="label" size="sm" fw={500}>
+        {label ?? t("portal.repairs.photos")}
+        <Text size="xs" c="dimmed" component="span" display="block">
+          {t("portal.repairs.photosHint", { count: room })}
+        </Text>
+        <input
+          type="file"
+          accept="image/png,image/jpeg,image/webp"
+          multiple
+          disabled={files.length >= room}
+          style={{ display: "block", marginTop: 6, maxWidth: "100%" }}
+          onChange={(e) => {
+            onChange(addPhotos(files, Array.from(e.currentTarget.files ?? []), room));
+            e.currentTarget.value = "";
+          }}
+        />
+      </Text>
+      {files.length > 0 && (
+        <SimpleGrid cols={3} spacing={6} role="list" aria-label={t("portal.repairs.picked", { count: files.length })}>
+          {files.map((f, i) => (
+            <Paper key={`${f.name}/${f.size}/${f.lastModified}`} withBorder p={4} role="listitem">
+              <img src={urls[i]} alt={f.name} style={{ width: "100%", aspectRatio: "1", objectFit: "cover", display: "block" }} />
+              <Button size="compact-xs" variant="subtle" fullWidth mt={4} onClick={() => onChange(files.filter((_, j) => j !== i))} aria-label={t("portal.repairs.removePhoto", { name: f.name })}>
+                {t("portal.repairs.remove")}
+              </Button>
+            </Paper>
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}
+
+// More photos for an open request, up to the API's 20.
+function AddPhotos({ contractId, request, onSent }: { contractId: string; request: S["RepairRequest"]; onSent: () => unknown }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const [files, setFiles] = useState<File[]>([]);
+  const [open, setOpen] = useState(false);
+  const send = useMutation({
+    mutationFn: async () => {
+      await sendPhotos(contractId, request.id, files);
+      return files.length;
+    },
+    onSuccess: async () => {
+      setFiles([]);
+      await onSent();
+    },
+  });
+  if (!open) {
+    return (
+      <Button size="sm" variant="default" mt="xs" onClick={() => setOpen(true)}>
+        {t("portal.repairs.addPhotos")}
+      </Button>
+    );
+  }
+  return (
+    <Stack gap={6} mt="xs">
+      <PhotoPicker files={files} onChange={setFiles} room={photoRoom(request.photos.length)} label={t("portal.repairs.addPhotosTo", { title: request.title })} />
+      {send.error && (
+        <Alert color="red" role="alert" c="dark.8">
+          {errorText(send.error)}
+        </Alert>
+      )}
+      {send.isSuccess && files.length === 0 && (
+        <Alert color="green" role="status" c="dark.8">
+          {t("portal.repairs.photosSent", { count: send.data })}
+        </Alert>
+      )}
+      <Button size="sm" onClick={() => send.mutate()} loading={send.isPending} disabled={files.length === 0}>
+        {t("portal.repairs.sendPhotos", { count: files.length })}
+      </Button>
     </Stack>
   );
 }

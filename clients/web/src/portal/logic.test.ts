@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { conversation, filenameOf, fromTenant, today, whatIsDue, type Charge, type Message } from "./logic";
+import { addPhotos, conversation, filenameOf, fromTenant, photoForm, photoRoom, today, whatIsDue, type Charge, type Message } from "./logic";
 
 const charge = (id: string, due: string, outstanding: number, status: Charge["status"] = "unpaid"): Charge => ({
   id, due_date: due, outstanding, status, amount: 950, paid_amount: 950 - outstanding, currency: "EUR",
@@ -53,5 +53,28 @@ describe("a download's name", () => {
   });
   it("without the header", () => {
     expect(filenameOf(null, "fallback.pdf")).toBe("fallback.pdf");
+  });
+});
+
+describe("a repair's photos", () => {
+  const file = (name: string, size = 3, t = 1) => new File([new Uint8Array(size)], name, { type: "image/jpeg", lastModified: t });
+  it("10 a form, 20 a request", () => {
+    expect(photoRoom(0)).toBe(10);
+    expect(photoRoom(14)).toBe(6);
+    expect(photoRoom(20)).toBe(0);
+    expect(photoRoom(25)).toBe(0);
+  });
+  it("adds new files once, up to the room left", () => {
+    const a = file("a.jpg");
+    const picked = addPhotos([], [a, file("b.jpg"), a], 10);
+    expect(picked.map((f) => f.name)).toEqual(["a.jpg", "b.jpg"]);
+    expect(addPhotos(picked, [file("a.jpg"), file("c.jpg"), file("d.jpg")], 3).map((f) => f.name)).toEqual(["a.jpg", "b.jpg", "c.jpg"]);
+    // The same name from another shot is another photo.
+    expect(addPhotos([a], [file("a.jpg", 5, 2)], 10)).toHaveLength(2);
+  });
+  it("one photos part a file, under its name", () => {
+    const form = photoForm([file("a.jpg"), file("b.webp")]);
+    expect(form.getAll("photos").map((f) => (f as File).name)).toEqual(["a.jpg", "b.webp"]);
+    expect([...form.keys()]).toEqual(["photos", "photos"]);
   });
 });

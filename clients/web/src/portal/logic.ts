@@ -60,3 +60,36 @@ export function filenameOf(header: string | null, fallback: string): string {
   name = name.replace(/^.*[\\/]/, "");
   return name || fallback;
 }
+
+// A tenant's photos of a repair (POST .../repair-requests/{id}/photos): at
+// most 10 a form and 20 a request, the API's bounds. What the API refuses
+// (not an image by its bytes, too large) it says; the page shows that.
+export const PHOTOS_PER_FORM = 10;
+export const PHOTOS_PER_REQUEST = 20;
+
+// How many more photos a request with `has` of them takes in one form.
+export function photoRoom(has: number): number {
+  return Math.max(0, Math.min(PHOTOS_PER_FORM, PHOTOS_PER_REQUEST - has));
+}
+
+// The files picked so far and the new ones, the same file (name, size,
+// time) once, at most `room` of them.
+export function addPhotos(picked: File[], added: File[], room: number): File[] {
+  const key = (f: File) => `${f.name}/${f.size}/${f.lastModified}`;
+  const seen = new Set(picked.map(key));
+  const out = [...picked];
+  for (const f of added) {
+    if (out.length >= room) break;
+    if (seen.has(key(f))) continue;
+    seen.add(key(f));
+    out.push(f);
+  }
+  return out;
+}
+
+// The multipart form the API reads: one `photos` part a file.
+export function photoForm(files: File[]): FormData {
+  const form = new FormData();
+  for (const f of files) form.append("photos", f, f.name);
+  return form;
+}
