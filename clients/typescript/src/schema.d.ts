@@ -3451,6 +3451,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/properties/{propertyId}/depreciation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The property's depreciation basis and what it comes to in a year
+         * @description The depreciation basis recorded for the property (404 when none),
+         *     with `year_amount`, the depreciation of `?year=` (default the
+         *     current year) as the tax year computes it. Viewers may read it.
+         */
+        get: operations["getDepreciationBasis"];
+        /**
+         * Record the property's depreciation basis (replaces any)
+         * @description The building's cost without the land (`basis`, in the property's
+         *     currency), the day it was acquired or completed
+         *     (`placed_in_service_on`; a day after the tax year is fine: the
+         *     year then has 0), and the rule of the property's country:
+         *
+         *     - **DE** (Anlage V Zeile 33): linear AfA of § 7 Abs. 4 EStG,
+         *       `completed_year` required; the rate follows from it: 3 % for a
+         *       building completed after 2022, 2 % from 1925 to 2022, 2.5 %
+         *       before 1925. `rate` may be given, and must then be that rate
+         *       (another is a 400 naming `rate`). The first year is pro rata
+         *       temporis by month, the month of acquisition counting in full.
+         *     - **US** (Schedule E line 18): residential rental property, GDS
+         *       27.5 years straight line, mid-month convention, the percentages
+         *       of IRS Publication 946 table A-6; no `rate` (one given is a
+         *       400).
+         *     - **FR** (2044, location nue) and **GB** (SA105): no depreciation
+         *       of a let dwelling, the forms have no such line: a 400 naming
+         *       `basis`; so for any other country.
+         *
+         *     The total over the years never exceeds the basis: the year that
+         *     reaches it takes the rest, the years after nothing. Depreciation
+         *     is computed by the tax year, not journaled (see the README).
+         *     Accountants, managers and owners may write it; concurrent writes
+         *     each leave a whole basis.
+         */
+        put: operations["putDepreciationBasis"];
+        post?: never;
+        /**
+         * Remove the property's depreciation basis
+         * @description The tax year's depreciation line is then manual again (amount null). 404 when none is recorded.
+         */
+        delete: operations["deleteDepreciationBasis"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/properties/{propertyId}/documents": {
         parameters: {
             query?: never;
@@ -3961,6 +4017,17 @@ export interface paths {
          *     contract of the property; `payer_id` a contragent of its owner. A
          *     payment for a contract without `payer_id` is the contract's
          *     tenant's (its receipt names them).
+         *
+         *     `bank_account_id` (optional) names the workspace's bank account
+         *     (modules/bankaccounts) the money came into: the ledger books the
+         *     payment's debit to that account's sub-account of the bank, `1800-N`
+         *     (the N-th bank account of the workspace), instead of 1800; a
+         *     reversal takes it back from there. It must be one of the
+         *     workspace's bank accounts (another workspace's, a deleted one or
+         *     an unknown id is a 400; bank accounts have no archived state), in
+         *     the property's currency, and not on a `cash` or `set_off` payment
+         *     (money that reached no bank); with the bankaccounts module off it
+         *     is a 400. The payment itself does not store it: the journal does.
          *
          *     With `allocations` (up to 1000, each charge once): each goes to a
          *     charge of this property (and of the contract, when one is named):
@@ -5194,10 +5261,17 @@ export interface paths {
          *     | bills `other`, compensations to tenants | 48 | 222 | 29 | 19 |
          *     | deposits received | memo | memo | memo | memo |
          *
-         *     Lines propman does not keep (depreciation: Anlage V 33, Schedule E
-         *     18; loan interest: Anlage V 37, 2044 250, SA105 26 and 44, Schedule E
-         *     12; 2044 230, the régularisation of last year's provisions) are
-         *     `kind: manual` with a null amount: the landlord enters them.
+         *     | bills `loan_interest` (the interest part of loan instalments) | 37 | 250 (after 240: not in the costs' total, taken off in 261) | 44, memo: not in the expense total | 12 |
+         *     | depreciation of the property's basis (`PUT /properties/{id}/depreciation`) | 33 | no line | no box | 18 |
+         *
+         *     Depreciation (Anlage V 33, Schedule E 18) is `kind: expense` when
+         *     the property has a depreciation basis recorded, else `kind:
+         *     manual` with a null amount. SA105 box 44 (residential finance
+         *     costs) is a `memo`: since 2020-21 they give a basic-rate tax
+         *     reduction worked out on the return, not an expense. Lines propman
+         *     does not keep (SA105 26, non-residential finance costs; 2044 230,
+         *     the régularisation of last year's provisions) are `kind: manual`
+         *     with a null amount: the landlord enters them.
          *     `kind: total` lines are the sums (income, expenses, result: income
          *     less expenses; 2044's 215, 240 and 261, Schedule E's 20 and 21).
          *
@@ -6988,10 +7062,12 @@ export interface components {
         /**
          * @description The tax category, which decides the cost account: `repairs` 6300,
          *     `insurance` 6310, `property_tax` 6320, `operating` 6330,
-         *     `management` 6340, `other` 6390.
+         *     `management` 6340, `other` 6390, `loan_interest` 6350 (the interest
+         *     part of a loan's instalment: record an instalment as its interest
+         *     only; the repayment of principal is no cost and no bill).
          * @enum {string}
          */
-        BillCategory: "repairs" | "insurance" | "property_tax" | "operating" | "management" | "other";
+        BillCategory: "repairs" | "insurance" | "property_tax" | "operating" | "management" | "other" | "loan_interest";
         BillCreate: {
             /** @description Default false; true needs an operating_cost_category */
             allocable?: boolean;
@@ -8238,6 +8314,54 @@ export interface components {
             per_page: number;
             total?: number;
         };
+        DepreciationBasis: {
+            /** @description The building's cost without the land */
+            basis: number;
+            completed_year: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The property's currency */
+            currency: string;
+            /**
+             * @description linear: Germany's § 7 Abs. 4 EStG; mid_month_27_5: the US GDS residential rental property (IRS Pub. 946 table A-6)
+             * @enum {string}
+             */
+            method: "linear" | "mid_month_27_5";
+            /** Format: date */
+            placed_in_service_on: string;
+            /** Format: uuid */
+            property_id: string;
+            /** @description The yearly rate in percent (linear); null for mid_month_27_5, whose table holds the rates */
+            rate: number | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The year of year_amount */
+            year: number;
+            /** @description The depreciation of that year: 0 before the year placed in service and after the basis is used up */
+            year_amount: number;
+        };
+        DepreciationBasisInput: {
+            /**
+             * @description The building's cost without the land, more than 0, at most 999999999.99, exactly 2 decimals
+             * @example 300000
+             */
+            basis: number;
+            /**
+             * @description The year the building was completed; required for DE, where it decides the rate; not after placed_in_service_on's year
+             * @example 1990
+             */
+            completed_year?: number | null;
+            /**
+             * Format: date
+             * @description The day the building was acquired or completed (1800 to 2100)
+             */
+            placed_in_service_on: string;
+            /**
+             * @description DE only: the yearly rate in percent, must be the one of § 7 Abs. 4 EStG for completed_year (2, 2.5 or 3); absent for the US
+             * @example 2
+             */
+            rate?: number | null;
+        };
         Document: {
             category: components["schemas"]["DocumentCategory"];
             /** @description the type sniffed from the bytes, e.g. application/pdf or text/plain; charset=utf-8 */
@@ -8641,7 +8765,7 @@ export interface components {
              * @description What the account is for; money events book to roles.
              * @enum {string}
              */
-            role: "receivable" | "cash" | "bank" | "deposits_held" | "prepayments" | "tenant_credit" | "refunds_payable" | "bills_payable" | "rent_income" | "other_income" | "cost_repairs" | "cost_insurance" | "cost_property_tax" | "cost_operating" | "cost_management" | "cost_other" | "compensation_expense" | "deposit_interest";
+            role: "receivable" | "cash" | "bank" | "deposits_held" | "prepayments" | "tenant_credit" | "refunds_payable" | "bills_payable" | "rent_income" | "other_income" | "cost_repairs" | "cost_insurance" | "cost_property_tax" | "cost_operating" | "cost_management" | "cost_other" | "cost_interest" | "compensation_expense" | "deposit_interest";
             /** @enum {string} */
             type: "asset" | "liability" | "income" | "expense";
         };
@@ -9312,6 +9436,11 @@ export interface components {
             /** @description explicit allocations; when absent, oldest outstanding charges first */
             allocations?: components["schemas"]["Allocation"][];
             amount: components["schemas"]["Money"];
+            /**
+             * Format: uuid
+             * @description the workspace's bank account the money came into: booked to its sub-account 1800-N; not for cash or set_off
+             */
+            bank_account_id?: string | null;
             /** Format: uuid */
             contract_id?: string | null;
             /** @description must be the property's currency when given */
@@ -18504,6 +18633,136 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDepreciationBasis: {
+        parameters: {
+            query?: {
+                /** @description The year whose amount to show, 2000 to 2100 (default the current year). */
+                year?: number;
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The basis */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepreciationBasis"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putDepreciationBasis: {
+        parameters: {
+            query?: {
+                /** @description The year whose amount the answer shows (default the current year). */
+                year?: number;
+            };
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "basis": 300000,
+                 *       "completed_year": 1990,
+                 *       "placed_in_service_on": "2025-04-15"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DepreciationBasisInput"];
+            };
+        };
+        responses: {
+            /** @description The basis recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepreciationBasis"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteDepreciationBasis: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace the request acts in (an id from `GET
+                 *     /api/v1/workspaces`); without it, the caller's default workspace
+                 *     (`default_workspace_id` of the profile). A workspace the caller
+                 *     holds no role in, or that does not exist: 403 `not_a_member`. Not a
+                 *     positive integer: 400 `validation_failed`.
+                 */
+                "X-Workspace-ID"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The property's UUID; anything else is a 404 */
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
