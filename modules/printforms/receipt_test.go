@@ -2,7 +2,6 @@ package printforms
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -211,8 +210,7 @@ func receiptApp(src ReceiptSource) *fiber.App {
 		Receipts: src,
 	})
 	app := fiber.New(fiber.Config{ErrorHandler: func(c *fiber.Ctx, err error) error {
-		var ae *apierror.Error
-		if errors.As(err, &ae) {
+		if ae, ok := apierror.As(err); ok {
 			return c.Status(ae.Status).JSON(ae)
 		}
 		return c.Status(http.StatusInternalServerError).SendString(err.Error())
