@@ -67,3 +67,14 @@ func Say(locale, key string, vars ...string) string {
 
 // Has reports whether the embedded catalogue has a dictionary for locale.
 func Has(locale string) bool { return (*Dictionaries)(nil).Has(locale) }
+
+// Text is the embedded catalogue's text of key in locale (English where the
+// locale lacks it) and whether any dictionary has the key.
+func Text(locale, key string) (string, bool) {
+	c, _ := shared()
+	if c == nil {
+		return "", false
+	}
+	t, ok := c.lookup(locale)[key]
+	return t, ok
+}
