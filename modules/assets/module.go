@@ -28,7 +28,7 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Property assets and inventory, check-in and check-out inspections", Status: module.Ready,
 		Depends:    []string{"accounts", "properties", "contracts", "documents", "counters", "printforms"},
-		Uses:       []string{"contragents"},
+		Uses:       []string{"contragents", "translations"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

@@ -8,56 +8,14 @@ import (
 
 	"github.com/propman/propman/modules/contracts"
 	"github.com/propman/propman/modules/printforms"
+	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/database"
 )
 
-// words are the inspection form's texts per locale; English where a locale
-// lacks one.
-var words = map[string]map[string]string{
-	"en": {
-		CheckIn: "Check-in inspection", CheckOut: "Check-out inspection", "contract": "Contract", "property": "Property",
-		"address": "Address", "date": "Date", "tenant": "Tenant", "landlord": "Landlord", "assets": "Inventory", "readings": "Meter readings",
-		"notes": "Notes", "changes": "Changes since check-in", "nochange": "No change since check-in.",
-		"none": "none", "signatures": "Signatures", "before": "at check-in", "after": "at check-out", "missing": "not inspected",
-		"new": "new", "good": "good", "fair": "fair", "poor": "poor", "broken": "broken",
-	},
-	"de": {
-		CheckIn: "Übergabeprotokoll (Einzug)", CheckOut: "Übergabeprotokoll (Auszug)", "contract": "Vertrag", "property": "Objekt",
-		"address": "Anschrift", "date": "Datum", "tenant": "Mieter", "landlord": "Vermieter", "assets": "Inventar", "readings": "Zählerstände",
-		"notes": "Bemerkungen", "changes": "Änderungen seit dem Einzug", "nochange": "Keine Änderung seit dem Einzug.",
-		"none": "keine", "signatures": "Unterschriften", "before": "beim Einzug", "after": "beim Auszug", "missing": "nicht geprüft",
-		"new": "neu", "good": "gut", "fair": "gebraucht", "poor": "schlecht", "broken": "defekt",
-	},
-	"fr": {
-		CheckIn: "État des lieux d'entrée", CheckOut: "État des lieux de sortie", "contract": "Contrat", "property": "Logement",
-		"address": "Adresse", "date": "Date", "tenant": "Locataire", "landlord": "Bailleur", "assets": "Inventaire", "readings": "Relevés des compteurs",
-		"notes": "Observations", "changes": "Changements depuis l'entrée", "nochange": "Aucun changement depuis l'entrée.",
-		"none": "aucun", "signatures": "Signatures", "before": "à l'entrée", "after": "à la sortie", "missing": "non inspecté",
-		"new": "neuf", "good": "bon", "fair": "usage normal", "poor": "mauvais", "broken": "hors service",
-	},
-	"es": {
-		CheckIn: "Acta de entrada", CheckOut: "Acta de salida", "contract": "Contrato", "property": "Inmueble",
-		"address": "Dirección", "date": "Fecha", "tenant": "Inquilino", "landlord": "Arrendador", "assets": "Inventario", "readings": "Lecturas de contadores",
-		"notes": "Observaciones", "changes": "Cambios desde la entrada", "nochange": "Sin cambios desde la entrada.",
-		"none": "ninguno", "signatures": "Firmas", "before": "a la entrada", "after": "a la salida", "missing": "no inspeccionado",
-		"new": "nuevo", "good": "bueno", "fair": "aceptable", "poor": "malo", "broken": "roto",
-	},
-	"uk": {
-		CheckIn: "Акт огляду при заселенні", CheckOut: "Акт огляду при виселенні", "contract": "Договір", "property": "Об'єкт",
-		"address": "Адреса", "date": "Дата", "tenant": "Орендар", "landlord": "Орендодавець", "assets": "Інвентар", "readings": "Показники лічильників",
-		"notes": "Примітки", "changes": "Зміни з часу заселення", "nochange": "Змін з часу заселення немає.",
-		"none": "немає", "signatures": "Підписи", "before": "при заселенні", "after": "при виселенні", "missing": "не оглянуто",
-		"new": "новий", "good": "добрий", "fair": "задовільний", "poor": "поганий", "broken": "зламаний",
-	},
-}
-
-func word(locale, key string) string {
-	if w, ok := words[locale][key]; ok {
-		return w
-	}
-	return words["en"][key]
-}
+// word is the inspection form's text of assets.print.<key> in the
+// catalogue (English where a locale lacks one).
+func word(locale, key string) string { return translations.Say(locale, "assets.print."+key) }
 
 // InspectionPDF draws the inspection with the raw id in its contract's
 // locale: the contract, property and date, every asset's condition, the
@@ -115,7 +73,7 @@ type parties struct {
 }
 
 func (s *Service) draw(c *contracts.Contract, loc string, pp parties, ins *Inspection, changes []Change) ([]byte, error) {
-	if _, ok := words[loc]; !ok {
+	if !translations.Has(loc) {
 		loc = "en"
 	}
 	w := func(k string) string { return word(loc, k) }

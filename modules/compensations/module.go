@@ -28,7 +28,7 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Compensations owed to tenants and deposit settlement", Status: module.Ready,
 		Depends:    []string{"accounts", "properties", "contracts", "expenses", "payments", "documents", "assets", "printforms"},
-		Uses:       []string{"contragents"},
+		Uses:       []string{"contragents", "translations"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

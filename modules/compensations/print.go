@@ -9,67 +9,15 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/propman/propman/modules/printforms"
+	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/law"
 	"github.com/propman/propman/platform/money"
 )
 
-// words are the statement's texts per locale; English where a locale
-// lacks one.
-var words = map[string]map[string]string{
-	"en": {
-		"title": "Deposit settlement statement", "contract": "Contract", "property": "Property", "tenant": "Tenant",
-		"landlord": "Landlord", "ended": "Tenancy ended", "settled": "Settled on", "held": "Deposit held",
-		"owed": "Still owed on the tenancy", "deductions": "Deductions claimed", "address": "Address", "claims": "Claims set off against the deposit", "date": "Date", "applied": "Paid from the deposit towards what is owed",
-		"refund": "Refund to the tenant", "stillowed": "Still owed by the tenant", "deadline": "Settlement due by",
-		"statutory": "statutory deadline", "customary": "customary deadline, no fixed statutory term", "inspection": "Check-out compared with check-in",
-		"matching": "no change", "changed": "changes found", "norecord": "no check-in and check-out recorded", "none": "none",
-		"signatures": "Signatures", "summary": "Settlement",
-	},
-	"de": {
-		"title": "Kautionsabrechnung", "contract": "Vertrag", "property": "Objekt", "tenant": "Mieter",
-		"landlord": "Vermieter", "ended": "Mietende", "settled": "Abgerechnet am", "held": "Gezahlte Kaution",
-		"owed": "Offene Forderungen aus dem Mietverhältnis", "deductions": "Einbehalte", "address": "Anschrift", "claims": "Mit der Kaution verrechnete Forderungen", "date": "Datum", "applied": "Mit der Kaution verrechnet",
-		"refund": "Rückzahlung an den Mieter", "stillowed": "Weiterhin vom Mieter geschuldet", "deadline": "Abrechnung fällig bis",
-		"statutory": "gesetzliche Frist", "customary": "übliche Frist, keine feste gesetzliche Frist", "inspection": "Auszug verglichen mit Einzug",
-		"matching": "keine Änderung", "changed": "Änderungen festgestellt", "norecord": "keine Übergabeprotokolle erfasst", "none": "keine",
-		"signatures": "Unterschriften", "summary": "Abrechnung",
-	},
-	"fr": {
-		"title": "Décompte du dépôt de garantie", "contract": "Contrat", "property": "Logement", "tenant": "Locataire",
-		"landlord": "Bailleur", "ended": "Fin du bail", "settled": "Établi le", "held": "Dépôt de garantie versé",
-		"owed": "Sommes restant dues au titre du bail", "deductions": "Retenues", "address": "Adresse", "claims": "Sommes imputées sur le dépôt", "date": "Date", "applied": "Imputé sur le dépôt au titre des sommes dues",
-		"refund": "Restitution au locataire", "stillowed": "Reste dû par le locataire", "deadline": "À restituer au plus tard le",
-		"statutory": "délai légal", "customary": "délai d'usage, sans délai légal fixe", "inspection": "État des lieux de sortie comparé à l'entrée",
-		"matching": "conforme", "changed": "différences constatées", "norecord": "aucun état des lieux enregistré", "none": "aucune",
-		"signatures": "Signatures", "summary": "Décompte",
-	},
-	"es": {
-		"title": "Liquidación de la fianza", "contract": "Contrato", "property": "Inmueble", "tenant": "Inquilino",
-		"landlord": "Arrendador", "ended": "Fin del arrendamiento", "settled": "Liquidada el", "held": "Fianza depositada",
-		"owed": "Pendiente del arrendamiento", "deductions": "Deducciones", "address": "Dirección", "claims": "Importes compensados con la fianza", "date": "Fecha", "applied": "Aplicado de la fianza a lo pendiente",
-		"refund": "Devolución al inquilino", "stillowed": "Aún debido por el inquilino", "deadline": "Plazo de devolución",
-		"statutory": "plazo legal", "customary": "plazo habitual, sin plazo legal fijo", "inspection": "Salida comparada con la entrada",
-		"matching": "sin cambios", "changed": "cambios constatados", "norecord": "sin actas de entrada y salida", "none": "ninguna",
-		"signatures": "Firmas", "summary": "Liquidación",
-	},
-	"uk": {
-		"title": "Розрахунок застави", "contract": "Договір", "property": "Об'єкт", "tenant": "Орендар",
-		"landlord": "Орендодавець", "ended": "Закінчення оренди", "settled": "Розраховано", "held": "Сплачена застава",
-		"owed": "Заборгованість за орендою", "deductions": "Утримання", "address": "Адреса", "claims": "Суми, зараховані із застави", "date": "Дата", "applied": "Зараховано із застави в рахунок боргу",
-		"refund": "Повернення орендарю", "stillowed": "Залишок боргу орендаря", "deadline": "Строк повернення",
-		"statutory": "встановлений законом строк", "customary": "звичайний строк, без встановленого законом", "inspection": "Огляд при виселенні порівняно із заселенням",
-		"matching": "без змін", "changed": "виявлено зміни", "norecord": "акти огляду не внесено", "none": "немає",
-		"signatures": "Підписи", "summary": "Розрахунок",
-	},
-}
-
-func word(locale, key string) string {
-	if w, ok := words[locale][key]; ok {
-		return w
-	}
-	return words["en"][key]
-}
+// word is the statement's text of compensations.print.<key> in the
+// catalogue (English where a locale lacks one).
+func word(locale, key string) string { return translations.Say(locale, "compensations.print."+key) }
 
 // StatementPDF draws the deposit settlement with the raw id in locale,
 // else its contract's. 404 for an unknown id, another workspace's 403 (404
@@ -111,7 +59,7 @@ func (s *Service) StatementPDF(ctx context.Context, p auth.Principal, rawID, loc
 	if loc == "" {
 		loc = c.Locale
 	}
-	if _, ok := words[loc]; !ok {
+	if !translations.Has(loc) {
 		loc = "en"
 	}
 	w := func(k string) string { return word(loc, k) }

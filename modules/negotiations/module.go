@@ -26,6 +26,7 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Negotiations of a contract's terms with an applicant, in rounds", Status: module.Ready,
 		Depends:    []string{"accounts", "properties", "contragents", "contracts", "proposals"},
+		Uses:       []string{"translations"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

@@ -29,6 +29,7 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Automatic notices to tenants: rent calls, reminders, receipts, contract end, rent change, termination", Status: module.Ready,
 		Depends:    []string{"properties", "contragents", "contracts", "expenses", "payments", "receipts", "printforms", "documents", "messages", "accounts"},
+		Uses:       []string{"translations"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

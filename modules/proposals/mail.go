@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
 
+	"github.com/propman/propman/modules/translations"
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/jobs"
 	"github.com/propman/propman/platform/mail"
@@ -95,60 +97,20 @@ func (w *mailWorker) Work(ctx context.Context, job *river.Job[mailArgs]) error {
 	return err
 }
 
-// wording is the text of the applicant's mails by language; English where
-// a language lacks one.
-type wording struct {
-	codeSubject, code               string
-	declinedSubject, declined       string
-	shortlistedSubject, shortlisted string
-}
-
-var words = map[string]wording{
-	"en": {
-		codeSubject: "Your code for %s", code: "Hello %s,\n\nyour code to confirm the application for \"%s\" is %s. It is valid for %d minutes.\n",
-		declinedSubject: "Your application for %s", declined: "Hello %s,\n\nthank you for your interest in \"%s\". The landlord has chosen another applicant.\n",
-		shortlistedSubject: "You are shortlisted for %s", shortlisted: "Hello %s,\n\nthe landlord has shortlisted your application for \"%s\". The address: %s.\n",
-	},
-	"de": {
-		codeSubject: "Ihr Code für %s", code: "Hallo %s,\n\nIhr Code zur Bestätigung der Bewerbung für „%s“ lautet %s. Er ist %d Minuten gültig.\n",
-		declinedSubject: "Ihre Bewerbung für %s", declined: "Hallo %s,\n\ndanke für Ihr Interesse an „%s“. Der Vermieter hat sich für jemand anderen entschieden.\n",
-		shortlistedSubject: "Sie sind in der engeren Wahl für %s", shortlisted: "Hallo %s,\n\nder Vermieter hat Ihre Bewerbung für „%s“ in die engere Wahl genommen. Die Adresse: %s.\n",
-	},
-	"fr": {
-		codeSubject: "Votre code pour %s", code: "Bonjour %s,\n\nvotre code pour confirmer la candidature pour « %s » est %s. Il est valable %d minutes.\n",
-		declinedSubject: "Votre candidature pour %s", declined: "Bonjour %s,\n\nmerci de votre intérêt pour « %s ». Le bailleur a choisi un autre candidat.\n",
-		shortlistedSubject: "Vous êtes présélectionné pour %s", shortlisted: "Bonjour %s,\n\nle bailleur a présélectionné votre candidature pour « %s ». L'adresse : %s.\n",
-	},
-	"es": {
-		codeSubject: "Su código para %s", code: "Hola %s,\n\nsu código para confirmar la solicitud de «%s» es %s. Es válido durante %d minutos.\n",
-		declinedSubject: "Su solicitud para %s", declined: "Hola %s,\n\ngracias por su interés en «%s». El arrendador ha elegido a otro solicitante.\n",
-		shortlistedSubject: "Está preseleccionado para %s", shortlisted: "Hola %s,\n\nel arrendador ha preseleccionado su solicitud para «%s». La dirección: %s.\n",
-	},
-	"uk": {
-		codeSubject: "Ваш код для %s", code: "Вітаємо, %s!\n\nВаш код для підтвердження заявки на «%s»: %s. Він дійсний %d хвилин.\n",
-		declinedSubject: "Ваша заявка на %s", declined: "Вітаємо, %s!\n\nДякуємо за інтерес до «%s». Орендодавець обрав іншого кандидата.\n",
-		shortlistedSubject: "Вас включено до короткого списку: %s", shortlisted: "Вітаємо, %s!\n\nОрендодавець включив вашу заявку на «%s» до короткого списку. Адреса: %s.\n",
-	},
-}
-
-func wordsFor(locale string) wording {
-	if w, ok := words[locale]; ok {
-		return w
-	}
-	return words["en"]
-}
+// The applicant's mails in their language (English where the catalogue
+// has none): the catalogue's proposals.mail.<mail>.subject and .text.
 
 func codeMail(locale, name, title, code string, minutes int) (string, string) {
-	w := wordsFor(locale)
-	return fmt.Sprintf(w.codeSubject, title), fmt.Sprintf(w.code, name, title, code, minutes)
+	return translations.Say(locale, "proposals.mail.code.subject", "title", title),
+		translations.Say(locale, "proposals.mail.code.text", "name", name, "title", title, "code", code, "minutes", strconv.Itoa(minutes))
 }
 
 func declinedMail(locale, name, title string) (string, string) {
-	w := wordsFor(locale)
-	return fmt.Sprintf(w.declinedSubject, title), fmt.Sprintf(w.declined, name, title)
+	return translations.Say(locale, "proposals.mail.declined.subject", "title", title),
+		translations.Say(locale, "proposals.mail.declined.text", "name", name, "title", title)
 }
 
 func shortlistedMail(locale, name, title, address string) (string, string) {
-	w := wordsFor(locale)
-	return fmt.Sprintf(w.shortlistedSubject, title), fmt.Sprintf(w.shortlisted, name, title, address)
+	return translations.Say(locale, "proposals.mail.shortlisted.subject", "title", title),
+		translations.Say(locale, "proposals.mail.shortlisted.text", "name", name, "title", title, "address", address)
 }

@@ -30,6 +30,7 @@ func Entry() module.Entry {
 	return module.Entry{
 		Name: Name, Summary: "Letting proposals: public listing pages and applications", Status: module.Ready,
 		Depends:    []string{"accounts", "properties", "agreements", "contragents", "contracts", "documents", "reference"},
+		Uses:       []string{"translations"},
 		Migrations: migrations.FS,
 		OpenAPI:    openapiYAML,
 		Options: fx.Module(Name,

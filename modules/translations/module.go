@@ -23,9 +23,9 @@ func Entry() module.Entry {
 		Depends: []string{"accounts", "reference"},
 		OpenAPI: openapiYAML,
 		Options: fx.Module(Name,
-			// The dictionaries are shared: other modules (printforms) word
-			// what they render with them.
-			fx.Provide(Embedded),
+			// The dictionaries are shared, one catalogue per process
+			// (Shared): other modules word what they render with them.
+			fx.Provide(Shared),
 			fx.Provide(fx.Private, NewHandler),
 			module.ProvideRoutes(NewRoutes),
 		),
