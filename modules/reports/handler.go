@@ -3,8 +3,6 @@ package reports
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"net/http"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +18,7 @@ import (
 	"github.com/propman/propman/platform/auth"
 	"github.com/propman/propman/platform/clock"
 	"github.com/propman/propman/platform/export"
+	"github.com/propman/propman/platform/fault"
 	"github.com/propman/propman/platform/httpserver"
 	"github.com/propman/propman/platform/listing"
 	"github.com/propman/propman/platform/money"
@@ -385,8 +384,7 @@ func (h *Handler) incomeOf(c *fiber.Ctx) (*income, error) {
 	}
 	if v := q.Get("property_id"); v != "" {
 		prop, err := h.properties.Authorize(ctx, p, v)
-		var apiErr *apierror.Error
-		if errors.As(err, &apiErr) && apiErr.Status == http.StatusForbidden || err == nil && prop.WorkspaceID != p.WorkspaceID {
+		if fault.Is(err, fault.KindForbidden) || err == nil && prop.WorkspaceID != p.WorkspaceID {
 			// Another workspace's property is not there for this one.
 			return nil, apierror.NotFound("Property not found.")
 		}
@@ -610,8 +608,7 @@ func (h *Handler) ownerStatement(c *fiber.Ctx) error {
 	p := auth.Current(c)
 	ctx := httpserver.Context(c)
 	prop, err := h.properties.Authorize(ctx, p, q.Get("property_id"))
-	var apiErr *apierror.Error
-	if errors.As(err, &apiErr) && apiErr.Status == http.StatusForbidden || err == nil && prop.WorkspaceID != p.WorkspaceID {
+	if fault.Is(err, fault.KindForbidden) || err == nil && prop.WorkspaceID != p.WorkspaceID {
 		return apierror.NotFound("Property not found.")
 	}
 	if err != nil {

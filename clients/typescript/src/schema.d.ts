@@ -8340,7 +8340,7 @@ export interface components {
             /** @description The depreciation of that year: 0 before the year placed in service and after the basis is used up */
             year_amount: number;
         };
-        DepreciationBasisInput: {
+        DepreciationBasisUpdate: {
             /**
              * @description The building's cost without the land, more than 0, at most 999999999.99, exactly 2 decimals
              * @example 300000
@@ -18709,7 +18709,7 @@ export interface operations {
                  *       "placed_in_service_on": "2025-04-15"
                  *     }
                  */
-                "application/json": components["schemas"]["DepreciationBasisInput"];
+                "application/json": components["schemas"]["DepreciationBasisUpdate"];
             };
         };
         responses: {
